@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers point downwards only: LinkCore (pure) → EdgeStore → EdgeServer → tolt-edge.
+let package = Package(
+    name: "tolt-edge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tolt-edge", targets: ["tolt-edge"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CH2O", pkgConfig: "libh2o-evloop", providers: [.apt(["libh2o-evloop-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .target(name: "LinkCore"),
+        .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite"]),
+        .target(name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL"]),
+        .executableTarget(name: "tolt-edge", dependencies: ["LinkCore", "EdgeStore", "EdgeServer"]),
+        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
+        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore"]),
+        .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EdgeStore
+import LinkCore
+
+/// The edge server: h2o loops answering links and the API, the config watcher, and the click ingester.
+///
+/// ```swift
+/// let server = try EdgeServer(configuration: configuration)
+/// try server.start()
+/// server.waitForTermination()   // SIGTERM or SIGINT: drains the journal, then returns
+/// ```
+public final class EdgeServer: Sendable {
+    public let configuration: ServerConfiguration
+    private let engine: H2OEngine
+    private let watcher: ConfigWatcher
+    private let ingester: ClickIngester
+    private let journal: ClickJournal
+    private let log: @Sendable (String) -> Void
+
+    /// Opens the store (migrating it), the journal, and binds the listeners.
+    public init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog)
+        throws
+    {
+        self.configuration = configuration
+        self.log = log
+        let directory = configuration.dataDirectory
+        journal = try ClickJournal(dataDirectory: directory)
+        let mainStore = try SQLiteStore(directory: directory)
+        try mainStore.migrate()
+        let signingKey = try mainStore.clickSigningKey()
+        watcher = try ConfigWatcher(store: try SQLiteStore(directory: directory), log: log)
+        ingester = ClickIngester(journal: journal, store: try SQLiteStore(directory: directory), log: log)
+        let application = try EdgeApplication(
+            configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
+            signingKey: signingKey)
+        engine = try H2OEngine(application: application)
+    }
+
+    /// The port the server listens on.
+    public var port: Int { engine.port }
+
+    /// Starts the loops, the watcher and the ingester. Clicks left in the journal by an earlier process are
+    /// ingested first, in the background.
+    public func start() {
+        let watcher = self.watcher
+        let ingester = self.ingester
+        let configuration = self.configuration
+        startThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) }
+        startThread(name: "tolt-ingest") { ingester.run(interval: configuration.ingestInterval) }
+        engine.start()
+    }
+
+    /// Stops accepting, lets the loops seal their journal segments, and moves every journaled click into the
+    /// store. Returns whether the journal was drained completely.
+    @discardableResult
+    public func stop() -> Bool {
+        engine.stop()
+        engine.waitUntilStopped()
+        ingester.stop()
+        watcher.stop()
+        for failure in journal.takeFailures() { log("journal: \(failure)") }
+        do {
+            try ingester.drain()
+            return true
+        } catch {
+            log("could not drain the click journal: \(error); it stays on disk and is ingested at the next start")
+            return false
+        }
+    }
+
+    /// Blocks until SIGTERM or SIGINT, then ``stop()``s. Returns whether the drain succeeded.
+    public func waitForTermination() -> Bool {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        var received: Int32 = 0
+        while sigwait(&signals, &received) != 0 {}
+        log("received signal \(received): draining")
+        return stop()
+    }
+
+    /// Blocks SIGTERM and SIGINT in the calling thread and every thread it starts afterwards, so that
+    /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGPIPE.
+    public static func prepareSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+    }
+
+    /// Writes a line to standard error.
+    public static let standardLog: @Sendable (String) -> Void = { line in
+        let text = Array("tolt-edge: \(line)\n".utf8)
+        _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CH2O
+import EdgeStore
+import LinkCore
+
+/// The state of one loop thread: its journal writer, its copy of the link table, and the requests it has
+/// handed to workers. Used only on its own thread.
+final class LoopContext {
+    let application: EdgeApplication
+    let index: Int
+    let loop: UnsafeMutablePointer<tolt_h2o_loop>
+    let journal: JournalWriter
+    let random = RandomPool()
+    let tokens = HeaderTokens.shared
+    private(set) var table: LinkTable
+    private var generation: UInt64
+    /// Requests handed to workers and not yet answered.
+    var pendingCount = 0
+
+    init(application: EdgeApplication, index: Int, loop: UnsafeMutablePointer<tolt_h2o_loop>) {
+        self.application = application
+        self.index = index
+        self.loop = loop
+        journal = application.journal.makeWriter(stream: index)
+        generation = application.watcher.generation
+        table = application.watcher.table
+    }
+
+    /// Takes a new link table when the watcher swapped one in: one atomic load per call.
+    @inline(__always)
+    func refreshTable() {
+        let current = application.watcher.generation
+        if current != generation {
+            generation = current
+            table = application.watcher.table
+        }
+    }
+
+    /// Called once per loop iteration.
+    func tick() { refreshTable() }
+
+    /// Seals the journal: called as the loop exits.
+    func close() { journal.close() }
+
+    /// Routes a request. Returns 0, as h2o expects from a handler that answered.
+    func handle(_ request: UnsafeMutablePointer<h2o_req_t>) -> Int32 {
+        let path = request.pointee.path
+        let queryAt = request.pointee.query_at
+        let pathLength = queryAt >= 0 && queryAt < path.len ? queryAt : path.len
+        let bytes = UnsafeRawBufferPointer(start: path.base, count: pathLength)
+        if bytes.count > 3, bytes[0] == 0x2F, bytes[1] == 0x61, bytes[2] == 0x2F {
+            handleLink(request, rest: UnsafeRawBufferPointer(rebasing: bytes[3...]))
+            return 0
+        }
+        switch String(decoding: bytes, as: UTF8.self) {
+        case "/healthz":
+            respond(request, status: 200, contentType: .plain, body: Self.ok.bytes)
+        case "/client/claims" where method(request) == "OPTIONS":
+            respondToPreflight(request)
+        case "/v1/clicks", "/v1/customers", "/client/claims":
+            dispatch(request, path: String(decoding: bytes, as: UTF8.self))
+        default:
+            respond(request, APIResponse.error(.notFound("No such path: \(String(decoding: bytes.prefix(200), as: UTF8.self))")))
+        }
+        return 0
+    }
+
+    static let ok = StaticText("ok\n")
+
+    func method(_ request: UnsafeMutablePointer<h2o_req_t>) -> String {
+        let method = request.pointee.method
+        return String(decoding: UnsafeRawBufferPointer(start: method.base, count: method.len), as: UTF8.self)
+    }
+
+    /// A request header's value as bytes (empty when absent), valid for the request's lifetime.
+    @inline(__always)
+    func header(_ request: UnsafeMutablePointer<h2o_req_t>, _ token: UnsafePointer<h2o_token_t>) -> UnsafeRawBufferPointer {
+        let value = tolt_h2o_header(request, token)
+        return UnsafeRawBufferPointer(start: value.base, count: value.len)
+    }
+
+    /// Adds a response header whose value lives at least as long as the request.
+    @inline(__always)
+    func addHeader(
+        _ request: UnsafeMutablePointer<h2o_req_t>, _ token: UnsafePointer<h2o_token_t>, _ value: UnsafeRawPointer,
+        _ length: Int
+    ) {
+        h2o_add_header(
+            &request.pointee.pool, &request.pointee.res.headers, token, nil, value.assumingMemoryBound(to: CChar.self),
+            length)
+    }
+
+    /// Copies `text` into the request's pool, where h2o may keep pointing at it.
+    func poolCopy(_ request: UnsafeMutablePointer<h2o_req_t>, _ text: String) -> (UnsafeMutableRawPointer, Int) {
+        let bytes = Array(text.utf8)
+        let memory = h2o_mem_alloc_pool(&request.pointee.pool, max(1, bytes.count))!
+        bytes.withUnsafeBytes { if $0.count > 0 { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        return (memory, bytes.count)
+    }
+
+    /// Sends a whole response; h2o copies the body.
+    @inline(__always)
+    func respond(
+        _ request: UnsafeMutablePointer<h2o_req_t>, status: Int, contentType: StaticText, body: UnsafeRawBufferPointer,
+        cacheControl: StaticText? = .noStore
+    ) {
+        request.pointee.res.status = Int32(status)
+        request.pointee.res.reason = StaticText.reason(status).pointer
+        request.pointee.res.content_length = body.count
+        addHeader(request, tokens.contentType, contentType.pointer, contentType.length)
+        if let cacheControl { addHeader(request, tokens.cacheControl, cacheControl.pointer, cacheControl.length) }
+        h2o_send_inline(request, body.baseAddress?.assumingMemoryBound(to: CChar.self), body.count)
+    }
+
+    /// Sends an API answer computed anywhere.
+    func respond(_ request: UnsafeMutablePointer<h2o_req_t>, _ response: APIResponse) {
+        for header in response.headers {
+            let name = poolCopy(request, header.name)
+            let value = poolCopy(request, header.value)
+            h2o_add_header_by_str(
+                &request.pointee.pool, &request.pointee.res.headers, name.0.assumingMemoryBound(to: CChar.self), name.1,
+                1, nil, value.0.assumingMemoryBound(to: CChar.self), value.1)
+        }
+        response.body.withUnsafeBytes { respond(request, status: response.status, contentType: .json, body: $0) }
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EdgeStore
+import LinkCore
+
+extension APIHandler {
+    /// `POST /client/claims`, with the rules in the documented order: rate limit, input, public key, first
+    /// code wins, code or click, shared code, claim window, then the store's atomic insert.
+    func claim(_ request: APIRequest) throws -> APIResponse {
+        guard request.method == "POST" else { throw APIError.methodNotAllowed("POST, OPTIONS") }
+        if let wait = claimLimiter.acquire(request.clientIP, now: Clock.seconds()) {
+            throw APIError(
+                status: 429, code: "rate_limited",
+                message: "More than \(claimLimiter.limit) claims a minute from this address; retry in \(wait) s",
+                headers: [("retry-after", String(wait))])
+        }
+        guard request.body.count <= ClaimRequest.maximumBodySize else {
+            throw APIError(
+                status: 413, code: "invalid_request",
+                message: "The body is larger than \(ClaimRequest.maximumBodySize) bytes")
+        }
+        do {
+            let claim = try ClaimRequest(body: request.body)
+            let table = watcher.table
+            guard let organization = table.organization(publicKey: claim.publicID) else { throw ClaimFailure.unknownPublicKey }
+            if try store.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
+                return success(status: "already_claimed", appUserID: claim.appUserID)
+            }
+            let now = Clock.milliseconds()
+            let (target, firstSeenAt) = try ClaimRules.resolve(
+                claim, organization: organization, table: table, now: now, isAuthentic: signer.verify)
+            let customer = CustomerRecord(
+                id: EntityID.make(prefix: "cust_"), organizationID: organization.id, customerID: claim.appUserID,
+                partnerID: target.partnerID, programID: target.program.record.id, code: target.code,
+                clickID: claim.clickID, status: "lead", claimedAt: now, firstSeenAt: firstSeenAt)
+            let result = try store.claim(customer)
+            return success(status: result.created ? "claimed" : "already_claimed", appUserID: claim.appUserID)
+        } catch let failure as ClaimFailure {
+            throw APIError(status: failure.status, code: failure.code, message: failure.message)
+        }
+    }
+
+    private func success(status: String, appUserID: String) -> APIResponse {
+        APIResponse.success { object in
+            object.string("message", "Success")
+            object.member("data") { json in
+                json.object {
+                    $0.string("status", status)
+                    $0.string("app_user_id", appUserID)
+                }
+            }
+        }
+    }
+}
+
+/// Wall-clock time off the link path.
+enum Clock {
+    static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000)
+    }
+
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EdgeStore
+import LinkCore
+
+/// The JSON API: `GET /v1/clicks`, `GET /v1/customers` (secret key) and `POST /client/claims` (public key).
+/// Runs on worker threads; every store call happens here, never on a loop thread.
+final class APIHandler: Sendable {
+    let store: any Store
+    let watcher: ConfigWatcher
+    let signer: ClickSigner
+    let claimLimiter = RateLimiter(limit: 30, window: 60)
+
+    init(store: any Store, watcher: ConfigWatcher, signer: ClickSigner) {
+        self.store = store
+        self.watcher = watcher
+        self.signer = signer
+    }
+
+    func handle(_ request: APIRequest) -> APIResponse {
+        do {
+            switch request.path {
+            case "/client/claims":
+                var response = try claim(request)
+                response.headers += CORS.responseHeaders
+                return response
+            case "/v1/clicks":
+                guard request.method == "GET" || request.method == "HEAD" else { throw APIError.methodNotAllowed("GET") }
+                return try listClicks(request)
+            case "/v1/customers":
+                guard request.method == "GET" || request.method == "HEAD" else { throw APIError.methodNotAllowed("GET") }
+                return try listCustomers(request)
+            default:
+                throw APIError.notFound("No such path: \(request.path)")
+            }
+        } catch let error as APIError {
+            var response = APIResponse.error(error)
+            if request.path == "/client/claims" { response.headers += CORS.responseHeaders }
+            return response
+        } catch {
+            return APIResponse.error(.internalError)
+        }
+    }
+
+    /// The organization whose secret key the request carries.
+    private func authenticate(_ request: APIRequest) throws -> OrganizationRecord {
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
+            throw APIError.unauthorized
+        }
+        let key = String(header.dropFirst(7)).trimmingSpaces
+        guard let organization = watcher.table.organization(secretKey: key) else {
+            throw APIError(status: 401, code: "unauthorized", message: "The secret key is not valid")
+        }
+        return organization
+    }
+
+    private func limit(_ request: APIRequest) throws -> Int {
+        guard let text = request.query["limit"] else { return 20 }
+        guard let limit = Int(text), (1...ClickQuery.maximumLimit).contains(limit) else {
+            throw APIError.invalidRequest("limit must be an integer from 1 to \(ClickQuery.maximumLimit)")
+        }
+        return limit
+    }
+
+    private func listClicks(_ request: APIRequest) throws -> APIResponse {
+        let organization = try authenticate(request)
+        var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
+        query.partnerID = request.query["partner_id"]
+        if let after = request.query["starting_after"] {
+            guard ClickID(parsing: after) != nil else {
+                throw APIError.invalidRequest("starting_after must be a click id (clk_…)")
+            }
+            query.startingAfter = after
+        }
+        if let since = request.query["since"] {
+            guard let millis = Timestamp.parse(since) else {
+                throw APIError.invalidRequest("since must be an ISO 8601 time such as 2026-01-31T12:00:00Z")
+            }
+            query.since = millis
+        }
+        let page = try store.clicks(query)
+        return APIResponse.success { object in
+            object.member("data") { json in
+                json.raw("[")
+                for (index, click) in page.items.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.object {
+                        $0.string("id", click.id)
+                        $0.string("created_at", Timestamp.format(click.createdAt))
+                        $0.string("organization_id", click.organizationID)
+                        $0.string("program_id", click.programID)
+                        $0.string("partner_id", click.partnerID)
+                        $0.string("code", click.code)
+                        $0.string("platform", click.platform.rawValue)
+                        $0.string("user_agent", click.userAgent)
+                        $0.string("referer", click.referer.isEmpty ? nil : click.referer)
+                        $0.string("ip", click.ip)
+                    }
+                }
+                json.raw("]")
+            }
+            object.raw("has_more", page.hasMore ? "true" : "false")
+        }
+    }
+
+    private func listCustomers(_ request: APIRequest) throws -> APIResponse {
+        let organization = try authenticate(request)
+        var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
+        query.partnerID = request.query["partner_id"]
+        query.customerID = request.query["customer_id"]
+        query.startingAfter = request.query["starting_after"]
+        if let status = request.query["status"] {
+            guard ["lead", "paying"].contains(status) else {
+                throw APIError.invalidRequest("status must be lead or paying")
+            }
+            query.status = status
+        }
+        let page = try store.customers(query)
+        return APIResponse.success { object in
+            object.member("data") { json in
+                json.raw("[")
+                for (index, customer) in page.items.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    CustomerJSON.write(customer, into: &json)
+                }
+                json.raw("]")
+            }
+            object.raw("has_more", page.hasMore ? "true" : "false")
+        }
+    }
+}
+
+/// The JSON form of a customer, shared by the API and the CLI.
+public enum CustomerJSON {
+    public static func write(_ customer: CustomerRecord, into json: inout JSONWriter) {
+        json.object {
+            $0.string("id", customer.id)
+            $0.string("customer_id", customer.customerID)
+            $0.string("partner_id", customer.partnerID)
+            $0.string("program_id", customer.programID)
+            $0.string("code", customer.code)
+            $0.string("click_id", customer.clickID)
+            $0.string("status", customer.status)
+            $0.string("claimed_at", Timestamp.format(customer.claimedAt))
+            $0.string("first_seen_at", customer.firstSeenAt.map(Timestamp.format))
+        }
+    }
+}

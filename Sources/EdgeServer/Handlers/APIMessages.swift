@@ -1,0 +1,64 @@
+import LinkCore
+
+/// A request for the JSON API, copied off the loop thread so that a worker can answer it.
+struct APIRequest: Sendable {
+    var method: String
+    var path: String
+    /// Query parameters, percent-decoded; a repeated name keeps its last value.
+    var query: [String: String]
+    var authorization: String?
+    var body: [UInt8]
+    var clientIP: String
+}
+
+/// An answer computed by a worker, written back on the loop thread.
+struct APIResponse: Sendable {
+    var status: Int
+    var body: [UInt8]
+    var headers: [(name: String, value: String)] = []
+
+    /// `{"success":false,"message":…,"error":…}`, the one error shape of the API.
+    static func error(_ error: APIError) -> APIResponse {
+        var json = JSONWriter()
+        json.object {
+            $0.raw("success", "false")
+            $0.string("message", error.message)
+            $0.string("error", error.code)
+        }
+        return APIResponse(status: error.status, body: json.bytes + [0x0A], headers: error.headers)
+    }
+
+    /// `{"success":true,…}` with the members `body` writes.
+    static func success(_ body: (inout JSONWriter.ObjectWriter) -> Void) -> APIResponse {
+        var json = JSONWriter()
+        json.object {
+            $0.raw("success", "true")
+            body(&$0)
+        }
+        return APIResponse(status: 200, body: json.bytes + [0x0A])
+    }
+}
+
+/// An error that reaches HTTP: its status, a stable machine code and a message naming what failed.
+struct APIError: Error, Sendable {
+    var status: Int
+    var code: String
+    var message: String
+    var headers: [(name: String, value: String)] = []
+
+    static func invalidRequest(_ message: String) -> APIError {
+        APIError(status: 400, code: "invalid_request", message: message)
+    }
+    static let unauthorized = APIError(
+        status: 401, code: "unauthorized", message: "Send your secret key as 'Authorization: Bearer <secret_key>'")
+    static func notFound(_ message: String, code: String = "not_found") -> APIError {
+        APIError(status: 404, code: code, message: message)
+    }
+    static func methodNotAllowed(_ allowed: String) -> APIError {
+        APIError(
+            status: 405, code: "method_not_allowed", message: "Use \(allowed) on this path",
+            headers: [("allow", allowed)])
+    }
+    static let internalError = APIError(
+        status: 500, code: "internal_error", message: "The server could not complete the request; try again")
+}

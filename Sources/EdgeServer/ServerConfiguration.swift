@@ -1,0 +1,31 @@
+/// How `tolt-edge serve` runs; parsed and validated once at start-up.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host = "0.0.0.0"
+    /// The port; 0 picks a free one (tests use this).
+    public var port = 8080
+    /// Event-loop threads, each with its own listener and journal stream. Defaults to the number of cores.
+    public var threads = ServerConfiguration.defaultThreads
+    /// Where the SQLite file and the click journal live.
+    public var dataDirectory = "./data"
+    /// Proxies whose `X-Forwarded-For` is believed; none by default.
+    public var trustedProxies = TrustedProxies()
+    /// How often the configuration's revision is polled, in seconds.
+    public var configPollInterval = 0.25
+    /// How often the ingester looks for new clicks when idle, in seconds.
+    public var ingestInterval = 0.1
+
+    public init() {}
+
+    public static var defaultThreads: Int {
+        #if canImport(Glibc)
+        max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        #else
+        2
+        #endif
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

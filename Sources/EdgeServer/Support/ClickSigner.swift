@@ -1,0 +1,70 @@
+internal import COpenSSL
+import LinkCore
+
+/// Mints and verifies click ids: a timestamp, the code's reference, random bytes, and an HMAC-SHA256 tag.
+///
+/// `@unchecked Sendable`: the prepared key is written once in `init` and only read afterwards (the HMAC
+/// copies the prepared states before updating them).
+final class ClickSigner: @unchecked Sendable {
+    private let key: UnsafeMutablePointer<tolt_hmac_key>
+
+    init(secret: [UInt8]) {
+        key = .allocate(capacity: 1)
+        key.initialize(to: tolt_hmac_key())
+        secret.withUnsafeBufferPointer { tolt_hmac_key_init(key, $0.baseAddress, $0.count) }
+    }
+
+    deinit { key.deallocate() }
+
+    /// Writes a new click id's text (``ClickID/encodedLength`` bytes) to `output`.
+    @inline(__always)
+    func mint(
+        timestampMilliseconds: UInt64, codeReference: UInt32, random: UInt64, into output: UnsafeMutableRawPointer
+    ) {
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { scratch in
+            let raw = scratch.baseAddress!
+            ClickID.writeSignedBytes(
+                timestampMilliseconds: timestampMilliseconds, codeReference: codeReference, random: random, into: raw)
+            let mac = raw + 32
+            tolt_hmac_sha256(
+                key, raw.assumingMemoryBound(to: UInt8.self), ClickID.signedByteCount, mac.assumingMemoryBound(to: UInt8.self))
+            (raw + ClickID.signedByteCount).copyMemory(from: mac, byteCount: ClickID.tagByteCount)
+            ClickID.encode(UnsafeRawBufferPointer(start: raw, count: ClickID.byteCount), into: output)
+        }
+    }
+
+    /// Whether a parsed click id carries a valid tag (compared in constant time).
+    func verify(_ id: ClickID) -> Bool {
+        let signed = id.signedBytes
+        var mac = [UInt8](repeating: 0, count: 32)
+        signed.withUnsafeBufferPointer { message in
+            mac.withUnsafeMutableBufferPointer { tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress) }
+        }
+        var difference: UInt8 = 0
+        for index in 0..<ClickID.tagByteCount { difference |= mac[index] ^ id.tag[index] }
+        return id.tag.count == ClickID.tagByteCount && difference == 0
+    }
+}
+
+/// Random 64-bit values for click ids, drawn from OpenSSL's generator 4 KiB at a time. One per loop thread.
+final class RandomPool {
+    private var buffer = [UInt64](repeating: 0, count: 512)
+    private var next = 512
+
+    @inline(__always)
+    func nextValue() -> UInt64 {
+        if next == buffer.count { refill() }
+        defer { next += 1 }
+        return buffer[next]
+    }
+
+    private func refill() {
+        let ok = buffer.withUnsafeMutableBytes { tolt_random_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32($0.count)) }
+        if ok != 1 {
+            // OpenSSL's generator failing is a broken system; the system generator is the safe fallback.
+            var generator = SystemRandomNumberGenerator()
+            for index in buffer.indices { buffer[index] = generator.next() }
+        }
+        next = 0
+    }
+}

@@ -1,0 +1,132 @@
+import LinkCore
+
+/// A value a page template can show.
+enum PageField: Int, CaseIterable, Sendable {
+    case code, partnerName, programName, organizationName, appStoreURL, googlePlayURL, linkURL
+
+    init?(name: String) {
+        switch name {
+        case "code": self = .code
+        case "partner_name": self = .partnerName
+        case "program_name": self = .programName
+        case "organization_name": self = .organizationName
+        case "app_store_url": self = .appStoreURL
+        case "google_play_url": self = .googlePlayURL
+        case "link_url": self = .linkURL
+        default: return nil
+        }
+    }
+}
+
+/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped, and
+/// `{{#field}}…{{/field}}` shows its content only when the field has a value.
+struct PageTemplate: Sendable {
+    enum Step: Sendable {
+        case literal(Range<Int>)
+        case field(PageField)
+        /// Skips to the step after `end` when the field has no value.
+        case section(PageField, end: Int)
+    }
+
+    private let text: [UInt8]
+    private let steps: [Step]
+    /// How many times each field is shown, for sizing the output.
+    private let occurrences: [Int]
+
+    init(_ source: String) throws {
+        text = Array(source.utf8)
+        var steps: [Step] = []
+        var open: [(field: PageField, step: Int)] = []
+        var occurrences = [Int](repeating: 0, count: PageField.allCases.count)
+        var index = 0
+        var literalStart = 0
+        while index < text.count {
+            guard text[index] == 0x7B, index + 1 < text.count, text[index + 1] == 0x7B,
+                let close = Self.find(Array("}}".utf8), in: text, from: index + 2)
+            else {
+                index += 1
+                continue
+            }
+            if literalStart < index { steps.append(.literal(literalStart..<index)) }
+            var name = String(decoding: text[index + 2..<close], as: UTF8.self)
+            let marker = name.first
+            if marker == "#" || marker == "/" { name.removeFirst() }
+            guard let field = PageField(name: name) else { throw TemplateError(reason: "unknown field \(name)") }
+            switch marker {
+            case "#":
+                open.append((field, steps.count))
+                steps.append(.section(field, end: -1))
+            case "/":
+                guard let last = open.popLast(), last.field == field else {
+                    throw TemplateError(reason: "unbalanced section \(name)")
+                }
+                steps[last.step] = .section(field, end: steps.count)
+            default:
+                occurrences[field.rawValue] += 1
+                steps.append(.field(field))
+            }
+            index = close + 2
+            literalStart = index
+        }
+        if literalStart < text.count { steps.append(.literal(literalStart..<text.count)) }
+        guard open.isEmpty else { throw TemplateError(reason: "unclosed section") }
+        self.steps = steps
+        self.occurrences = occurrences
+    }
+
+    /// The most bytes a rendering can take when each field's raw value is at most `length(field)` bytes.
+    func maximumLength(_ length: (PageField) -> Int) -> Int {
+        var total = text.count
+        for field in PageField.allCases {
+            total += occurrences[field.rawValue] * length(field) * HTMLEscaping.maximumExpansion
+        }
+        return total
+    }
+
+    /// Renders into `writer`; `value` writes a field's raw bytes through the escaping writer it is given and
+    /// returns whether the field has a value.
+    func render(into writer: inout ByteWriter, value: (PageField, inout EscapingWriter) -> Bool) {
+        text.withUnsafeBytes { text in
+            var index = 0
+            while index < steps.count {
+                switch steps[index] {
+                case .literal(let range):
+                    writer.write(UnsafeRawBufferPointer(rebasing: text[range]))
+                case .field(let field):
+                    var escaping = EscapingWriter(writer: writer)
+                    _ = value(field, &escaping)
+                    writer = escaping.writer
+                case .section(let field, let end):
+                    var probe = EscapingWriter(writer: ByteWriter(base: writer.base, capacity: 0))
+                    if !value(field, &probe) { index = end }
+                }
+                index += 1
+            }
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index..<index + needle.count].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// Writes values into a page, HTML-escaped on the way.
+struct EscapingWriter {
+    var writer: ByteWriter
+
+    @inline(__always)
+    mutating func write<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        HTMLEscaping.write(bytes, into: &writer)
+    }
+}
+
+/// A template that does not compile.
+struct TemplateError: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { "template: \(reason)" }
+}

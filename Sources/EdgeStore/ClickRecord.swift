@@ -1,0 +1,64 @@
+import LinkCore
+
+/// A recorded click, as the journal carries it and the store keeps it.
+public struct ClickRecord: Sendable, Equatable {
+    /// The longest User-Agent kept, in bytes; longer ones are cut.
+    public static let maximumUserAgentLength = 512
+    /// The longest referer kept, in bytes.
+    public static let maximumRefererLength = 1024
+    /// The longest client address kept, in bytes.
+    public static let maximumIPLength = 64
+
+    public var id: String
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+    public var organizationID: String
+    public var programID: String
+    public var partnerID: String
+    public var code: String
+    public var platform: Platform
+    public var userAgent: String
+    public var referer: String
+    public var ip: String
+
+    public init(
+        id: String, createdAt: Int64, organizationID: String, programID: String, partnerID: String, code: String,
+        platform: Platform, userAgent: String, referer: String, ip: String
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.organizationID = organizationID
+        self.programID = programID
+        self.partnerID = partnerID
+        self.code = code
+        self.platform = platform
+        self.userAgent = userAgent
+        self.referer = referer
+        self.ip = ip
+    }
+}
+
+/// A page request for an organization's clicks.
+public struct ClickQuery: Sendable, Equatable {
+    /// The most clicks one page may hold.
+    public static let maximumLimit = 100
+
+    public var organizationID: String
+    public var limit: Int = 20
+    /// Only clicks older than this click id (the last id of the previous page).
+    public var startingAfter: String?
+    public var partnerID: String?
+    /// Only clicks at or after this time, in milliseconds since 1970.
+    public var since: Int64?
+
+    public init(
+        organizationID: String, limit: Int = 20, startingAfter: String? = nil, partnerID: String? = nil,
+        since: Int64? = nil
+    ) {
+        self.organizationID = organizationID
+        self.limit = limit
+        self.startingAfter = startingAfter
+        self.partnerID = partnerID
+        self.since = since
+    }
+}

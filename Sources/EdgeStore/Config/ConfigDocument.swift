@@ -1,0 +1,210 @@
+import LinkCore
+
+/// The configuration file that `tolt-edge import` reads and `tolt-edge export` writes.
+///
+/// Each optional field tells apart "absent" (keep what is stored) from `null` (clear it).
+public struct ConfigDocument: Sendable, Equatable {
+    /// A field of an update: absent, explicitly null, or a value.
+    public enum Field<Value: Sendable & Equatable>: Sendable, Equatable {
+        case absent
+        case null
+        case value(Value)
+
+        var value: Value? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
+    }
+
+    public struct Organization: Sendable, Equatable {
+        public var id: String?
+        public var name: String?
+        public var publicKey: String?
+        public var secretKey: String?
+        public var programs: [Program] = []
+    }
+
+    public struct Program: Sendable, Equatable {
+        public var id: String?
+        public var name: String?
+        public var claimWindowDays: Field<Int> = .absent
+        public var deepLinkTemplate: Field<String> = .absent
+        public var googlePlayURL: Field<String> = .absent
+        public var appStoreURL: Field<String> = .absent
+        public var partners: [Partner] = []
+    }
+
+    public struct Partner: Sendable, Equatable {
+        public var id: String?
+        public var name: String?
+        public var status: String?
+        public var codes: [Code] = []
+    }
+
+    public struct Code: Sendable, Equatable {
+        public var code: String
+        public var active: Bool
+    }
+
+    public var organizations: [Organization] = []
+
+    /// The largest configuration file read, in bytes.
+    public static let maximumSize = 64 << 20
+
+    /// Parses the JSON form. Errors name the field, e.g. `organizations[0].programs[1].name: must be a string`.
+    public init(json: [UInt8]) throws {
+        guard json.count <= Self.maximumSize else {
+            throw StoreError.invalidConfig("the file is larger than \(Self.maximumSize >> 20) MiB")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(json)
+        } catch {
+            throw StoreError.invalidConfig("not valid JSON: \(error)")
+        }
+        let reader = JSONFieldReader(path: "")
+        let top = try reader.object(root, allowed: ["organizations"])
+        organizations = try reader.array(top["organizations"], at: "organizations", required: true) {
+            try Self.organization($0, path: $1)
+        }
+    }
+
+    init(organizations: [Organization]) {
+        self.organizations = organizations
+    }
+
+    private static func organization(_ value: JSONValue, path: String) throws -> Organization {
+        let reader = JSONFieldReader(path: path)
+        let object = try reader.object(value, allowed: ["id", "name", "public_key", "secret_key", "programs"])
+        var organization = Organization()
+        organization.id = try reader.string(object, "id")
+        organization.name = try reader.string(object, "name")
+        organization.publicKey = try reader.string(object, "public_key")
+        organization.secretKey = try reader.string(object, "secret_key")
+        organization.programs = try reader.array(object["programs"], at: reader.path("programs")) {
+            try program($0, path: $1)
+        }
+        return organization
+    }
+
+    private static func program(_ value: JSONValue, path: String) throws -> Program {
+        let reader = JSONFieldReader(path: path)
+        let object = try reader.object(value, allowed: ["id", "name", "claim_window_days", "app_links", "partners"])
+        var program = Program()
+        program.id = try reader.string(object, "id")
+        program.name = try reader.string(object, "name")
+        program.claimWindowDays = try reader.field(object, "claim_window_days") { try reader.integer($0, $1) }
+        switch object["app_links"] {
+        case nil:
+            break
+        case .null?:
+            program.deepLinkTemplate = .null
+            program.googlePlayURL = .null
+            program.appStoreURL = .null
+        case let links?:
+            let linkReader = JSONFieldReader(path: reader.path("app_links"))
+            let linkObject = try linkReader.object(
+                links, allowed: ["deep_link_template", "google_play_url", "app_store_url"])
+            program.deepLinkTemplate = try linkReader.field(linkObject, "deep_link_template", linkReader.string)
+            program.googlePlayURL = try linkReader.field(linkObject, "google_play_url", linkReader.string)
+            program.appStoreURL = try linkReader.field(linkObject, "app_store_url", linkReader.string)
+        }
+        program.partners = try reader.array(object["partners"], at: reader.path("partners")) {
+            try partner($0, path: $1)
+        }
+        return program
+    }
+
+    private static func partner(_ value: JSONValue, path: String) throws -> Partner {
+        let reader = JSONFieldReader(path: path)
+        let object = try reader.object(value, allowed: ["id", "name", "status", "codes"])
+        var partner = Partner()
+        partner.id = try reader.string(object, "id")
+        partner.name = try reader.string(object, "name")
+        partner.status = try reader.string(object, "status")
+        partner.codes = try reader.array(object["codes"], at: reader.path("codes")) { value, path in
+            let codeReader = JSONFieldReader(path: path)
+            let codeObject = try codeReader.object(value, allowed: ["code", "active"])
+            guard let code = try codeReader.string(codeObject, "code") else {
+                throw StoreError.invalidConfig("\(codeReader.path("code")): is required")
+            }
+            return Code(code: code, active: try codeReader.bool(codeObject, "active") ?? true)
+        }
+        return partner
+    }
+}
+
+/// Reads typed fields out of parsed JSON, naming the path of whatever is wrong.
+struct JSONFieldReader {
+    let base: String
+
+    init(path: String) { base = path }
+
+    func path(_ key: String) -> String { base.isEmpty ? key : "\(base).\(key)" }
+
+    func object(_ value: JSONValue, allowed: Set<String>) throws -> [String: JSONValue] {
+        guard case .object(let members) = value else {
+            throw StoreError.invalidConfig("\(base.isEmpty ? "the document" : base): must be an object")
+        }
+        var object: [String: JSONValue] = [:]
+        for member in members {
+            guard allowed.contains(member.key) else {
+                throw StoreError.invalidConfig("\(path(member.key)): is not a known field")
+            }
+            guard object[member.key] == nil else {
+                throw StoreError.invalidConfig("\(path(member.key)): appears twice")
+            }
+            object[member.key] = member.value
+        }
+        return object
+    }
+
+    func string(_ object: [String: JSONValue], _ key: String) throws -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        return try string(value, path(key))
+    }
+
+    func string(_ value: JSONValue, _ path: String) throws -> String {
+        guard case .string(let text) = value else {
+            throw StoreError.invalidConfig("\(path): must be a string, not \(value.typeName)")
+        }
+        return text
+    }
+
+    func integer(_ value: JSONValue, _ path: String) throws -> Int {
+        guard let integer = value.integer else {
+            throw StoreError.invalidConfig("\(path): must be an integer, not \(value.typeName)")
+        }
+        return integer
+    }
+
+    func bool(_ object: [String: JSONValue], _ key: String) throws -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw StoreError.invalidConfig("\(path(key)): must be true or false, not \(other.typeName)")
+        }
+    }
+
+    func field<T>(_ object: [String: JSONValue], _ key: String, _ read: (JSONValue, String) throws -> T) throws
+        -> ConfigDocument.Field<T>
+    {
+        guard let value = object[key] else { return .absent }
+        if value == .null { return .null }
+        return .value(try read(value, path(key)))
+    }
+
+    func array<T>(
+        _ value: JSONValue?, at path: String, required: Bool = false, _ element: (JSONValue, String) throws -> T
+    ) throws -> [T] {
+        switch value {
+        case nil, .null?:
+            if required { throw StoreError.invalidConfig("\(path): is required") }
+            return []
+        case .array(let items)?:
+            return try items.enumerated().map { try element($1, "\(path)[\($0)]") }
+        case let other?:
+            throw StoreError.invalidConfig("\(path): must be an array, not \(other.typeName)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import LinkCore
+
+/// `tolt-edge import` and `export`: the configuration as a file.
+public enum ConfigImporter {
+    /// Merges `document` into the store in one transaction, retrying when another writer got in between.
+    /// Nothing is written when any field is invalid.
+    @discardableResult
+    public static func importDocument(_ document: ConfigDocument, into store: any Store) throws -> ImportReport {
+        var attempt = 0
+        while true {
+            let existing = try store.configRecords()
+            let merge = try ConfigMerge(document: document, existing: existing)
+            if merge.changes == ConfigChanges() { return merge.report }
+            do {
+                try store.applyConfig(merge.changes, expectedRevision: existing.revision)
+                return merge.report
+            } catch let error as StoreError where error.isConflict && attempt < 5 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// The stored configuration in the import form, without secret keys, ids included.
+    public static func exportDocument(from store: any Store) throws -> [UInt8] {
+        let records = try store.configRecords()
+        var json = JSONWriter()
+        json.raw("{\"organizations\":[")
+        for (organizationIndex, organization) in records.organizations.enumerated() {
+            if organizationIndex > 0 { json.raw(",") }
+            json.raw("\n  {")
+            json.key("id"); json.string(organization.id); json.raw(",")
+            json.key("name"); json.string(organization.name); json.raw(",")
+            json.key("public_key"); json.string(organization.publicKey); json.raw(",")
+            json.key("programs"); json.raw("[")
+            let programs = records.programs.filter { $0.organizationID == organization.id }
+            for (programIndex, program) in programs.enumerated() {
+                if programIndex > 0 { json.raw(",") }
+                json.raw("\n    {")
+                json.key("id"); json.string(program.id); json.raw(",")
+                json.key("name"); json.string(program.name); json.raw(",")
+                json.key("claim_window_days"); json.raw(program.claimWindowDays.map(String.init) ?? "null"); json.raw(",")
+                json.key("app_links")
+                json.object {
+                    $0.string("deep_link_template", program.deepLinkTemplate)
+                    $0.string("google_play_url", program.googlePlayURL)
+                    $0.string("app_store_url", program.appStoreURL)
+                }
+                json.raw(",")
+                json.key("partners"); json.raw("[")
+                let partners = records.partners.filter { $0.programID == program.id }
+                for (partnerIndex, partner) in partners.enumerated() {
+                    if partnerIndex > 0 { json.raw(",") }
+                    json.raw("\n      {")
+                    json.key("id"); json.string(partner.id); json.raw(",")
+                    json.key("name"); json.string(partner.name); json.raw(",")
+                    json.key("status"); json.string(partner.status); json.raw(",")
+                    json.key("codes"); json.raw("[")
+                    for (codeIndex, code) in records.codes.filter({ $0.partnerID == partner.id }).enumerated() {
+                        if codeIndex > 0 { json.raw(",") }
+                        json.object {
+                            $0.string("code", code.code)
+                            $0.raw("active", code.active ? "true" : "false")
+                        }
+                    }
+                    json.raw("]}")
+                }
+                json.raw("]}")
+            }
+            json.raw("]}")
+        }
+        json.raw("\n]}\n")
+        return json.bytes
+    }
+
+    /// The demo organization `tolt-edge serve --demo` stores: key `pk_demo`, code `SAM20`.
+    public static let demoDocument = ConfigDocument(organizations: [
+        .init(
+            id: "org_demo", name: "Demo App", publicKey: "pk_demo", secretKey: "sk_demo",
+            programs: [
+                .init(
+                    id: "prg_demo", name: "Demo Program", claimWindowDays: .absent, deepLinkTemplate: .absent,
+                    googlePlayURL: .value("https://play.google.com/store/apps/details?id=com.example.demo"),
+                    appStoreURL: .value("https://apps.apple.com/app/id000000000"),
+                    partners: [
+                        .init(id: "part_demo", name: "Sam", status: "active", codes: [.init(code: "SAM20", active: true)])
+                    ])
+            ])
+    ])
+}

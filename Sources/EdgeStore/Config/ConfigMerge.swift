@@ -1,0 +1,222 @@
+import LinkCore
+
+/// Merges an import document into the stored configuration, validating every field first.
+///
+/// Objects in the document are matched by id, or, without one, by their natural key (an organization by
+/// public key, a program by name within its organization, a partner by name within its program, a code by
+/// its text without case), so importing the same file twice changes nothing. Objects not in the document
+/// are left as they are.
+struct ConfigMerge {
+    private(set) var changes = ConfigChanges()
+    private(set) var report = ImportReport()
+    private var existing: ConfigRecords
+
+    /// Plans the merge of `document` into `existing`. Throws the first invalid field, by path.
+    init(document: ConfigDocument, existing: ConfigRecords) throws {
+        self.existing = existing
+        for (index, organization) in document.organizations.enumerated() {
+            try merge(organization, path: "organizations[\(index)]")
+        }
+        report.warnings = sharedCodeWarnings()
+    }
+
+    private mutating func merge(_ document: ConfigDocument.Organization, path: String) throws {
+        let stored = existing.organizations.first { $0.id == document.id }
+            ?? (document.id == nil ? existing.organizations.first { $0.publicKey == document.publicKey } : nil)
+        let id = try document.id.map { try Self.validID($0, prefix: "org_", path: "\(path).id") } ?? stored?.id
+            ?? EntityID.make(prefix: "org_")
+        let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        guard let publicKey = document.publicKey ?? stored?.publicKey else {
+            throw StoreError.invalidConfig("\(path).public_key: is required")
+        }
+        try Self.validKey(publicKey, path: "\(path).public_key")
+        if let owner = existing.organizations.first(where: { $0.publicKey == publicKey && $0.id != id }) {
+            throw StoreError.invalidConfig("\(path).public_key: is already used by \(owner.id)")
+        }
+        var secretKey = document.secretKey ?? stored?.secretKey ?? ""
+        if let given = document.secretKey {
+            try Self.validKey(given, path: "\(path).secret_key", minimumLength: 6)
+        } else if stored == nil {
+            secretKey = EntityID.make(prefix: "sk_")
+            report.generatedSecrets.append((id, secretKey))
+        }
+        if existing.organizations.contains(where: { $0.secretKey == secretKey && $0.id != id }) {
+            throw StoreError.invalidConfig("\(path).secret_key: is already used by another organization")
+        }
+        let record = OrganizationRecord(id: id, name: name, publicKey: publicKey, secretKey: secretKey)
+        remember(record, stored: stored, kind: "organization", into: \.organizations, in: \ConfigChanges.organizations)
+        for (index, program) in document.programs.enumerated() {
+            try merge(program, organizationID: id, path: "\(path).programs[\(index)]")
+        }
+    }
+
+    private mutating func merge(_ document: ConfigDocument.Program, organizationID: String, path: String) throws {
+        let stored = try storedProgram(document, organizationID: organizationID, path: path)
+        let id = try document.id.map { try Self.validID($0, prefix: "prg_", path: "\(path).id") } ?? stored?.id
+            ?? EntityID.make(prefix: "prg_")
+        var record = stored ?? ProgramRecord(id: id, organizationID: organizationID, name: "")
+        record.name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        switch document.claimWindowDays {
+        case .absent: break
+        case .null: record.claimWindowDays = nil
+        case .value(let days):
+            guard (1...3650).contains(days) else {
+                throw StoreError.invalidConfig("\(path).claim_window_days: must be 1–3650 days, or null")
+            }
+            record.claimWindowDays = days
+        }
+        record.deepLinkTemplate = try Self.apply(document.deepLinkTemplate, to: record.deepLinkTemplate) {
+            do { _ = try DeepLinkTemplate($0) } catch let error as ConfigValidationError {
+                throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
+            }
+        }
+        record.googlePlayURL = try Self.apply(document.googlePlayURL, to: record.googlePlayURL) {
+            try Self.validURL($0, path: "\(path).app_links.google_play_url")
+        }
+        record.appStoreURL = try Self.apply(document.appStoreURL, to: record.appStoreURL) {
+            try Self.validURL($0, path: "\(path).app_links.app_store_url")
+        }
+        remember(record, stored: stored, kind: "program", into: \.programs, in: \ConfigChanges.programs)
+        for (index, partner) in document.partners.enumerated() {
+            try merge(partner, programID: id, path: "\(path).partners[\(index)]")
+        }
+    }
+
+    private func storedProgram(_ document: ConfigDocument.Program, organizationID: String, path: String) throws
+        -> ProgramRecord?
+    {
+        if let id = document.id {
+            guard let stored = existing.programs.first(where: { $0.id == id }) else { return nil }
+            guard stored.organizationID == organizationID else {
+                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.organizationID)")
+            }
+            return stored
+        }
+        return existing.programs.first { $0.organizationID == organizationID && $0.name == document.name }
+    }
+
+    private mutating func merge(_ document: ConfigDocument.Partner, programID: String, path: String) throws {
+        var stored: PartnerRecord?
+        if let id = document.id {
+            stored = existing.partners.first { $0.id == id }
+            if let stored, stored.programID != programID {
+                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.programID)")
+            }
+        } else {
+            stored = existing.partners.first { $0.programID == programID && $0.name == document.name }
+        }
+        let id = try document.id.map { try Self.validID($0, prefix: "part_", path: "\(path).id") } ?? stored?.id
+            ?? EntityID.make(prefix: "part_")
+        let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        let status = document.status ?? stored?.status ?? "active"
+        guard status == "active" || status == "inactive" else {
+            throw StoreError.invalidConfig("\(path).status: must be \"active\" or \"inactive\"")
+        }
+        remember(
+            PartnerRecord(id: id, programID: programID, name: name, status: status), stored: stored, kind: "partner",
+            into: \.partners, in: \ConfigChanges.partners)
+        var seen: Set<String> = []
+        for (index, code) in document.codes.enumerated() {
+            let codePath = "\(path).codes[\(index)].code"
+            do { try CodeRules.validate(code.code) } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
+            let folded = ASCII.lowercased(code.code)
+            guard seen.insert(folded).inserted else {
+                throw StoreError.invalidConfig("\(codePath): \(code.code) appears twice for this partner")
+            }
+            let stored = existing.codes.first { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+            let record = CodeRecord(reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
+            if stored != record {
+                changes.codes.append(record)
+                report.changes.append("\(stored == nil ? "created" : "updated") code \(code.code) of \(id)")
+                existing.codes.removeAll { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+                existing.codes.append(record)
+            }
+        }
+    }
+
+    /// Adds `record` to the changes when it is new or differs from what is stored, and to `existing`, so
+    /// that later objects of the same document see it.
+    private mutating func remember<Record: Equatable & Identified>(
+        _ record: Record, stored: Record?, kind: String, into existingPath: WritableKeyPath<ConfigRecords, [Record]>,
+        in changesPath: WritableKeyPath<ConfigChanges, [Record]>
+    ) {
+        guard stored != record else { return }
+        changes[keyPath: changesPath].removeAll { $0.id == record.id }
+        changes[keyPath: changesPath].append(record)
+        existing[keyPath: existingPath].removeAll { $0.id == record.id }
+        existing[keyPath: existingPath].append(record)
+        report.changes.append("\(stored == nil ? "created" : "updated") \(kind) \(record.id)")
+    }
+
+    /// Codes that two active partners of one organization hold: accepted, since data can come from
+    /// elsewhere, but links answer 404 and claims 409 for them until one is deactivated.
+    private func sharedCodeWarnings() -> [String] {
+        let table = LinkTable(existing)
+        var warnings: [String] = []
+        var reported: Set<String> = []
+        for code in existing.codes where code.active {
+            guard let partner = existing.partners.first(where: { $0.id == code.partnerID }),
+                let program = existing.programs.first(where: { $0.id == partner.programID }),
+                let organization = existing.organizations.first(where: { $0.id == program.organizationID }),
+                case .conflict? = table.match(publicKey: organization.publicKey, code: code.code)
+            else { continue }
+            let key = organization.id + "\u{0}" + ASCII.lowercased(code.code)
+            guard reported.insert(key).inserted else { continue }
+            let holders = existing.codes.filter { ASCII.lowercased($0.code) == ASCII.lowercased(code.code) && $0.active }
+                .map(\.partnerID).sorted().joined(separator: ", ")
+            warnings.append(
+                "code \(code.code) is held by more than one partner of \(organization.id) (\(holders)): "
+                    + "its link answers 404 and claims answer 409 until only one holds it")
+        }
+        return warnings
+    }
+
+    private static func apply(_ field: ConfigDocument.Field<String>, to current: String?, validate: (String) throws -> Void)
+        throws -> String?
+    {
+        switch field {
+        case .absent: return current
+        case .null: return nil
+        case .value(let text) where text.isEmpty: return nil
+        case .value(let text):
+            try validate(text)
+            return text
+        }
+    }
+
+    static func validID(_ id: String, prefix: String, path: String) throws -> String {
+        let rest = id.utf8.dropFirst(prefix.utf8.count)
+        guard id.hasPrefix(prefix), !rest.isEmpty, id.utf8.count <= 64,
+            rest.allSatisfy({ ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E })
+        else {
+            throw StoreError.invalidConfig("\(path): must be \(prefix) followed by 1–\(64 - prefix.count) of A–Z a–z 0–9 _ -")
+        }
+        return id
+    }
+
+    static func validKey(_ key: String, path: String, minimumLength: Int = 1) throws {
+        guard (minimumLength...128).contains(key.utf8.count),
+            key.utf8.allSatisfy({ ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E })
+        else {
+            throw StoreError.invalidConfig("\(path): must be \(minimumLength)–128 of A–Z a–z 0–9 _ -")
+        }
+    }
+
+    static func validName(_ name: String?, path: String) throws -> String {
+        guard let name else { throw StoreError.invalidConfig("\(path): is required") }
+        guard (1...200).contains(name.count), !ASCII.containsControl(name.utf8) else {
+            throw StoreError.invalidConfig("\(path): must be 1–200 characters without control characters")
+        }
+        return name
+    }
+
+    static func validURL(_ url: String, path: String) throws {
+        do { try URLRules.validateWebURL(url) } catch { throw StoreError.invalidConfig("\(path): \(error.reason)") }
+    }
+}
+
+/// Records with a string id, so the merge can replace them by id.
+protocol Identified { var id: String { get } }
+extension OrganizationRecord: Identified {}
+extension ProgramRecord: Identified {}
+extension PartnerRecord: Identified {}

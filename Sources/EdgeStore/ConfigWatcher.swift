@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LinkCore
+import Synchronization
+
+/// Keeps the current ``LinkTable`` and rebuilds it when the configuration's revision moves, whoever moved it
+/// (this server, or another process such as `tolt-edge import`).
+public final class ConfigWatcher: Sendable {
+    private let store: any Store
+    private let current: Mutex<LinkTable>
+    private let generationCounter = Atomic<UInt64>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let log: @Sendable (String) -> Void
+
+    /// Loads the first table; throws when the store cannot be read.
+    public init(store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        self.store = store
+        self.log = log
+        current = Mutex(LinkTable(try store.configRecords()))
+    }
+
+    /// The table now in force.
+    public var table: LinkTable { current.withLock { $0 } }
+
+    /// Bumped on every swap: a loop thread compares it (one relaxed load) before taking a new table.
+    public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
+
+    /// Rebuilds the table when the stored revision differs from the one in force. Returns whether it did.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        let revision = try store.configRevision()
+        guard revision != table.revision else { return false }
+        let fresh = LinkTable(try store.configRecords())
+        current.withLock { $0 = fresh }
+        generationCounter.wrappingAdd(1, ordering: .releasing)
+        log("configuration revision \(fresh.revision) loaded: \(fresh.organizations.count) organizations, \(fresh.linkCount) codes")
+        return true
+    }
+
+    /// Polls every `interval` seconds until ``stop()``; runs on the calling thread.
+    public func run(interval: Double = 0.25) {
+        while !stopping.load(ordering: .relaxed) {
+            do { try refresh() } catch { log("configuration reload failed, keeping the current one: \(error)") }
+            usleep(UInt32(interval * 1_000_000))
+        }
+    }
+
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+}

@@ -1,0 +1,58 @@
+/// A user of the app that a partner brought: created by a claim, status `lead` until they pay.
+public struct CustomerRecord: Sendable, Equatable {
+    public var id: String
+    public var organizationID: String
+    /// The app's user id (RevenueCat's `app_user_id`).
+    public var customerID: String
+    public var partnerID: String
+    public var programID: String
+    public var code: String
+    /// The click the claim came from, for a click claim.
+    public var clickID: String?
+    /// `lead`, later `paying`.
+    public var status: String
+    /// Milliseconds since 1970.
+    public var claimedAt: Int64
+    /// Milliseconds since 1970, as the app reported it.
+    public var firstSeenAt: Int64?
+
+    public init(
+        id: String, organizationID: String, customerID: String, partnerID: String, programID: String, code: String,
+        clickID: String?, status: String, claimedAt: Int64, firstSeenAt: Int64?
+    ) {
+        self.id = id
+        self.organizationID = organizationID
+        self.customerID = customerID
+        self.partnerID = partnerID
+        self.programID = programID
+        self.code = code
+        self.clickID = clickID
+        self.status = status
+        self.claimedAt = claimedAt
+        self.firstSeenAt = firstSeenAt
+    }
+}
+
+/// A page request for an organization's customers.
+public struct CustomerQuery: Sendable, Equatable {
+    public var organizationID: String
+    public var limit: Int = 20
+    /// Only customers listed after this customer id (`cust_…`, the last of the previous page).
+    public var startingAfter: String?
+    public var partnerID: String?
+    public var status: String?
+    /// The app user id.
+    public var customerID: String?
+
+    public init(
+        organizationID: String, limit: Int = 20, startingAfter: String? = nil, partnerID: String? = nil,
+        status: String? = nil, customerID: String? = nil
+    ) {
+        self.organizationID = organizationID
+        self.limit = limit
+        self.startingAfter = startingAfter
+        self.partnerID = partnerID
+        self.status = status
+        self.customerID = customerID
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file operations the store needs, over POSIX calls.
+enum FileSystem {
+    /// Creates `path` as a directory unless it exists; `false` on failure.
+    static func makeDirectory(_ path: String) -> Bool {
+        mkdir(path, 0o755) == 0 || errno == EEXIST
+    }
+
+    /// The names in a directory, without `.` and `..`.
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The file's text, trimmed; when missing, `make()` is written to it first (atomically, by rename).
+    static func readOrCreate(_ path: String, make: () -> String) throws -> String {
+        if let text = read(path) { return text }
+        let value = make()
+        let temporary = path + ".tmp-" + String(getpid())
+        guard write(temporary, Array((value + "\n").utf8)), rename(temporary, path) == 0 else {
+            throw StoreError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        return read(path) ?? value
+    }
+
+    static func read(_ path: String) -> String? {
+        guard let bytes = readBytes(path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
+        return text.isEmpty ? nil : text
+    }
+
+    static func readBytes(_ path: String, limit: Int = 64 << 20) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    static func write(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        let bytes = Array(utf8)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard let start = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = bytes.lastIndex(where: { !isSpace($0) })!
+        return String(decoding: bytes[start...end], as: UTF8.self)
+    }
+}

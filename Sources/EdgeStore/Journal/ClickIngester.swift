@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Moves journal records into the store in batches, exactly once: each batch and the segment's new offset
+/// are committed in one transaction, and a segment is deleted only after its last record is committed.
+public final class ClickIngester: Sendable {
+    /// The most clicks one transaction inserts.
+    public static let batchSize = 1000
+
+    private let journal: ClickJournal
+    private let store: any Store
+    private let state = Mutex<State>(State())
+    private let log: @Sendable (String) -> Void
+
+    struct State {
+        var offsets: [String: Int64] = [:]
+        var stopping = false
+        var ingested = 0
+    }
+
+    public init(journal: ClickJournal, store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.journal = journal
+        self.store = store
+        self.log = log
+    }
+
+    /// How many clicks this ingester has committed.
+    public var ingestedCount: Int { state.withLock { $0.ingested } }
+
+    /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority: under a load test the
+    /// loop threads come first and the journal absorbs the backlog. Runs on the calling thread.
+    public func run(interval: Double = 0.1) {
+        // On Linux a priority set with `who` 0 applies to the calling thread only.
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        while !state.withLock({ $0.stopping }) {
+            var didWork = false
+            do {
+                didWork = try pass()
+            } catch {
+                log("click ingestion failed, will retry: \(error)")
+            }
+            if !didWork { usleep(UInt32(interval * 1_000_000)) }
+        }
+    }
+
+    /// Asks ``run(interval:)`` to return after its current pass.
+    public func stop() { state.withLock { $0.stopping = true } }
+
+    /// Ingests everything in the journal now, sealed segments completely. Returns whether it moved anything.
+    @discardableResult
+    public func pass() throws -> Bool {
+        // Names first, then the live set: a segment listed but not live by then is sealed for good.
+        let names = journal.segmentNames()
+        let live = journal.liveSegments()
+        var moved = false
+        for name in names {
+            moved = try ingest(segment: name, isLive: live.contains(name)) || moved
+        }
+        return moved
+    }
+
+    /// Ingests until no segment is left; used at shutdown, after every writer is closed.
+    public func drain() throws {
+        while try pass() {}
+    }
+
+    private func ingest(segment name: String, isLive: Bool) throws -> Bool {
+        let key = journal.checkpointKey(name)
+        var offset: Int64
+        if let known = state.withLock({ $0.offsets[key] }) {
+            offset = known
+        } else {
+            offset = try store.journalOffset(segment: key)
+        }
+        let reader = JournalSegmentReader(path: journal.directory + "/" + name)
+        var moved = false
+        while true {
+            var batch: [ClickRecord] = []
+            var frames = 0
+            var next = offset
+            let end = try reader.read(from: offset, maximumFrames: Self.batchSize) { payload, after in
+                frames += 1
+                if let click = JournalFrame.decode(payload) {
+                    batch.append(click)
+                } else {
+                    log("skipped an undecodable journal record in \(name) at \(next)")
+                }
+                next = after
+            }
+            if next > offset {
+                try store.ingest(batch, checkpoint: JournalCheckpoint(segment: key, offset: next))
+                state.withLock {
+                    $0.offsets[key] = next
+                    $0.ingested += batch.count
+                }
+                offset = next
+                moved = true
+            }
+            if frames == Self.batchSize { continue }
+            // A segment no writer holds ends at its seal or at its first torn frame: a frame cut off by a crash
+            // was never answered, since its response went out only after the whole frame was written.
+            if end == .sealed || !isLive {
+                if end == .torn { log("journal segment \(name) ends in a partial record at \(offset); it was never answered") }
+                unlink(journal.directory + "/" + name)
+                try store.forgetJournalSegment(key)
+                state.withLock { _ = $0.offsets.removeValue(forKey: key) }
+                moved = true
+            }
+            return moved
+        }
+    }
+}

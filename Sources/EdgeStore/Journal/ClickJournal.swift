@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The click journal of one node: a directory of append-only segment files.
+///
+/// Loop threads append through their own ``JournalWriter``; the ``ClickIngester`` moves records into the
+/// store and deletes each segment once it is sealed and consumed. Segments left by an earlier process
+/// (after a crash) are sealed by definition and ingested first.
+public final class ClickJournal: Sendable {
+    /// The journal's directory.
+    public let directory: String
+    /// This node's id, kept in the data directory: it makes segment names unique across nodes of a shared store.
+    public let nodeID: String
+    /// The size each segment is created with.
+    public let segmentSize: Int
+    private let runID: String
+    private let live = Mutex<Set<String>>([])
+    private let failures = Mutex<[String]>([])
+
+    /// Opens (creating) the journal under `dataDirectory/journal`.
+    public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
+        directory = dataDirectory + "/journal"
+        self.segmentSize = segmentSize
+        guard FileSystem.makeDirectory(dataDirectory), FileSystem.makeDirectory(directory) else {
+            throw StoreError.io("cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        nodeID = try FileSystem.readOrCreate(dataDirectory + "/node-id") {
+            EntityIDText.random(count: 16)
+        }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        runID = String(now.tv_sec * 1000 + now.tv_nsec / 1_000_000) + "-" + String(getpid())
+    }
+
+    /// A writer for one loop thread; `stream` tells its segments apart from the other threads'.
+    public func makeWriter(stream: Int) -> JournalWriter {
+        JournalWriter(journal: self, stream: stream)
+    }
+
+    /// Segments a writer still appends to.
+    func liveSegments() -> Set<String> { live.withLock { $0 } }
+
+    /// Errors writers met, taken once, for the server to log off the loop thread.
+    public func takeFailures() -> [String] { failures.withLock { list in defer { list = [] }; return list } }
+
+    func report(_ error: Error) { failures.withLock { $0.append("\(error)") } }
+
+    /// The checkpoint key of a segment: unique across the nodes that share one store.
+    func checkpointKey(_ name: String) -> String { nodeID + "/" + name }
+
+    func openSegment(stream: Int, sequence: Int) throws -> MappedSegment {
+        let name = "\(runID)-\(stream)-\(String(sequence)).journal"
+        let path = directory + "/" + name
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(descriptor) }
+        // Reserving the blocks up front means a full disk fails here, not as SIGBUS on a store into the map.
+        if posix_fallocate(descriptor, 0, off_t(segmentSize)) != 0 {
+            guard ftruncate(descriptor, off_t(segmentSize)) == 0 else {
+                unlink(path)
+                throw StoreError.io("cannot size \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard let base = mmap(nil, segmentSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+            base != MAP_FAILED
+        else {
+            unlink(path)
+            throw StoreError.io("cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        live.withLock { _ = $0.insert(name) }
+        return MappedSegment(name: name, base: base, size: segmentSize)
+    }
+
+    func sealed(_ name: String) {
+        live.withLock { _ = $0.remove(name) }
+    }
+
+    /// The segment files present, oldest first.
+    func segmentNames() -> [String] {
+        FileSystem.list(directory).filter { $0.hasSuffix(".journal") }.sorted()
+    }
+}
+
+/// Random lower-case hex text, for ids that are not entity ids.
+enum EntityIDText {
+    static func random(count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Hex.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

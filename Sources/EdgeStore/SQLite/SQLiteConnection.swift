@@ -1,0 +1,139 @@
+internal import CSQLite
+
+/// One SQLite connection.
+///
+/// `@unchecked Sendable`: the connection (opened without SQLite's own mutex) is only ever used inside
+/// ``SQLiteStore``'s `Mutex`, so one thread at a time touches it and its statement cache.
+final class SQLiteConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws(StoreError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw .database("cannot open \(path): \(message)")
+        }
+        // Another process (tolt-edge import) may hold the write lock for a moment; wait instead of failing.
+        sqlite3_busy_timeout(handle, 5_000)
+        try execute("PRAGMA journal_mode = WAL")
+        // NORMAL in WAL mode survives a crash of the process; only a power loss can drop the last commits,
+        // and the click journal is deleted only after its clicks are committed.
+        try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw .database(message)
+        }
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Prepares (once, then from the cache) and runs a statement, calling `row` for each result row.
+    func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void = { _ in }) throws {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in bindings.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let number): rc = sqlite3_bind_int64(statement, index, number)
+            case .text(let text): rc = tolt_sqlite_bind_text(statement, index, text, -1)
+            case .blob(let bytes):
+                rc = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), tolt_sqlite_transient())
+                }
+            }
+            guard rc == SQLITE_OK else { throw StoreError.database(lastError) }
+        }
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else { throw StoreError.database(lastError) }
+            try row(SQLiteRow(statement: statement!))
+        }
+    }
+
+    /// Runs a statement and returns its rows mapped by `transform`.
+    func rows<T>(_ sql: String, _ bindings: [SQLiteValue] = [], _ transform: (SQLiteRow) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try query(sql, bindings) { result.append(try transform($0)) }
+        return result
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer? {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw .database("\(lastError) in \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+
+    static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+    static func optional(_ number: Int?) -> SQLiteValue { number.map { .integer(Int64($0)) } ?? .null }
+}
+
+/// The current row of a running statement.
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}

@@ -1,0 +1,105 @@
+import LinkCore
+
+extension SQLiteStore {
+    public func configRevision() throws -> Int64 {
+        try withConnection { try Self.revision($0) }
+    }
+
+    static func revision(_ db: SQLiteConnection) throws -> Int64 {
+        var revision: Int64 = 0
+        try db.query("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'config_revision'") { revision = $0.int(0) }
+        return revision
+    }
+
+    public func configRecords() throws -> ConfigRecords {
+        try withConnection { db in
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            var records = ConfigRecords()
+            records.revision = try Self.revision(db)
+            records.organizations = try db.rows(
+                "SELECT id, name, public_key, secret_key FROM organizations ORDER BY id"
+            ) { OrganizationRecord(id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKey: $0.text(3)) }
+            records.programs = try db.rows(
+                """
+                SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
+                    app_store_url FROM programs ORDER BY id
+                """
+            ) {
+                ProgramRecord(
+                    id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
+                    claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
+                    googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6))
+            }
+            records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
+                PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
+            }
+            records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference") {
+                CodeRecord(
+                    reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
+                    active: $0.int(3) != 0)
+            }
+            return records
+        }
+    }
+
+    public func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
+        try withConnection { db in
+            try db.transaction {
+                guard try Self.revision(db) == expectedRevision else {
+                    throw StoreError.conflict("the configuration changed while it was being merged")
+                }
+                for organization in changes.organizations {
+                    try db.query(
+                        """
+                        INSERT INTO organizations (id, name, public_key, secret_key) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET name = excluded.name, public_key = excluded.public_key,
+                            secret_key = excluded.secret_key
+                        """,
+                        [
+                            .text(organization.id), .text(organization.name), .text(organization.publicKey),
+                            .text(organization.secretKey),
+                        ])
+                }
+                for program in changes.programs {
+                    try db.query(
+                        """
+                        INSERT INTO programs (id, organization_id, name, claim_window_days, deep_link_template,
+                            google_play_url, app_store_url) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id,
+                            name = excluded.name, claim_window_days = excluded.claim_window_days,
+                            deep_link_template = excluded.deep_link_template,
+                            google_play_url = excluded.google_play_url, app_store_url = excluded.app_store_url
+                        """,
+                        [
+                            .text(program.id), .text(program.organizationID), .text(program.name),
+                            .optional(program.claimWindowDays), .optional(program.deepLinkTemplate),
+                            .optional(program.googlePlayURL), .optional(program.appStoreURL),
+                        ])
+                }
+                for partner in changes.partners {
+                    try db.query(
+                        """
+                        INSERT INTO partners (id, program_id, name, status) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET program_id = excluded.program_id, name = excluded.name,
+                            status = excluded.status
+                        """, [.text(partner.id), .text(partner.programID), .text(partner.name), .text(partner.status)])
+                }
+                for code in changes.codes {
+                    try db.query(
+                        """
+                        INSERT INTO codes (partner_id, code, code_folded, active) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (partner_id, code_folded) DO UPDATE SET code = excluded.code,
+                            active = excluded.active
+                        """,
+                        [
+                            .text(code.partnerID), .text(code.code), .text(ASCII.lowercased(code.code)),
+                            .integer(code.active ? 1 : 0),
+                        ])
+                }
+                try db.query(
+                    "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'config_revision'")
+            }
+        }
+    }
+}

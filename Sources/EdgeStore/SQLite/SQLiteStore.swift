@@ -1,0 +1,154 @@
+import LinkCore
+import Synchronization
+
+/// The embedded store: one SQLite file in WAL mode.
+///
+/// Each instance owns one connection behind a mutex. Give each busy party (the ingester, the API workers,
+/// the config watcher) its own instance: WAL lets their readers run beside one writer.
+public final class SQLiteStore: Store {
+    let connection: Mutex<SQLiteConnection>
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating when missing) the database at `path`.
+    public init(path: String) throws {
+        self.path = path
+        connection = Mutex(try SQLiteConnection(path: path))
+    }
+
+    /// Opens `tolt-edge.sqlite` in `directory`, creating the directory when missing.
+    public convenience init(directory: String) throws {
+        guard FileSystem.makeDirectory(directory) else { throw StoreError.io("cannot create \(directory)") }
+        try self.init(path: directory + "/tolt-edge.sqlite")
+    }
+
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try connection.withLock { try body($0) }
+    }
+
+    public func migrate() throws {
+        try withConnection { db in
+            var version = 0
+            try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
+            for (index, step) in SQLiteMigrations.steps.enumerated() where index >= version {
+                try db.transaction {
+                    try db.execute(step)
+                    try db.execute("PRAGMA user_version = \(index + 1)")
+                }
+            }
+        }
+    }
+
+    public func clickSigningKey() throws -> [UInt8] {
+        try withConnection { db in
+            try db.transaction {
+                var hex: String?
+                try db.query("SELECT value FROM meta WHERE key = 'click_signing_key'") { hex = $0.text(0) }
+                if let hex, let key = Hex.decode(hex) { return key }
+                var generator = SystemRandomNumberGenerator()
+                let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                try db.query(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('click_signing_key', ?)", [.text(Hex.encode(key))])
+                return key
+            }
+        }
+    }
+
+    public func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+        try withConnection { db in
+            try db.transaction {
+                for click in clicks {
+                    try db.query(
+                        """
+                        INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform,
+                            user_agent, referer, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            .text(click.id), .integer(click.createdAt), .text(click.organizationID),
+                            .text(click.programID), .text(click.partnerID), .text(click.code),
+                            .text(click.platform.rawValue), .text(click.userAgent), .text(click.referer),
+                            .text(click.ip),
+                        ])
+                }
+                try db.query(
+                    """
+                    INSERT INTO journal_checkpoints (segment, byte_offset) VALUES (?, ?)
+                    ON CONFLICT (segment) DO UPDATE SET byte_offset = excluded.byte_offset
+                    """, [.text(checkpoint.segment), .integer(checkpoint.offset)])
+            }
+        }
+    }
+
+    public func journalOffset(segment: String) throws -> Int64 {
+        try withConnection { db in
+            var offset: Int64 = 0
+            try db.query("SELECT byte_offset FROM journal_checkpoints WHERE segment = ?", [.text(segment)]) {
+                offset = $0.int(0)
+            }
+            return offset
+        }
+    }
+
+    public func forgetJournalSegment(_ segment: String) throws {
+        try withConnection { db in
+            try db.query("DELETE FROM journal_checkpoints WHERE segment = ?", [.text(segment)])
+        }
+    }
+
+    public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
+        var sql = """
+            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip
+            FROM clicks WHERE organization_id = ?
+            """
+        var bindings: [SQLiteValue] = [.text(query.organizationID)]
+        if let after = query.startingAfter {
+            sql += " AND id < ?"
+            bindings.append(.text(after))
+        }
+        if let partner = query.partnerID {
+            sql += " AND partner_id = ?"
+            bindings.append(.text(partner))
+        }
+        if let since = query.since {
+            sql += " AND created_at >= ?"
+            bindings.append(.integer(since))
+        }
+        let limit = max(1, min(query.limit, ClickQuery.maximumLimit))
+        sql += " ORDER BY id DESC LIMIT \(limit + 1)"
+        let rows = try withConnection { db in
+            try db.rows(sql, bindings) { row in
+                ClickRecord(
+                    id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
+                    partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
+                    userAgent: row.text(7), referer: row.text(8), ip: row.text(9))
+            }
+        }
+        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    }
+}
+
+/// Lower-case hexadecimal, for keys kept as text.
+enum Hex {
+    static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard let high = ASCII.hexValue(bytes[index]), let low = ASCII.hexValue(bytes[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}

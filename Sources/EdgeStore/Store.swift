@@ -1,0 +1,62 @@
+import LinkCore
+
+/// The persistence seam. SQLite implements it today and PostgreSQL will; nothing above `EdgeStore` knows
+/// which one it talks to.
+///
+/// Every method may block on I/O: call none of them from a loop thread.
+public protocol Store: AnyObject, Sendable {
+    /// Brings the schema to the newest version.
+    func migrate() throws
+
+    /// The whole configuration and its revision, read in one transaction.
+    func configRecords() throws -> ConfigRecords
+    /// The configuration's revision alone: cheap enough to poll.
+    func configRevision() throws -> Int64
+    /// Writes a merged configuration in one transaction and bumps the revision; fails with a conflict when
+    /// the revision is no longer `expectedRevision`.
+    func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws
+
+    /// The key that signs click ids, created on first use and shared by every node of the store.
+    func clickSigningKey() throws -> [UInt8]
+
+    /// Inserts clicks and moves a journal segment's checkpoint, in one transaction: exactly once.
+    func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws
+    /// How far a journal segment has been ingested, in bytes; 0 when it never was.
+    func journalOffset(segment: String) throws -> Int64
+    /// Forgets the checkpoint of a segment whose file is gone.
+    func forgetJournalSegment(_ segment: String) throws
+    /// An organization's clicks, newest first.
+    func clicks(_ query: ClickQuery) throws -> Page<ClickRecord>
+
+    /// Creates the customer unless the organization already has one with this `customerID`; returns the
+    /// customer that holds the user afterwards and whether this call created it. Atomic in the store.
+    func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool)
+    /// The customer for an app user id in an organization.
+    func customer(organizationID: String, customerID: String) throws -> CustomerRecord?
+    /// An organization's customers, newest claim first.
+    func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord>
+}
+
+/// One page of a list, and whether more follow.
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var hasMore: Bool
+
+    public init(items: [Item], hasMore: Bool) {
+        self.items = items
+        self.hasMore = hasMore
+    }
+}
+
+/// Where ingestion of one journal segment stands after a batch.
+public struct JournalCheckpoint: Sendable, Equatable {
+    /// The segment's name, unique across nodes.
+    public var segment: String
+    /// The byte offset just past the last ingested record.
+    public var offset: Int64
+
+    public init(segment: String, offset: Int64) {
+        self.segment = segment
+        self.offset = offset
+    }
+}

@@ -1,0 +1,46 @@
+/// HTML escaping of values rendered into pages.
+public enum HTMLEscaping {
+    /// `text` with `& < > " '` replaced by entities, safe inside element content and quoted attributes.
+    ///
+    ///     HTMLEscaping.escape("<b>\"x\"</b>")  // "&lt;b&gt;&quot;x&quot;&lt;/b&gt;"
+    public static func escape(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x22: out.append(contentsOf: "&quot;".utf8)
+            case 0x27: out.append(contentsOf: "&#39;".utf8)
+            default: out.append(byte)
+            }
+        }
+        return out
+    }
+}
+
+extension HTMLEscaping {
+    /// Writes `bytes` HTML-escaped into `writer`, with no allocation.
+    @inline(__always)
+    public static func write<S: Sequence>(_ bytes: S, into writer: inout ByteWriter) where S.Element == UInt8 {
+        for byte in bytes {
+            switch byte {
+            case 0x26: writeEntity("&amp;", into: &writer)
+            case 0x3C: writeEntity("&lt;", into: &writer)
+            case 0x3E: writeEntity("&gt;", into: &writer)
+            case 0x22: writeEntity("&quot;", into: &writer)
+            case 0x27: writeEntity("&#39;", into: &writer)
+            default: writer.write(byte: byte)
+            }
+        }
+    }
+
+    @inline(__always)
+    static func writeEntity(_ entity: StaticString, into writer: inout ByteWriter) {
+        writer.write(UnsafeRawBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+    }
+
+    /// The most bytes escaping can turn one byte into.
+    public static let maximumExpansion = 6
+}

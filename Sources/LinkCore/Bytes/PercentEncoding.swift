@@ -1,0 +1,54 @@
+/// Percent-encoding (RFC 3986) of values placed into URLs, and decoding of path segments.
+///
+/// Everything but unreserved characters is encoded, so a hostile value can never end a query parameter,
+/// start a fragment, change the host or smuggle a CR/LF into a `Location` header.
+public enum PercentEncoding {
+    /// `bytes` with every byte outside the unreserved set written as `%XX`.
+    ///
+    ///     PercentEncoding.encode(Array("a b/c".utf8))  // "a%20b%2Fc"
+    public static func encode<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 3)
+        for byte in bytes {
+            if ASCII.isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(0x25)
+                out.append(ASCII.hexDigits[Int(byte >> 4)])
+                out.append(ASCII.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+
+    /// The string form of ``encode(_:)``.
+    public static func encode(_ text: String) -> String {
+        String(decoding: encode(text.utf8), as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes of a path segment into `output`, returning the decoded length, or `nil` when
+    /// an escape is malformed or the result would not fit. `+` stays a plus: this is a path, not a form.
+    @inline(__always)
+    public static func decodeSegment(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Int? {
+        var read = 0
+        var written = 0
+        while read < input.count {
+            guard written < output.count else { return nil }
+            var byte = input[read]
+            if byte == 0x25 {
+                guard read + 2 < input.count, let high = ASCII.hexValue(input[read + 1]),
+                    let low = ASCII.hexValue(input[read + 2])
+                else { return nil }
+                byte = high << 4 | low
+                read += 3
+            } else {
+                read += 1
+            }
+            output[written] = byte
+            written += 1
+        }
+        return written
+    }
+}

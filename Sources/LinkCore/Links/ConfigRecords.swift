@@ -1,0 +1,95 @@
+/// The configuration as the store holds it: organizations, programs, partners and codes.
+///
+/// These plain values cross from the store to the link table; the link path never reads them directly.
+public struct OrganizationRecord: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var publicKey: String
+    public var secretKey: String
+
+    public init(id: String, name: String, publicKey: String, secretKey: String) {
+        self.id = id
+        self.name = name
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+}
+
+/// A program of an organization, with its app-link settings.
+public struct ProgramRecord: Sendable, Equatable {
+    public var id: String
+    public var organizationID: String
+    public var name: String
+    /// Claims are accepted up to this many days after the user was first seen; `nil` means no limit.
+    public var claimWindowDays: Int?
+    public var deepLinkTemplate: String?
+    public var googlePlayURL: String?
+    public var appStoreURL: String?
+
+    public init(
+        id: String, organizationID: String, name: String, claimWindowDays: Int? = nil,
+        deepLinkTemplate: String? = nil, googlePlayURL: String? = nil, appStoreURL: String? = nil
+    ) {
+        self.id = id
+        self.organizationID = organizationID
+        self.name = name
+        self.claimWindowDays = claimWindowDays
+        self.deepLinkTemplate = deepLinkTemplate
+        self.googlePlayURL = googlePlayURL
+        self.appStoreURL = appStoreURL
+    }
+}
+
+/// A partner of a program.
+public struct PartnerRecord: Sendable, Equatable {
+    public var id: String
+    public var programID: String
+    public var name: String
+    /// `active` or `inactive`.
+    public var status: String
+
+    public init(id: String, programID: String, name: String, status: String) {
+        self.id = id
+        self.programID = programID
+        self.name = name
+        self.status = status
+    }
+
+    public var isActive: Bool { status == "active" }
+}
+
+/// A code a partner shares. `reference` is the store's stable row number, carried inside click ids.
+public struct CodeRecord: Sendable, Equatable {
+    public var reference: UInt32
+    public var partnerID: String
+    public var code: String
+    public var active: Bool
+
+    public init(reference: UInt32, partnerID: String, code: String, active: Bool) {
+        self.reference = reference
+        self.partnerID = partnerID
+        self.code = code
+        self.active = active
+    }
+}
+
+/// Everything the link table is built from, read in one transaction.
+public struct ConfigRecords: Sendable, Equatable {
+    public var organizations: [OrganizationRecord] = []
+    public var programs: [ProgramRecord] = []
+    public var partners: [PartnerRecord] = []
+    public var codes: [CodeRecord] = []
+    /// Bumped by every change to the configuration, so readers know when to rebuild.
+    public var revision: Int64 = 0
+
+    public init(
+        organizations: [OrganizationRecord] = [], programs: [ProgramRecord] = [], partners: [PartnerRecord] = [],
+        codes: [CodeRecord] = [], revision: Int64 = 0
+    ) {
+        self.organizations = organizations
+        self.programs = programs
+        self.partners = partners
+        self.codes = codes
+        self.revision = revision
+    }
+}

@@ -1,0 +1,69 @@
+/// The program settings a link needs, shared by every code of the program.
+public final class ProgramSettings: Sendable {
+    public let record: ProgramRecord
+    public let organizationName: String
+    /// Parsed once; `nil` when the program has no deep-link template.
+    public let deepLinkTemplate: DeepLinkTemplate?
+
+    public init(record: ProgramRecord, organizationName: String) {
+        self.record = record
+        self.organizationName = organizationName
+        // The importer validated the template; a value that fails here came from elsewhere and is ignored
+        // rather than sending people to a broken URL.
+        self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }
+    }
+}
+
+/// One code of one partner, with everything the link path writes precomputed.
+public final class LinkTarget: Sendable {
+    public let reference: UInt32
+    public let organizationID: String
+    public let partnerID: String
+    public let partnerName: String
+    /// The code as stored, with its original case.
+    public let code: String
+    /// Whether the code and its partner are both active.
+    public let isActive: Bool
+    public let program: ProgramSettings
+
+    /// The deep-link template with `{code}` filled in, split at each `{click_id}`; `nil` without a template.
+    public let redirectChunks: [[UInt8]]?
+    /// The Google Play URL up to the click id: `<url>?…&referrer=tolt_code%3D<code>%26tolt_click%3D`.
+    public let playPrefix: [UInt8]?
+    /// `program_id \0 partner_id \0 code`, the click fields that depend on the code, as the journal writes them.
+    public let journalFields: [UInt8]
+    /// `/a/<public_key>/<code>`, the code percent-encoded: the path of this code's link.
+    public let linkPath: [UInt8]
+
+    public init(code: CodeRecord, partner: PartnerRecord, program: ProgramSettings, publicKey: String) {
+        reference = code.reference
+        organizationID = program.record.organizationID
+        partnerID = partner.id
+        partnerName = partner.name
+        self.code = code.code
+        isActive = code.active && partner.isActive
+        self.program = program
+        let encodedCode = PercentEncoding.encode(code.code.utf8)
+        redirectChunks = program.deepLinkTemplate?.chunks(encodedCode: encodedCode)
+        playPrefix = program.record.googlePlayURL.map { Self.playPrefix(url: $0, encodedCode: encodedCode) }
+        linkPath = Array("/a/".utf8) + PercentEncoding.encode(publicKey.utf8) + [0x2F] + encodedCode
+        journalFields = Array(program.record.organizationID.utf8) + [0] + Array(program.record.id.utf8) + [0]
+            + Array(partner.id.utf8) + [0] + Array(code.code.utf8)
+    }
+
+    /// The referrer is one percent-encoded value, so the app reads `tolt_code=SAM20&tolt_click=clk_…` from it;
+    /// the code inside is encoded once more so that it cannot add parameters of its own.
+    static func playPrefix(url: String, encodedCode: [UInt8]) -> [UInt8] {
+        var bytes = Array(url.utf8)
+        if let hash = bytes.firstIndex(of: 0x23) { bytes.removeSubrange(hash...) }
+        if !bytes.contains(0x3F) {
+            bytes.append(0x3F)
+        } else if let last = bytes.last, last != 0x3F, last != 0x26 {
+            bytes.append(0x26)
+        }
+        bytes.append(contentsOf: "referrer=tolt_code%3D".utf8)
+        bytes.append(contentsOf: PercentEncoding.encode(encodedCode))
+        bytes.append(contentsOf: "%26tolt_click%3D".utf8)
+        return bytes
+    }
+}

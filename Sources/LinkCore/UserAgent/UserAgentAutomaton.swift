@@ -1,0 +1,166 @@
+/// An Aho–Corasick automaton over every rule pattern, compiled to a dense DFA.
+///
+/// One pass over the (bounded) User-Agent visits each byte once with two table
+/// loads: the byte's equivalence class, then the next state. A state whose
+/// pattern set is non-empty carries a flag bit in the transition that enters
+/// it, so the rare matching states cost a few more loads and every other byte
+/// costs nothing extra. For each of the three questions a state keeps only the
+/// best-ranked rule among all patterns ending there (its own and those along
+/// its failure links); "best" is associative, so the scan just keeps a running
+/// minimum of ranks and never needs the failure links at run time.
+///
+/// The tables live in memory allocated once at start-up and never written
+/// again; `classify` reads them through raw pointers, which neither allocates
+/// nor retains anything on the hot path.
+final class UserAgentAutomaton: @unchecked Sendable {
+    // @unchecked Sendable: every pointer below is filled in `init` and only
+    // read afterwards, so sharing one instance between threads is safe.
+
+    /// Rank meaning "no rule of this channel matched".
+    static let none: UInt16 = .max
+    /// Flag bit on a transition whose target state has outputs.
+    static let outputFlag: UInt16 = 0x8000
+    static let channelCount = UserAgentRule.Kind.Channel.allCases.count
+
+    /// Equivalence class of each (raw) input byte, after ASCII case folding.
+    private let byteClass: UnsafeMutablePointer<UInt8>
+    private let startClass: Int
+    private let endClass: Int
+    private let classCount: Int
+    /// `transitions[state * classCount + class]`: next state, ORed with `outputFlag`.
+    private let transitions: UnsafeMutablePointer<UInt16>
+    /// `outputs[state * channelCount + channel]`: best rank, or `none`.
+    private let outputs: UnsafeMutablePointer<UInt16>
+    /// `rankedRules[channel][rank]`: index into the rule list.
+    let rankedRules: [[Int]]
+    let stateCount: Int
+
+    /// Folds a byte the way both patterns and input are compared: ASCII
+    /// letters to lowercase, control bytes (NUL, CR, LF, TAB…) to a space so
+    /// they can never forge the sentinel bytes; anything else is kept.
+    @inline(__always)
+    static func fold(_ byte: UInt8) -> UInt8 {
+        if byte >= 0x41 && byte <= 0x5A { return byte | 0x20 }
+        if byte < 0x20 || byte == 0x7F { return 0x20 }
+        return byte
+    }
+
+    init(rules: [UserAgentRule]) throws(UserAgentRuleError) {
+        // Classes: 0 for every byte no pattern uses, then one per used byte.
+        var classOfFolded = [Int](repeating: 0, count: 256)
+        var classes = 1
+        for rule in rules { for byte in rule.pattern where classOfFolded[Int(byte)] == 0 {
+            classOfFolded[Int(byte)] = classes; classes += 1
+        } }
+        for sentinel in [UserAgentRule.startSentinel, UserAgentRule.endSentinel]
+        where classOfFolded[Int(sentinel)] == 0 {
+            classOfFolded[Int(sentinel)] = classes; classes += 1
+        }
+        classCount = classes
+        startClass = classOfFolded[Int(UserAgentRule.startSentinel)]
+        endClass = classOfFolded[Int(UserAgentRule.endSentinel)]
+        byteClass = .allocate(capacity: 256)
+        for byte in 0..<256 { byteClass[byte] = UInt8(classOfFolded[Int(Self.fold(UInt8(byte)))]) }
+
+        // Ranks: within each channel, higher weight first, then earlier line.
+        var ranked = [[Int]](repeating: [], count: Self.channelCount)
+        for (index, rule) in rules.enumerated() { ranked[rule.kind.channel.rawValue].append(index) }
+        for channel in ranked.indices {
+            ranked[channel].sort { (rules[$0].weight, -rules[$0].line) > (rules[$1].weight, -rules[$1].line) }
+        }
+        rankedRules = ranked
+        var rankOfRule = [Int](repeating: 0, count: rules.count)
+        for list in ranked { for (rank, rule) in list.enumerated() { rankOfRule[rule] = rank } }
+
+        // Trie: `next` is -1 where no edge exists yet.
+        var next = [Int32](repeating: -1, count: classes)
+        var best = [UInt16](repeating: Self.none, count: Self.channelCount)
+        var nodes = 1
+        for (index, rule) in rules.enumerated() {
+            var node = 0
+            for byte in rule.pattern {
+                let slot = node * classes + classOfFolded[Int(byte)]
+                if next[slot] < 0 {
+                    next[slot] = Int32(nodes)
+                    nodes += 1
+                    next.append(contentsOf: repeatElement(-1, count: classes))
+                    best.append(contentsOf: repeatElement(Self.none, count: Self.channelCount))
+                }
+                node = Int(next[slot])
+            }
+            let slot = node * Self.channelCount + rule.kind.channel.rawValue
+            best[slot] = min(best[slot], UInt16(rankOfRule[index]))
+        }
+        guard nodes < Int(Self.outputFlag) else { throw .tooLarge(states: nodes) }
+
+        // Breadth-first: fill failure transitions and inherit outputs along them.
+        var fail = [Int](repeating: 0, count: nodes)
+        var queue: [Int] = []
+        queue.reserveCapacity(nodes)
+        for cls in 0..<classes {
+            if next[cls] < 0 { next[cls] = 0 } else { queue.append(Int(next[cls])) }
+        }
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            for channel in 0..<Self.channelCount {
+                let own = node * Self.channelCount + channel
+                best[own] = min(best[own], best[fail[node] * Self.channelCount + channel])
+            }
+            for cls in 0..<classes {
+                let slot = node * classes + cls
+                let viaFailure = next[fail[node] * classes + cls]
+                if next[slot] < 0 {
+                    next[slot] = viaFailure
+                } else {
+                    fail[Int(next[slot])] = Int(viaFailure)
+                    queue.append(Int(next[slot]))
+                }
+            }
+        }
+
+        stateCount = nodes
+        outputs = .allocate(capacity: best.count)
+        for index in best.indices { outputs[index] = best[index] }
+        transitions = .allocate(capacity: next.count)
+        for slot in next.indices {
+            let target = Int(next[slot])
+            let hasOutput = (0..<Self.channelCount).contains { best[target * Self.channelCount + $0] != Self.none }
+            transitions[slot] = UInt16(target) | (hasOutput ? Self.outputFlag : 0)
+        }
+    }
+
+    deinit {
+        byteClass.deallocate()
+        transitions.deallocate()
+        outputs.deallocate()
+    }
+
+    /// Best rank per channel over all patterns found in `bytes`.
+    ///
+    /// The caller bounds `bytes`; `wholeInput` says whether its end is the end
+    /// of the User-Agent, which is when `…$` patterns may match.
+    @inline(__always)
+    func scan(_ bytes: UnsafeRawBufferPointer, wholeInput: Bool) -> (UInt16, UInt16, UInt16) {
+        var label = Self.none
+        var platform = Self.none
+        var fetcher = Self.none
+        var state = 0
+        let classes = classCount
+        @inline(__always) func step(_ cls: Int) {
+            let entry = transitions[state &* classes &+ cls]
+            state = Int(entry & ~Self.outputFlag)
+            if entry & Self.outputFlag != 0 {
+                let base = state &* Self.channelCount
+                label = min(label, outputs[base])
+                platform = min(platform, outputs[base &+ 1])
+                fetcher = min(fetcher, outputs[base &+ 2])
+            }
+        }
+        step(startClass)
+        for byte in bytes { step(Int(byteClass[Int(byte)])) }
+        if wholeInput { step(endClass) }
+        return (label, platform, fetcher)
+    }
+}

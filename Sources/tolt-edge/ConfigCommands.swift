@@ -1,0 +1,89 @@
+import EdgeStore
+import LinkCore
+
+/// `tolt-edge import`, `export` and `migrate`.
+enum ConfigCommands {
+    static let importUsage = """
+        usage: tolt-edge import FILE [--data DIR]
+
+        Merges a configuration file (JSON; - reads standard input) into the store, in one transaction:
+        objects are created, or updated by id; objects not in the file stay as they are; an organization
+        updated without secret_key keeps its key. A secret key that had to be generated is printed once.
+        A running server picks the change up within 2 seconds.
+
+        """
+
+    static let exportUsage = """
+        usage: tolt-edge export [--data DIR]
+
+        Prints the configuration in the import form, ids included and secret keys left out.
+
+        """
+
+    static let migrateUsage = """
+        usage: tolt-edge migrate [--data DIR]
+
+        Brings the store's schema to the newest version (serve and import do this too).
+
+        """
+
+    static func runImport(_ arguments: [String]) -> Int32 {
+        Output.command(usage: importUsage) {
+            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"], maximumPositional: 1)
+            if options.flags.contains("help") {
+                Output.out(importUsage)
+                return 0
+            }
+            guard let file = options.positional.first else {
+                throw CommandLineOptions.UsageError(message: "import needs a FILE")
+            }
+            guard let bytes = file == "-" ? readStandardInput() : FileReader.read(file) else {
+                Output.err("tolt-edge: cannot read \(file)\n")
+                return 1
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let report: ImportReport
+            do {
+                report = try ConfigImporter.importDocument(try ConfigDocument(json: bytes), into: store)
+            } catch let error as StoreError where error.isInvalidConfig {
+                Output.err("tolt-edge: \(file): \(error.message)\nnothing was imported\n")
+                return 1
+            }
+            for line in report.changes { Output.out(line + "\n") }
+            if report.changes.isEmpty { Output.out("nothing to change: the store already matches \(file)\n") }
+            for (organization, key) in report.generatedSecrets {
+                Output.out("secret key for \(organization) (shown once, keep it safe): \(key)\n")
+            }
+            for warning in report.warnings { Output.err("warning: \(warning)\n") }
+            return 0
+        }
+    }
+
+    static func runExport(_ arguments: [String]) -> Int32 {
+        Output.command(usage: exportUsage) {
+            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(exportUsage)
+                return 0
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            Output.out(bytes: try ConfigImporter.exportDocument(from: store))
+            return 0
+        }
+    }
+
+    static func runMigrate(_ arguments: [String]) -> Int32 {
+        Output.command(usage: migrateUsage) {
+            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(migrateUsage)
+                return 0
+            }
+            _ = try DataDirectory.openStore(options.value("data") ?? "./data")
+            Output.out("store is up to date\n")
+            return 0
+        }
+    }
+
+    static func readStandardInput() -> [UInt8]? { FileReader.read("/dev/stdin") }
+}

@@ -1,0 +1,114 @@
+import EdgeServer
+import EdgeStore
+import LinkCore
+
+/// `tolt-edge clicks` and `tolt-edge customers`: the API's lists, straight from the store.
+enum ListCommands {
+    static let clicksUsage = """
+        usage: tolt-edge clicks [--data DIR] [--org ORG_ID] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
+
+        Prints an organization's clicks as JSON, newest first (--org may be left out when there is one
+        organization). Clicks reach the store within about a second of their response.
+
+        """
+
+    static let customersUsage = """
+        usage: tolt-edge customers [--data DIR] [--org ORG_ID] [--partner-id ID] [--status lead|paying]
+                                   [--customer-id APP_USER_ID] [--limit N] [--starting-after CUSTOMER_ID]
+
+        Prints an organization's customers (users claimed for a partner) as JSON, newest first.
+
+        """
+
+    static func runClicks(_ arguments: [String]) -> Int32 {
+        Output.command(usage: clicksUsage) {
+            let options = try CommandLineOptions(
+                arguments, valued: ["data", "org", "partner-id", "limit", "starting-after"], switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(clicksUsage)
+                return 0
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let organization = try organizationID(options, store: store)
+            var query = ClickQuery(organizationID: organization, limit: try options.integer("limit", in: 1...100) ?? 20)
+            query.partnerID = options.value("partner-id")
+            query.startingAfter = options.value("starting-after")
+            let page = try store.clicks(query)
+            var json = JSONWriter()
+            json.object { object in
+                object.member("data") { json in
+                    json.raw("[")
+                    for (index, click) in page.items.enumerated() {
+                        if index > 0 { json.raw(",\n") }
+                        json.object {
+                            $0.string("id", click.id)
+                            $0.string("created_at", Timestamp.format(click.createdAt))
+                            $0.string("partner_id", click.partnerID)
+                            $0.string("program_id", click.programID)
+                            $0.string("code", click.code)
+                            $0.string("platform", click.platform.rawValue)
+                            $0.string("user_agent", click.userAgent)
+                            $0.string("referer", click.referer.isEmpty ? nil : click.referer)
+                            $0.string("ip", click.ip)
+                        }
+                    }
+                    json.raw("]")
+                }
+                object.raw("has_more", page.hasMore ? "true" : "false")
+            }
+            Output.out(bytes: json.bytes + [0x0A])
+            return 0
+        }
+    }
+
+    static func runCustomers(_ arguments: [String]) -> Int32 {
+        Output.command(usage: customersUsage) {
+            let options = try CommandLineOptions(
+                arguments, valued: ["data", "org", "partner-id", "status", "customer-id", "limit", "starting-after"],
+                switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(customersUsage)
+                return 0
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            var query = CustomerQuery(
+                organizationID: try organizationID(options, store: store),
+                limit: try options.integer("limit", in: 1...100) ?? 20)
+            query.partnerID = options.value("partner-id")
+            query.status = options.value("status")
+            query.customerID = options.value("customer-id")
+            query.startingAfter = options.value("starting-after")
+            let page = try store.customers(query)
+            var json = JSONWriter()
+            json.object { object in
+                object.member("data") { json in
+                    json.raw("[")
+                    for (index, customer) in page.items.enumerated() {
+                        if index > 0 { json.raw(",\n") }
+                        CustomerJSON.write(customer, into: &json)
+                    }
+                    json.raw("]")
+                }
+                object.raw("has_more", page.hasMore ? "true" : "false")
+            }
+            Output.out(bytes: json.bytes + [0x0A])
+            return 0
+        }
+    }
+
+    private static func organizationID(_ options: CommandLineOptions, store: SQLiteStore) throws -> String {
+        let organizations = try store.configRecords().organizations
+        if let id = options.value("org") {
+            guard organizations.contains(where: { $0.id == id }) else {
+                throw CommandLineOptions.UsageError(message: "--org \(id): no such organization")
+            }
+            return id
+        }
+        guard organizations.count == 1 else {
+            throw CommandLineOptions.UsageError(
+                message: "--org is needed: the store holds \(organizations.count) organizations ("
+                    + organizations.map(\.id).joined(separator: ", ") + ")")
+        }
+        return organizations[0].id
+    }
+}

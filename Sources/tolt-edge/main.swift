@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tolt-edge <command> …`: the entry point dispatches on the first word.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.first ?? "--help"
+let rest = Array(arguments.dropFirst())
+let status: Int32
+switch command {
+case "serve": status = ServeCommand.run(rest)
+case "import": status = ConfigCommands.runImport(rest)
+case "export": status = ConfigCommands.runExport(rest)
+case "clicks": status = ListCommands.runClicks(rest)
+case "customers": status = ListCommands.runCustomers(rest)
+case "migrate": status = ConfigCommands.runMigrate(rest)
+case "ua": status = UserAgentCommand.run(rest)
+case "--help", "-h", "help":
+    Output.out(Output.mainUsage)
+    status = 0
+default:
+    Output.err("tolt-edge: unknown command '\(command)'\n\n" + Output.mainUsage)
+    status = 2
+}
+exit(status)

