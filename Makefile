@@ -1,0 +1,28 @@
+# Tolt Edge. Quick start: `make serve` runs the server with a demo program; `make test` runs every test.
+SWIFT ?= swift
+PORT ?= 8080
+DATA ?= ./data
+
+.PHONY: serve build test check bench clean
+
+serve: build
+	.build/release/tolt-edge serve --demo --port $(PORT) --data $(DATA)
+
+build:
+	scripts/install-deps.sh build
+	$(SWIFT) build -c release --product tolt-edge
+
+# Generated files must match their sources; then the debug build (the crash test runs its binary) and the tests.
+test:
+	scripts/install-deps.sh test
+	scripts/embed-templates.sh --check
+	scripts/generate-ua-rules.sh --check
+	$(SWIFT) build
+	$(SWIFT) test
+
+bench: build
+	scripts/install-deps.sh bench
+	bench/link.sh
+
+clean:
+	rm -rf .build

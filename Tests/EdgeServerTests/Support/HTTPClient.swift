@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A response as it came off the wire.
+struct HTTPResponse {
+    var status: Int
+    /// Header names lower-cased, in order, with their raw values.
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+    /// The bytes of the status line and headers, exactly as received.
+    var rawHead: [UInt8]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name == name.lowercased() }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A minimal blocking HTTP/1.1 client over a real socket, so tests see exactly what the server sends:
+/// no redirects followed, no header normalization.
+final class HTTPClient {
+    let port: Int
+    private var descriptor: Int32 = -1
+
+    init(port: Int) { self.port = port }
+
+    deinit { disconnect() }
+
+    func disconnect() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Sends one request on a kept-alive connection (reconnecting when needed) and reads the response.
+    func request(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> HTTPResponse {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return try exchange(Array(head.utf8) + body, isHead: method == "HEAD")
+    }
+
+    /// Sends raw bytes (for malformed requests) and reads one response.
+    func exchange(_ bytes: [UInt8], isHead: Bool = false) throws -> HTTPResponse {
+        if descriptor < 0 { try connect() }
+        do {
+            try send(bytes)
+            return try readResponse(isHead: isHead)
+        } catch {
+            // A kept-alive connection the server closed: retry once on a fresh one.
+            disconnect()
+            try connect()
+            try send(bytes)
+            return try readResponse(isHead: isHead)
+        }
+    }
+
+    private func connect() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError("socket failed") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0 else {
+            close(fd)
+            throw ClientError("connect to \(port) failed: errno \(errno)")
+        }
+        descriptor = fd
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw ClientError("send failed") }
+            sent += count
+        }
+    }
+
+    private var buffer: [UInt8] = []
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw ClientError("connection closed") }
+        buffer.append(contentsOf: chunk[0..<count])
+    }
+
+    private func readResponse(isHead: Bool) throws -> HTTPResponse {
+        buffer = []
+        var headEnd: Int?
+        while headEnd == nil {
+            try fill()
+            headEnd = Self.find([13, 10, 13, 10], in: buffer)
+        }
+        let rawHead = Array(buffer[..<headEnd!])
+        buffer.removeFirst(headEnd! + 4)
+        let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw ClientError("bad status line") }
+        var headers: [(String, String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((line[..<colon].lowercased(), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
+        if isHead || status == 204 || status == 304 { return response }
+        if let length = response.header("content-length").flatMap(Int.init) {
+            while buffer.count < length { try fill() }
+            response.body = Array(buffer[..<length])
+        } else if response.header("transfer-encoding")?.lowercased() == "chunked" {
+            response.body = try readChunked()
+        } else {
+            while (try? fill()) != nil {}
+            response.body = buffer
+            disconnect()
+        }
+        if response.header("connection")?.lowercased() == "close" { disconnect() }
+        return response
+    }
+
+    private func readChunked() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            var lineEnd = Self.find([13, 10], in: buffer)
+            while lineEnd == nil {
+                try fill()
+                lineEnd = Self.find([13, 10], in: buffer)
+            }
+            let sizeText = String(decoding: buffer[..<lineEnd!], as: UTF8.self).split(separator: ";")[0]
+            guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size") }
+            buffer.removeFirst(lineEnd! + 2)
+            while buffer.count < size + 2 { try fill() }
+            body += buffer[..<size]
+            buffer.removeFirst(size + 2)
+            if size == 0 { return body }
+        }
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
+            if Array(haystack[index..<index + needle.count]) == needle { return index }
+        }
+        return nil
+    }
+}
+
+struct ClientError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a target needs, only those missing, so `make serve` and `make test` work on a
+# bare Debian 12 machine with Swift. Usage: scripts/install-deps.sh build|test|bench
+set -euo pipefail
+need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev)
+case "${1:-build}" in
+  build) ;;
+  test) need+=(sqlite3 chromium) ;;
+  bench) need+=(wrk nginx-light python3-venv) ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+missing=()
+for package in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
