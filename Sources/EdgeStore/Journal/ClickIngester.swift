@@ -38,7 +38,6 @@ public final class ClickIngester: Sendable {
         if pthread_setschedparam(pthread_self(), 5 /* SCHED_IDLE, not exported to Swift */, &parameters) != 0 {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
-        if getenv("TOLT_EXPERIMENT_NO_INGEST") != nil { while true { sleep(100) } }
         while !state.withLock({ $0.stopping }) {
             var didWork = false
             do {
