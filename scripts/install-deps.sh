@@ -6,7 +6,7 @@ need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev)
 case "${1:-build}" in
   build) ;;
   test) need+=(sqlite3 chromium) ;;
-  bench) need+=(wrk nginx-light python3-venv) ;;
+  bench) need+=(wrk nginx-light python3-venv sqlite3 curl) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 missing=()

@@ -13,6 +13,7 @@ final class LoopContext {
     let loop: UnsafeMutablePointer<tolt_h2o_loop>
     let journal: JournalWriter
     let random = RandomPool()
+    let userAgents: UserAgentCache
     let tokens = HeaderTokens.shared
     private(set) var table: LinkTable
     private var generation: UInt64
@@ -24,6 +25,7 @@ final class LoopContext {
         self.index = index
         self.loop = loop
         journal = application.journal.makeWriter(stream: index)
+        userAgents = UserAgentCache(classifier: application.classifier)
         generation = application.watcher.generation
         table = application.watcher.table
     }

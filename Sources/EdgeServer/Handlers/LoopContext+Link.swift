@@ -32,7 +32,7 @@ extension LoopContext {
                 publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: buffer[..<length]))
             guard case .target(let target)? = match else { return respondNotFound(request) }
             let userAgent = header(request, tokens.userAgent)
-            let caller = application.classifier.classify(userAgent)
+            let caller = userAgents.classify(userAgent)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: isHead, caller: caller)
             answer(request, target: target, decision: decision, recordsClick: recordsClick, caller: caller, userAgent: userAgent)
         }

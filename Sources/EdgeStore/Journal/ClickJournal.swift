@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// The click journal of one node: a directory of append-only segment files.
@@ -18,6 +19,11 @@ public final class ClickJournal: Sendable {
     private let runID: String
     private let live = Mutex<Set<String>>([])
     private let failures = Mutex<[String]>([])
+    /// A ready segment per stream, created and paged in ahead of time so that a loop thread never waits on
+    /// file creation, block allocation or page faults when it moves to a new segment.
+    private let spares = Mutex<[Int: MappedSegment]>([:])
+    private let sequence = Atomic<Int>(0)
+    private let preparer = DispatchQueue(label: "tolt-edge.journal-preparer")
 
     /// Opens (creating) the journal under `dataDirectory/journal`.
     public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
@@ -36,7 +42,45 @@ public final class ClickJournal: Sendable {
 
     /// A writer for one loop thread; `stream` tells its segments apart from the other threads'.
     public func makeWriter(stream: Int) -> JournalWriter {
-        JournalWriter(journal: self, stream: stream)
+        prepareSpare(stream: stream)
+        return JournalWriter(journal: self, stream: stream)
+    }
+
+    /// The next segment for `stream`: the prepared spare when there is one, else a new one made now. Asks for
+    /// the following spare in the background either way.
+    func nextSegment(stream: Int) throws -> MappedSegment {
+        let spare = spares.withLock { $0.removeValue(forKey: stream) }
+        defer { prepareSpare(stream: stream) }
+        if let spare { return spare }
+        return try openSegment(stream: stream)
+    }
+
+    /// Drops the unused spare of a stream (at shutdown): it is sealed empty, and the ingester deletes it.
+    func discardSpare(stream: Int) {
+        preparer.sync {}
+        guard let spare = spares.withLock({ $0.removeValue(forKey: stream) }) else { return }
+        spare.base.storeBytes(of: UInt64(JournalFrame.sealMarker), as: UInt64.self)
+        munmap(spare.base, spare.size)
+        sealed(spare.name)
+    }
+
+    private func prepareSpare(stream: Int) {
+        preparer.async { [self] in
+            guard spares.withLock({ $0[stream] == nil }) else { return }
+            do {
+                let segment = try openSegment(stream: stream)
+                // Touch every page now: the block allocation and the page fault happen on this thread, not on
+                // the loop thread that appends the first click to the page.
+                var offset = 0
+                while offset < segment.size {
+                    segment.base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+                    offset += 4096
+                }
+                spares.withLock { $0[stream] = segment }
+            } catch {
+                report(error)
+            }
+        }
     }
 
     /// Segments a writer still appends to.
@@ -50,8 +94,9 @@ public final class ClickJournal: Sendable {
     /// The checkpoint key of a segment: unique across the nodes that share one store.
     func checkpointKey(_ name: String) -> String { nodeID + "/" + name }
 
-    func openSegment(stream: Int, sequence: Int) throws -> MappedSegment {
-        let name = "\(runID)-\(stream)-\(String(sequence)).journal"
+    func openSegment(stream: Int) throws -> MappedSegment {
+        let number = String(sequence.wrappingAdd(1, ordering: .relaxed).newValue)
+        let name = "\(runID)-\(String(repeating: "0", count: max(0, 8 - number.count)))\(number)-\(stream).journal"
         let path = directory + "/" + name
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))") }

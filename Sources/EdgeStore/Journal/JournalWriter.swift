@@ -11,7 +11,6 @@ import LinkCore
 public final class JournalWriter {
     private let journal: ClickJournal
     private let stream: Int
-    private var sequence = 0
     private var segment: MappedSegment?
 
     init(journal: ClickJournal, stream: Int) {
@@ -68,10 +67,9 @@ public final class JournalWriter {
         if let segment, segment.used + length + JournalFrame.headerSize <= segment.size {
             return segment.base + segment.used
         }
-        close()
-        sequence += 1
+        seal()
         do {
-            segment = try journal.openSegment(stream: stream, sequence: sequence)
+            segment = try journal.nextSegment(stream: stream)
         } catch {
             journal.report(error)
             return nil
@@ -79,8 +77,14 @@ public final class JournalWriter {
         return segment!.base + segment!.used
     }
 
-    /// Seals the current segment, so the ingester deletes it once consumed.
+    /// Seals the current segment and drops the spare: the loop is exiting.
     public func close() {
+        seal()
+        journal.discardSpare(stream: stream)
+    }
+
+    /// Seals the current segment, so the ingester deletes it once consumed.
+    private func seal() {
         guard let segment else { return }
         (segment.base + segment.used).storeBytes(of: UInt64(JournalFrame.sealMarker), as: UInt64.self)
         munmap(segment.base, segment.size)
@@ -90,7 +94,10 @@ public final class JournalWriter {
 }
 
 /// A segment file mapped for writing.
-struct MappedSegment {
+///
+/// `@unchecked Sendable`: the preparer thread hands a segment to exactly one writer through the journal's
+/// mutex; from then on only that writer's loop thread touches the mapping.
+struct MappedSegment: @unchecked Sendable {
     let name: String
     let base: UnsafeMutableRawPointer
     let size: Int

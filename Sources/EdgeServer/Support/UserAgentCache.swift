@@ -1,0 +1,63 @@
+import LinkCore
+
+/// A per-loop-thread cache of User-Agent verdicts.
+///
+/// Real traffic repeats a few hundred User-Agents (current Safari and Chrome builds, the big in-app
+/// browsers), so most taps skip the classifier: a hash and one byte comparison cost a fraction of a full
+/// classification. Direct-mapped and bounded (1024 entries of up to 256 bytes); longer strings are not
+/// cached. Used by one thread only, so it takes no lock.
+final class UserAgentCache {
+    static let slotCount = 1024
+    static let maximumLength = 256
+
+    private let classifier: UserAgentClassifier
+    private let keys: UnsafeMutableRawPointer
+    private var lengths = [Int](repeating: -1, count: UserAgentCache.slotCount)
+    private var verdicts = [UserAgentClass](
+        repeating: UserAgentClass(label: .bot, platform: .other), count: UserAgentCache.slotCount)
+
+    init(classifier: UserAgentClassifier) {
+        self.classifier = classifier
+        keys = .allocate(byteCount: Self.slotCount * Self.maximumLength, alignment: 8)
+    }
+
+    deinit { keys.deallocate() }
+
+    /// The classifier's verdict for `userAgent`, from the cache when it holds the same bytes.
+    @inline(__always)
+    func classify(_ userAgent: UnsafeRawBufferPointer) -> UserAgentClass {
+        let count = userAgent.count
+        guard count > 0, count <= Self.maximumLength else { return classifier.classify(userAgent) }
+        let slot = Int(truncatingIfNeeded: Self.hash(userAgent)) & (Self.slotCount - 1)
+        let stored = keys + slot * Self.maximumLength
+        if lengths[slot] == count && memcmp(stored, userAgent.baseAddress!, count) == 0 {
+            return verdicts[slot]
+        }
+        let verdict = classifier.classify(userAgent)
+        stored.copyMemory(from: userAgent.baseAddress!, byteCount: count)
+        lengths[slot] = count
+        verdicts[slot] = verdict
+        return verdict
+    }
+
+    /// Eight bytes at a time, multiply and fold: fast, and good enough to spread User-Agents over slots.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        while index + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            index += 8
+        }
+        while index < bytes.count {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01B3
+            index += 1
+        }
+        return hash ^ (hash >> 32)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

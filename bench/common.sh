@@ -1,0 +1,121 @@
+# Shared by bench/link.sh and bench/claims.sh (sourced, not run): build, ports, the server, wrk's numbers.
+# Everything listens on 127.0.0.1 only.
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+# BUILD_DIR: SwiftPM scratch path (default .build); set it to keep the bench's build apart from others'.
+build_dir="${BUILD_DIR:-$root/.build}"
+bin=""
+work=""
+server_pid=""
+declare -a cleanup_pids=()
+
+die() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# Installs wrk, nginx, sqlite3 if missing and builds the release binary into $bin.
+prepare() {
+    scripts/install-deps.sh bench >&2
+    echo "== building tolt-edge (release, scratch path $build_dir)" >&2
+    swift build -c release --product tolt-edge --scratch-path "$build_dir" >&2
+    bin="$(swift build -c release --product tolt-edge --scratch-path "$build_dir" --show-bin-path)/tolt-edge"
+    [[ -x "$bin" ]] || die "no binary at $bin"
+    work="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench.XXXXXX")"
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+# Stops what we started (by pid) and removes the temp dir, unless KEEP=1.
+cleanup() {
+    local pid
+    for pid in "${cleanup_pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${cleanup_pids[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    if [[ -n "$work" && "${KEEP:-0}" != 1 ]]; then
+        rm -rf "$work"
+    elif [[ -n "$work" ]]; then
+        echo "kept $work" >&2
+    fi
+}
+
+# A free TCP port on 127.0.0.1 (the kernel picks one; a tiny race with other programs is accepted).
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Waits until http://127.0.0.1:$1$2 answers, for up to 10 s; $3 is the pid that must stay alive.
+wait_http() {
+    local port=$1 path=$2 pid=$3 attempt
+    for attempt in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || die "process $pid exited before answering on port $port"
+        curl -s -o /dev/null "http://127.0.0.1:$port$path" && return 0
+        sleep 0.1
+    done
+    die "nothing answered on 127.0.0.1:$port$path within 10 s"
+}
+
+# Starts `tolt-edge serve` on 127.0.0.1:$1 with data dir $2 and extra arguments; sets $server_pid.
+start_server() {
+    local port=$1 data=$2
+    shift 2
+    "$bin" serve --host 127.0.0.1 --port "$port" --data "$data" "$@" >"$work/server.log" 2>&1 &
+    server_pid=$!
+    cleanup_pids+=("$server_pid")
+    wait_http "$port" /healthz "$server_pid"
+}
+
+# SIGTERM to the server; waits for it and fails unless it exits 0. Sets $stop_seconds to the time it took.
+# Not for $(…): only the shell that started the server can wait for it.
+stop_server() {
+    local started=$SECONDS status=0
+    kill -TERM "$server_pid"
+    wait "$server_pid" || status=$?
+    stop_seconds=$((SECONDS - started))
+    [[ $status -eq 0 ]] || die "tolt-edge exited $status after SIGTERM (log: $work/server.log)"
+}
+
+# wrk output → "<req/s> <p50 ms> <p99 ms> <requests> <non-2xx/3xx> <socket errors>".
+wrk_numbers() {
+    awk '
+        function ms(value) {
+            if (value ~ /us$/) return substr(value, 1, length(value) - 2) / 1000
+            if (value ~ /ms$/) return substr(value, 1, length(value) - 2) + 0
+            if (value ~ /s$/) return substr(value, 1, length(value) - 1) * 1000
+            return -1
+        }
+        $1 == "Requests/sec:" { rps = $2 }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        $2 == "requests" && $3 == "in" { requests = $1 }
+        /Non-2xx or 3xx responses:/ { bad = $NF }
+        /Socket errors:/ { gsub(",", ""); errors = $4 + $6 + $8 + $10 }
+        END { printf "%s %s %s %d %d %d\n", rps, p50, p99, requests, bad, errors }
+    '
+}
+
+# Median of the numbers on standard input, one per line.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# CPU seconds (user+system) per thread name of process $1: "name seconds" lines, summed by name.
+thread_cpu() {
+    local pid=$1 ticks
+    ticks=$(getconf CLK_TCK)
+    for task in /proc/"$pid"/task/*; do
+        # comm may contain spaces; the fields after the ")" are fixed.
+        local stat comm rest
+        stat=$(cat "$task/stat" 2>/dev/null) || continue
+        comm=${stat#*(}
+        comm=${comm%)*}
+        rest=${stat##*) }
+        read -r -a fields <<<"$rest"
+        echo "${comm// /_} $(((fields[11] + fields[12])))"
+    done | awk -v hz="$ticks" '{ s[$1] += $2 } END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' | sort
+}

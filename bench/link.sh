@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The link path (GET /a/<key>/<code>) against nginx answering a fixed 302, side by side, in one run.
+#
+#   bench/link.sh                          from the repository root
+#   ROUNDS=5 DURATION=20 bench/link.sh     more and longer rounds
+#   BUILD_DIR=/work/build-bench bench/link.sh   SwiftPM scratch path of the release build
+#
+# Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
+# other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
+# THREADS), and tolt-edge (--threads THREADS) for an iPhone on a program with a deep-link template (302,
+# click), an Android phone on a program with only a Google Play URL (302 to Play, click), desktop Chrome
+# on that program (200 fallback page, click) and Slack's link expander (200 preview page, no click).
+# Prints the median req/s, p50 and p99 of each target and its ratio to both nginx variants; then stops
+# tolt-edge with SIGTERM and compares the clicks in its store with the clicking requests wrk counted.
+# Everything listens on 127.0.0.1 only.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+rounds="${ROUNDS:-3}"
+duration="${DURATION:-10}"
+threads="${THREADS:-2}"
+
+ua_ios='Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
+ua_android='Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36'
+ua_desktop='Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+ua_preview='Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'
+nginx_location='myapp://claim?tolt_code=SAM20&tolt_click=clk_x'
+
+prepare
+
+# --- nginx, two variants, each with its own prefix, pid, logs and temp paths under $work.
+start_nginx() {
+    local name=$1 port=$2 access_log=$3
+    local dir="$work/$name"
+    mkdir -p "$dir"
+    cat >"$dir/nginx.conf" <<EOF
+worker_processes $threads;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    $access_log
+    keepalive_requests 1000000;
+    client_body_temp_path $dir/client_body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+    server {
+        listen 127.0.0.1:$port reuseport;
+        location /a/ { return 302 "$nginx_location"; }
+    }
+}
+EOF
+    nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" &
+    local pid=$!
+    cleanup_pids+=("$pid")
+    wait_http "$port" /a/x/y "$pid"
+}
+
+nolog_port=$(free_port)
+start_nginx nginx-nolog "$nolog_port" "access_log off;"
+buffered_port=$(free_port)
+start_nginx nginx-buffered "$buffered_port" "access_log $work/nginx-buffered/access.log combined buffer=64k;"
+
+# --- tolt-edge with two organizations: one program with a deep-link template, one with only store URLs.
+data="$work/data"
+cat >"$work/config.json" <<'EOF'
+{"organizations":[
+  {"id":"org_acme","name":"Acme","public_key":"pk_acme","secret_key":"sk_acme_secret",
+   "programs":[{"id":"prg_acme","name":"Acme Pro","claim_window_days":30,
+     "app_links":{"deep_link_template":"myapp://claim?tolt_code={code}&tolt_click={click_id}",
+                  "google_play_url":"https://play.google.com/store/apps/details?id=com.acme",
+                  "app_store_url":"https://apps.apple.com/app/id123456789"},
+     "partners":[{"id":"part_sam","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]},
+  {"id":"org_beta","name":"Beta","public_key":"pk_beta","secret_key":"sk_beta_secret",
+   "programs":[{"id":"prg_beta","name":"Beta Plus","claim_window_days":30,
+     "app_links":{"google_play_url":"https://play.google.com/store/apps/details?id=com.beta",
+                  "app_store_url":"https://apps.apple.com/app/id987654321"},
+     "partners":[{"id":"part_lee","name":"Lee","status":"active","codes":[{"code":"LEE10","active":true}]}]}]}]}
+EOF
+"$bin" import "$work/config.json" --data "$data" >/dev/null
+port=$(free_port)
+start_server "$port" "$data" --threads "$threads"
+
+# target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
+targets=(nginx-nolog nginx-buffered ios-template android-play desktop-fallback preview-bot)
+declare -A url ua clicks
+url[nginx-nolog]="http://127.0.0.1:$nolog_port/a/pk_acme/SAM20"
+url[nginx-buffered]="http://127.0.0.1:$buffered_port/a/pk_acme/SAM20"
+url[ios-template]="http://127.0.0.1:$port/a/pk_acme/SAM20"
+url[android-play]="http://127.0.0.1:$port/a/pk_beta/LEE10"
+url[desktop-fallback]="http://127.0.0.1:$port/a/pk_beta/LEE10"
+url[preview-bot]="http://127.0.0.1:$port/a/pk_acme/SAM20"
+ua[nginx-nolog]="$ua_desktop"
+ua[nginx-buffered]="$ua_desktop"
+ua[ios-template]="$ua_ios"
+ua[android-play]="$ua_android"
+ua[desktop-fallback]="$ua_desktop"
+ua[preview-bot]="$ua_preview"
+clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [android-play]=1 [desktop-fallback]=1 [preview-bot]=0)
+
+# --- every target must answer what it should before anything is measured.
+check() {
+    local target=$1 want_status=$2 want=$3 got_status location body
+    body="$work/check-$target.body"
+    read -r got_status location < <(curl -s -o "$body" -w '%{http_code} %header{location}\n' \
+        -A "${ua[$target]}" "${url[$target]}")
+    [[ "$got_status" == "$want_status" ]] || die "$target: HTTP $got_status, expected $want_status"
+    case "$want" in
+        location:*) [[ "$location" == "${want#location:}"* ]] ||
+            die "$target: location '$location' does not start with '${want#location:}'" ;;
+        body:*) grep -qF -- "${want#body:}" "$body" || die "$target: the page lacks '${want#body:}'" ;;
+    esac
+    echo "ok  $target: $got_status ${location:-$(wc -c <"$body") byte page}" >&2
+}
+check nginx-nolog 302 "location:myapp://"
+check nginx-buffered 302 "location:myapp://"
+check ios-template 302 "location:myapp://claim?tolt_code=SAM20&tolt_click=clk_"
+check android-play 302 "location:https://play.google.com/store/apps/details?id=com.beta&referrer="
+check desktop-fallback 200 'body:data-code="LEE10"'
+check preview-bot 200 'body:og:title'
+checked_clicks=3  # the three clicking checks above
+
+# --- rounds, the order reversed every other round.
+for target in "${targets[@]}"; do
+    # Lua long brackets need no escaping for these User-Agents.
+    printf 'wrk.headers["User-Agent"] = [[%s]]\n' "${ua[$target]}" >"$work/$target.lua"
+done
+echo "== $rounds rounds of wrk -t1 -c64 -d${duration}s --latency per target; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+results="$work/results"
+: >"$results"
+for round in $(seq "$rounds"); do
+    order=("${targets[@]}")
+    if ((round % 2 == 0)); then
+        order=()
+        for ((index = ${#targets[@]} - 1; index >= 0; index--)); do order+=("${targets[index]}"); done
+    fi
+    for target in "${order[@]}"; do
+        out="$work/wrk-$target-$round.txt"
+        wrk -t1 -c64 -d"${duration}s" --latency -s "$work/$target.lua" "${url[$target]}" >"$out"
+        read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
+        echo "$target $round $rps $p50 $p99 $requests $bad $errors" >>"$results"
+        printf 'round %d  %-17s %9.0f req/s  p50 %6.3f ms  p99 %6.3f ms  non-2xx/3xx %d  socket errors %d\n' \
+            "$round" "$target" "$rps" "$p50" "$p99" "$bad" "$errors" >&2
+        ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round)"
+    done
+done
+
+# --- medians and ratios.
+column_median() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$results" | median; }
+declare -A rps_of
+for target in "${targets[@]}"; do rps_of[$target]=$(column_median "$target" 3); done
+echo
+echo "link path, median of $rounds rounds, wrk -t1 -c64 -d${duration}s, tolt-edge --threads $threads," \
+    "nginx worker_processes $threads, $(nproc) cores"
+printf '%-17s %10s %9s %9s %10s %14s\n' target req/s p50 p99 "vs nolog" "vs buffered"
+for target in "${targets[@]}"; do
+    printf '%-17s %10.0f %7.3fms %7.3fms %9.2fx %13.2fx\n' "$target" "${rps_of[$target]}" \
+        "$(column_median "$target" 4)" "$(column_median "$target" 5)" \
+        "$(awk -v a="${rps_of[$target]}" -v b="${rps_of[nginx-nolog]}" 'BEGIN { print a / b }')" \
+        "$(awk -v a="${rps_of[$target]}" -v b="${rps_of[nginx-buffered]}" 'BEGIN { print a / b }')"
+done
+
+# --- SIGTERM drains the journal into the store; every answered click must be there.
+clicking=()
+for target in "${targets[@]}"; do ((clicks[$target])) && clicking+=("$target"); done
+answered=$(awk -v list="${clicking[*]}" '
+    BEGIN { n = split(list, l, " "); for (i = 1; i <= n; i++) want[l[i]] = 1 }
+    want[$1] { sum += $6 - $7 } END { print sum + 0 }' "$results")
+answered=$((answered + checked_clicks))
+stop_server
+stored=$(sqlite3 "$data/tolt-edge.sqlite" 'select count(*) from clicks')
+echo
+echo "clicks: $answered answered with a 2xx/3xx (wrk's count for ${clicking[*]}," \
+    "plus $checked_clicks checks), $stored in the store after SIGTERM (drained in ${stop_seconds} s)"
+if ((stored < answered)); then
+    die "$((answered - stored)) answered clicks are missing from the store (data kept: KEEP=1 keeps $work)"
+fi
+echo "no click lost; the $((stored - answered)) extra are requests the server answered after wrk stopped counting"
