@@ -31,6 +31,7 @@ final class H2OEngine: Sendable {
         h2o_config_init(config)
         // Larger bodies get h2o's 413 before a handler sees them; handlers apply their own, smaller limits.
         config.pointee.max_request_entity_size = 1 << 20
+        config.pointee.server_name = h2o_iovec_init("tolt-edge", 9)
         let host = h2o_config_register_host(config, h2o_iovec_init("default", 7), 65535)
         let path = h2o_config_register_path(host, "/", 0)
         let handler = h2o_create_handler(path, MemoryLayout<h2o_handler_t>.size)!

@@ -98,23 +98,24 @@ public final class ClickJournal: Sendable {
         let number = String(sequence.wrappingAdd(1, ordering: .relaxed).newValue)
         let name = "\(runID)-\(String(repeating: "0", count: max(0, 8 - number.count)))\(number)-\(stream).journal"
         let path = directory + "/" + name
+        // Live before the file exists: the ingester deletes any listed segment that no writer holds.
+        live.withLock { _ = $0.insert(name) }
+        func fail(_ what: String) -> StoreError {
+            let error = StoreError.io("cannot \(what) \(path): \(String(cString: strerror(errno)))")
+            unlink(path)
+            sealed(name)
+            return error
+        }
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw fail("create") }
         defer { Glibc.close(descriptor) }
         // Reserving the blocks up front means a full disk fails here, not as SIGBUS on a store into the map.
         if posix_fallocate(descriptor, 0, off_t(segmentSize)) != 0 {
-            guard ftruncate(descriptor, off_t(segmentSize)) == 0 else {
-                unlink(path)
-                throw StoreError.io("cannot size \(path): \(String(cString: strerror(errno)))")
-            }
+            guard ftruncate(descriptor, off_t(segmentSize)) == 0 else { throw fail("size") }
         }
         guard let base = mmap(nil, segmentSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
             base != MAP_FAILED
-        else {
-            unlink(path)
-            throw StoreError.io("cannot map \(path): \(String(cString: strerror(errno)))")
-        }
-        live.withLock { _ = $0.insert(name) }
+        else { throw fail("map") }
         return MappedSegment(name: name, base: base, size: segmentSize)
     }
 

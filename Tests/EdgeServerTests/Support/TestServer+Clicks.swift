@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EdgeStore
+import LinkCore
+
+/// Reading back the clicks a test server recorded, and proving that a request recorded none.
+extension TestServer {
+    /// Every stored click of an organization, newest first, read through the test's own store connection.
+    func storedClicks(organizationID: String = "org_acme") throws -> [ClickRecord] {
+        var clicks: [ClickRecord] = []
+        var query = ClickQuery(organizationID: organizationID, limit: ClickQuery.maximumLimit)
+        while true {
+            let page = try store.clicks(query)
+            clicks += page.items
+            guard page.hasMore, let last = page.items.last else { return clicks }
+            query.startingAfter = last.id
+        }
+    }
+
+    /// Waits until the click `id` is in the store; `false` when it is not there within `seconds`.
+    func waitForClick(_ id: String, organizationID: String = "org_acme", within seconds: Double = 2) throws -> Bool {
+        try TestServer.eventually(within: seconds) {
+            try storedClicks(organizationID: organizationID).contains { $0.id == id }
+        }
+    }
+
+    /// The clicks of `org_acme` once a sentinel click, made after everything the test sent before, is stored.
+    ///
+    /// A click is journaled before its response goes out and the ingester reads every segment in order, so
+    /// by the time a later click is in the store every earlier one is too: a test that expects no click from
+    /// its requests expects exactly `[sentinel]` here.
+    func clicksThroughSentinel() throws -> (clicks: [ClickRecord], sentinel: String) {
+        let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        let sentinel = try #require(LinkResponses.clickID(in: response), "the sentinel click got no click id")
+        guard try waitForClick(sentinel) else { throw ClientError("the sentinel click \(sentinel) was not stored in 2 s") }
+        return (try storedClicks(), sentinel)
+    }
+}
+
+/// Pieces of link responses that tests take apart.
+enum LinkResponses {
+    /// The `tolt_click` value of a redirect's `Location`: a template's query or a Play referrer.
+    static func clickID(in response: HTTPResponse) -> String? {
+        guard let location = response.header("location") else { return nil }
+        for marker in ["tolt_click=", "tolt_click%3D"] {
+            guard let range = location.range(of: marker) else { continue }
+            let id = location[range.upperBound...].prefix { $0 != "&" && $0 != "%" && $0 != "#" }
+            return id.isEmpty ? nil : String(id)
+        }
+        return nil
+    }
+
+    /// `scheme://authority` of a URL, lower-cased: what must never change whatever a code holds.
+    static func origin(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon].lowercased()
+        let rest = url[url.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return scheme + ":" }
+        let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return scheme + "://" + authority.lowercased()
+    }
+
+    /// Whether a click id has the documented shape: `clk_` and 40 URL-safe characters.
+    static func isClickID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 44 && text.hasPrefix("clk_")
+            && bytes.dropFirst(4).allSatisfy { ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E }
+    }
+
+    /// Header values that hold a CR, an LF or another control byte: none may, whatever the input.
+    static func headerLinesWithControlBytes(_ response: HTTPResponse) -> [String] {
+        let lines = HTTPResponses.split(response.rawHead)
+        return lines.filter { line in line.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F } }
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The raw head of a response, line by line.
+enum HTTPResponses {
+    /// Splits the head at CRLF only, so that a lone CR or LF inside a value stays inside its line.
+    static func split(_ head: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var current: [UInt8] = []
+        var index = 0
+        while index < head.count {
+            if head[index] == 13, index + 1 < head.count, head[index + 1] == 10 {
+                lines.append(current)
+                current = []
+                index += 2
+            } else {
+                current.append(head[index])
+                index += 1
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+}
+
+extension HTTPResponse {
+    /// The body parsed as JSON.
+    var json: JSONValue {
+        get throws { try JSONParser.parse(body) }
+    }
+}
+
+extension JSONValue {
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    var isNull: Bool { self == .null }
+}
