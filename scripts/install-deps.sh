@@ -5,7 +5,9 @@ set -euo pipefail
 need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev)
 case "${1:-build}" in
   build) ;;
-  test) need+=(sqlite3 chromium) ;;
+  # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of
+  # chromium-common, skipped by --no-install-recommends) gives pages real sans and monospace faces.
+  test) need+=(sqlite3 chromium chromium-driver fonts-liberation) ;;
   bench) need+=(wrk nginx-light python3-venv sqlite3 curl) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

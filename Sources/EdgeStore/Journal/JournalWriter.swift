@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LinkCore
+import Synchronization
 
 /// Appends clicks to journal segments that are mapped into memory. One writer per loop thread, used only
 /// from that thread.
@@ -55,7 +56,9 @@ public final class JournalWriter {
         copy(referer, refererLength)
         copy(ip, ipLength)
         let check = JournalFrame.checksum(UnsafeRawBufferPointer(start: payload, count: payloadLength))
-        // The header goes last, in one aligned store: a reader sees either no frame or a whole one.
+        // The header goes last, in one aligned store: a reader sees either no frame or a whole one. The fence
+        // keeps the compiler (and weaker CPUs) from moving the payload stores after it.
+        atomicMemoryFence(ordering: .releasing)
         base.storeBytes(of: UInt64(UInt32(payloadLength)) | UInt64(check) << 32, as: UInt64.self)
         segment!.used += frameLength
         return true

@@ -32,7 +32,8 @@ public enum Timestamp {
                 index += 1
             }
             guard digits > 0, digits <= 9 else { return nil }
-            for _ in digits..<3 where digits < 3 { millis *= 10 }
+            // Scale to milliseconds; more than three digits were truncated above (`4..<3` would trap).
+            for _ in min(digits, 3)..<3 { millis *= 10 }
         }
         guard index < bytes.count else { return nil }
         var offsetMinutes = 0

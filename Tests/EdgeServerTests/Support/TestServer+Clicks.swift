@@ -32,7 +32,9 @@ extension TestServer {
     /// its requests expects exactly `[sentinel]` here.
     func clicksThroughSentinel() throws -> (clicks: [ClickRecord], sentinel: String) {
         let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
-        let sentinel = try #require(LinkResponses.clickID(in: response), "the sentinel click got no click id")
+        guard let sentinel = LinkResponses.clickID(in: response) else {
+            throw ClientError("the sentinel click got no click id: \(response.status) \(response.header("location") ?? "")")
+        }
         guard try waitForClick(sentinel) else { throw ClientError("the sentinel click \(sentinel) was not stored in 2 s") }
         return (try storedClicks(), sentinel)
     }

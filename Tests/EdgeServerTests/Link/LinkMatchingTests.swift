@@ -1,0 +1,88 @@
+import Testing
+
+/// Which links resolve: codes match without case, only when code and partner are active and one partner
+/// holds the code; everything else gets the small 404 page and no click.
+@Suite struct LinkMatchingTests {
+    static let notFoundPaths = [
+        "/a/pk_nobody/SAM20",  // unknown key
+        "/a/pk_acme/NOPE",  // unknown code
+        "/a/pk_acme/SAM2", "/a/pk_acme/SAM200",  // a prefix and an extension of a code
+        "/a/pk_acme/OLD10", "/a/pk_acme/old10",  // inactive code
+        "/a/pk_acme/IDLE5",  // active code of an inactive partner
+        "/a/pk_acme/SHARED", "/a/pk_acme/shared", "/a/pk_acme/Shared",  // two partners hold it
+        "/a/pk_acme/ZED", "/a/pk_other/SAM20",  // another organization's code
+        "/a/pk_acme/", "/a/pk_acme", "/a//SAM20", "/a/pk_acme/SAM20/extra",
+        "/a/pk_acme/SAM20%", "/a/pk_acme/SAM%2", "/a/pk_acme/SAM%ZZ0",  // malformed escapes
+    ]
+
+    @Test func unknownInactiveAndSharedCodesGetTheNotFoundPageAndNoClick() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        for path in Self.notFoundPaths {
+            for agent in [Agents.iPhone, Agents.android, Agents.slack] {
+                let response = try client.request("GET", path, headers: [("User-Agent", agent)])
+                #expect(response.status == 404, "\(path) as \(agent)")
+                #expect(response.header("content-type")?.hasPrefix("text/html") == true, "\(path)")
+                #expect(response.header("location") == nil, "\(path)")
+                #expect(response.text.contains("This link is not active"), "\(path)")
+            }
+        }
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(clicks.map(\.id) == [sentinel], "no 404 recorded a click")
+    }
+
+    @Test func codesMatchWithoutCaseAndRedirectWithTheStoredSpelling() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        var ids: Set<String> = []
+        let spellings = ["SAM20", "sam20", "SaM20", "%53AM20", "%73%61%6d%32%30", "%73%61%6D20"]
+        for spelling in spellings {
+            let response = try client.request("GET", "/a/pk_acme/\(spelling)", headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 302, "\(spelling)")
+            let id = try #require(LinkResponses.clickID(in: response), "\(spelling)")
+            #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "\(spelling)")
+            ids.insert(id)
+        }
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(Set(clicks.map(\.id)) == ids.union([sentinel]))
+        #expect(clicks.allSatisfy { $0.code == "SAM20" && $0.partnerID == "part_sam" })
+    }
+
+    @Test func aTrailingSlashAndAQueryStringChangeNothing() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let paths = [
+            "/a/pk_acme/SAM20/", "/a/pk_acme/SAM20?utm_source=tiktok", "/a/pk_acme/SAM20/?utm_source=tiktok",
+            "/a/pk_acme/SAM20?tolt_code=EVIL&tolt_click=clk_forged", "/a/pk_acme/SAM20?",
+        ]
+        for path in paths {
+            let response = try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 302, "\(path)")
+            let id = try #require(LinkResponses.clickID(in: response), "\(path)")
+            #expect(LinkResponses.isClickID(id))
+            #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "\(path)")
+        }
+        let play = try client.request("GET", "/a/pk_acme/LEE/?hl=de", headers: [("User-Agent", Agents.android)])
+        #expect(play.header("location")?.hasPrefix("https://play.google.com/store/apps/details?id=com.acme.lite&hl=en&referrer=") == true)
+        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == paths.count + 1 })
+    }
+
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+    func otherMethodsAreNotAllowed(method: String) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let response = try server.client().request(method, "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        #expect(response.status == 405)
+        #expect(response.header("allow") == "GET, HEAD")
+        #expect(response.header("location") == nil)
+        let body = try response.json
+        #expect(body["success"]?.boolValue == false)
+        #expect(body["error"]?.stringValue == "method_not_allowed")
+        #expect(body["message"]?.stringValue?.isEmpty == false)
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(clicks.map(\.id) == [sentinel])
+    }
+}

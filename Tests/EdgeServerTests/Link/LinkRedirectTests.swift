@@ -1,0 +1,135 @@
+import EdgeStore
+import Foundation
+import LinkCore
+import Testing
+
+/// A person's tap on `/a/<key>/<code>`: recorded as a click, then sent to the app, to Google Play, or to the
+/// fallback page.
+@Suite struct LinkRedirectTests {
+    @Test func iPhoneWithTemplateIsRedirectedToTheAppAndTheClickIsListedWithEveryField() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let referer = "https://partner.example/post?id=7&lang=en"
+        let before = Date()
+        let response = try server.client().request(
+            "GET", "/a/pk_acme/sam20", headers: [("User-Agent", Agents.iPhone), ("Referer", referer)])
+        let answered = Date()
+
+        #expect(response.status == 302)
+        #expect(response.header("cache-control") == "no-store")
+        let id = try #require(LinkResponses.clickID(in: response))
+        #expect(LinkResponses.isClickID(id))
+        // The stored spelling of the code, not the one typed in the link.
+        #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)")
+
+        let client = server.client()
+        var listed: JSONValue?
+        let appeared = try TestServer.eventually(within: 2) {
+            let page = try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+            listed = try page.json["data"]?.arrayValue?.first { $0["id"]?.stringValue == id }
+            return listed != nil
+        }
+        #expect(appeared, "the click is listed within 2 s of its response")
+        let click = try #require(listed)
+        #expect(click["organization_id"]?.stringValue == "org_acme")
+        #expect(click["program_id"]?.stringValue == "prg_acme")
+        #expect(click["partner_id"]?.stringValue == "part_sam")
+        #expect(click["code"]?.stringValue == "SAM20")
+        #expect(click["platform"]?.stringValue == "ios")
+        #expect(click["user_agent"]?.stringValue == Agents.iPhone)
+        #expect(click["referer"]?.stringValue == referer)
+        #expect(click["ip"]?.stringValue == "127.0.0.1")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let createdAt = try #require(click["created_at"]?.stringValue.flatMap(formatter.date(from:)))
+        #expect(createdAt >= before.addingTimeInterval(-0.001) && createdAt <= answered.addingTimeInterval(0.001))
+    }
+
+    @Test func androidWithTemplateAlsoGoesToTheApp() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let response = try server.client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.android)])
+        #expect(response.status == 302)
+        let id = try #require(LinkResponses.clickID(in: response))
+        #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)")
+        #expect(try server.waitForClick(id))
+        #expect(try server.storedClicks().first { $0.id == id }?.platform == .android)
+    }
+
+    @Test func androidWithPlayURLIsRedirectedToPlayWithTheReferrer() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let response = try server.client().request("GET", "/a/pk_acme/lee", headers: [("User-Agent", Agents.android)])
+
+        #expect(response.status == 302)
+        #expect(response.header("cache-control") == "no-store")
+        let id = try #require(LinkResponses.clickID(in: response))
+        #expect(LinkResponses.isClickID(id))
+        // The Play URL keeps its own query; the referrer is one value the app decodes once.
+        #expect(
+            response.header("location")
+                == "https://play.google.com/store/apps/details?id=com.acme.lite&hl=en"
+                + "&referrer=tolt_code%3DLEE%26tolt_click%3D\(id)")
+        #expect(try server.waitForClick(id))
+        let click = try #require(try server.storedClicks().first { $0.id == id })
+        #expect(click.programID == "prg_play" && click.partnerID == "part_lee" && click.code == "LEE")
+        #expect(click.platform == .android)
+    }
+
+    @Test(arguments: [(Agents.desktop, Platform.desktop), (Agents.iPhone, Platform.ios)])
+    func withoutTemplateOthersGetTheFallbackPageWithBothBadges(agent: String, platform: Platform) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let response = try server.client().request("GET", "/a/pk_acme/Lee", headers: [("User-Agent", agent)])
+
+        #expect(response.status == 200)
+        #expect(response.header("content-type")?.hasPrefix("text/html") == true)
+        #expect(response.header("location") == nil)
+        let page = response.text
+        #expect(page.contains(#"<div class="code" id="code">LEE</div>"#))
+        #expect(page.contains(#"<button type="button" id="copy" data-code="LEE">"#))
+        #expect(page.contains(#"id="app-store" href="https://apps.apple.com/app/id987654321""#))
+        #expect(
+            page.contains(#"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#))
+        #expect(page.contains("Acme Lite") && page.contains("Lee shared this code"))
+
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        let recorded = clicks.filter { $0.id != sentinel }
+        #expect(recorded.count == 1, "the fallback page records one click")
+        #expect(recorded.first?.code == "LEE" && recorded.first?.platform == platform)
+    }
+
+    @Test(arguments: [Agents.desktop, Agents.iPhone, Agents.android])
+    func aProgramWithoutLinksShowsTheCodeAndNoBadge(agent: String) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let response = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", agent)])
+
+        #expect(response.status == 200)
+        #expect(response.header("location") == nil)
+        let page = response.text
+        #expect(page.contains(#"<div class="code" id="code">BARE1</div>"#))
+        #expect(!page.contains("id=\"app-store\""))
+        #expect(!page.contains("id=\"google-play\""))
+        #expect(!page.contains("apps.apple.com") && !page.contains("play.google.com"))
+
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(clicks.filter { $0.id != sentinel }.map(\.code) == ["BARE1"])
+    }
+
+    @Test func everyTapGetsItsOwnClickID() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        var ids: [String] = []
+        for _ in 0..<20 {
+            let response = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+            ids.append(try #require(LinkResponses.clickID(in: response)))
+        }
+        #expect(Set(ids).count == 20)
+        let times = ids.compactMap { ClickID(parsing: $0)?.timestampMilliseconds }
+        #expect(times.count == 20 && times == times.sorted(), "click ids start with their time")
+        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == 20 })
+        #expect(Set(try server.storedClicks().map(\.id)) == Set(ids))
+    }
+}

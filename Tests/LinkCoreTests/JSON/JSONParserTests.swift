@@ -1,0 +1,41 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try parse(#" {"a":[1,-2.5e3,true,false,null,"x\n\u00e9\ud83d\ude00"],"b":{}} "#)
+        #expect(value["a"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\né😀")]))
+        #expect(value["b"] == .object([]))
+        #expect(value["a"]?.integer == nil)
+        #expect(try parse("12345678901234").integer == 12_345_678_901_234)
+        #expect(try parse("1.5").integer == nil)
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "\"\\x\"", "\"\u{01}\"", "tru", "{\"a\" 1}", "[1] [2]",
+        "\"\\ud800\"", "\"\\udc00x\"", "{'a':1}", "NaN",
+    ])
+    func refusesInvalidDocuments(_ text: String) {
+        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    }
+
+    @Test func refusesInvalidUTF8AndDeepNesting() {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+        #expect(throws: JSONParser.Failure.self) { try parse(String(repeating: "[", count: 100_000)) }
+        #expect(throws: Never.self) { try parse(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)) }
+    }
+
+    @Test func writerEscapesStrings() {
+        var json = JSONWriter()
+        json.object {
+            $0.string("k", "a\"b\\c\n\u{01}</script>")
+            $0.string("n", nil)
+            $0.raw("t", "true")
+        }
+        #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"k":"a\"b\\c\n\u0001</script>","n":null,"t":true}"#)
+        #expect((try? JSONParser.parse(json.bytes))?["k"] == .string("a\"b\\c\n\u{01}</script>"))
+    }
+}

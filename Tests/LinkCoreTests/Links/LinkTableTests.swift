@@ -1,0 +1,107 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct LinkTableTests {
+    static let records = ConfigRecords(
+        organizations: [
+            OrganizationRecord(id: "org_a", name: "A", publicKey: "pk_a", secretKey: "sk_a"),
+            OrganizationRecord(id: "org_b", name: "B", publicKey: "pk_b", secretKey: "sk_b"),
+        ],
+        programs: [
+            ProgramRecord(
+                id: "prg_a", organizationID: "org_a", name: "A Pro",
+                deepLinkTemplate: "myapp://c?code={code}&click={click_id}&again={code}"),
+            ProgramRecord(
+                id: "prg_a2", organizationID: "org_a", name: "A Lite",
+                googlePlayURL: "https://play.google.com/store/apps/details?id=a#frag"),
+            ProgramRecord(id: "prg_b", organizationID: "org_b", name: "B App"),
+        ],
+        partners: [
+            PartnerRecord(id: "part_1", programID: "prg_a", name: "One", status: "active"),
+            PartnerRecord(id: "part_2", programID: "prg_a2", name: "Two", status: "active"),
+            PartnerRecord(id: "part_3", programID: "prg_a2", name: "Three", status: "inactive"),
+            PartnerRecord(id: "part_4", programID: "prg_b", name: "Four", status: "active"),
+        ],
+        codes: [
+            CodeRecord(reference: 1, partnerID: "part_1", code: "SAM20", active: true),
+            CodeRecord(reference: 2, partnerID: "part_1", code: "SHARED", active: true),
+            CodeRecord(reference: 3, partnerID: "part_2", code: "shared", active: true),
+            CodeRecord(reference: 4, partnerID: "part_3", code: "SLEEP", active: true),
+            CodeRecord(reference: 5, partnerID: "part_2", code: "OFF", active: false),
+            CodeRecord(reference: 6, partnerID: "part_4", code: "SAM20", active: true),
+            CodeRecord(reference: 7, partnerID: "part_3", code: "SHARED", active: true),
+            CodeRecord(reference: 8, partnerID: "part_2", code: "A b&c", active: true),
+        ])
+
+    let table = LinkTable(records)
+
+    func target(_ key: String, _ code: String) -> LinkTarget? {
+        if case .target(let target)? = table.match(publicKey: key, code: code) { return target }
+        return nil
+    }
+
+    @Test func codesMatchWithoutCaseWithinTheirOrganization() {
+        #expect(target("pk_a", "sam20")?.partnerID == "part_1")
+        #expect(target("pk_a", "SaM20")?.code == "SAM20")
+        #expect(target("pk_b", "SAM20")?.partnerID == "part_4")
+        #expect(table.match(publicKey: "pk_c", code: "SAM20") == nil)
+        #expect(table.match(publicKey: "pk_a", code: "SAM2") == nil)
+        #expect(table.match(publicKey: "pk_a", code: "SAM200") == nil)
+    }
+
+    @Test func inactiveCodesAndPartnersDoNotMatch() {
+        #expect(table.match(publicKey: "pk_a", code: "SLEEP") == nil)
+        #expect(table.match(publicKey: "pk_a", code: "OFF") == nil)
+        #expect(table.target(reference: 4)?.isActive == false)
+        #expect(table.target(reference: 5)?.isActive == false)
+    }
+
+    @Test func aCodeTwoActivePartnersHoldIsAConflict() {
+        guard case .conflict? = table.match(publicKey: "pk_a", code: "shared") else {
+            Issue.record("SHARED should be a conflict")
+            return
+        }
+    }
+
+    @Test func templatesArePrecomputedWithTheEncodedCode() throws {
+        let chunks = try #require(target("pk_a", "sam20")?.redirectChunks)
+        #expect(chunks.map { String(decoding: $0, as: UTF8.self) } == ["myapp://c?code=SAM20&click=", "&again=SAM20"])
+    }
+
+    @Test func playPrefixDropsTheFragmentAndEncodesTheCodeTwice() throws {
+        let prefix = try #require(target("pk_a", "a b&c")?.playPrefix)
+        #expect(
+            String(decoding: prefix, as: UTF8.self)
+                == "https://play.google.com/store/apps/details?id=a&referrer=tolt_code%3DA%2520b%2526c%26tolt_click%3D")
+        #expect(target("pk_a", "a b&c")?.linkPath == Array("/a/pk_a/A%20b%26c".utf8))
+    }
+
+    @Test func keysFindTheirOrganizations() {
+        #expect(table.organization(publicKey: "pk_b")?.id == "org_b")
+        #expect(table.organization(secretKey: "sk_a")?.id == "org_a")
+        #expect(table.organization(secretKey: "pk_a") == nil)
+    }
+
+    @Test func decisionFollowsTheLinkRules() throws {
+        let human = UserAgentClass(label: .human, platform: .android)
+        let bot = UserAgentClass(label: .bot, platform: .other)
+        let preview = UserAgentClass(label: .preview, platform: .other)
+        let templated = table.match(publicKey: "pk_a", code: "SAM20")
+        let play = table.match(publicKey: "pk_a", code: "a b&c")
+        let bare = table.match(publicKey: "pk_b", code: "SAM20")
+        #expect(LinkDecision.decide(match: templated, isHead: false, caller: human) == (.deepLink, true))
+        #expect(LinkDecision.decide(match: templated, isHead: true, caller: human) == (.preview, false))
+        #expect(LinkDecision.decide(match: templated, isHead: false, caller: preview) == (.preview, false))
+        #expect(LinkDecision.decide(match: templated, isHead: false, caller: bot) == (.deepLink, false))
+        #expect(LinkDecision.decide(match: play, isHead: false, caller: human) == (.googlePlay, true))
+        #expect(
+            LinkDecision.decide(match: play, isHead: false, caller: UserAgentClass(label: .human, platform: .ios))
+                == (.fallback, true))
+        #expect(LinkDecision.decide(match: bare, isHead: false, caller: human) == (.fallback, true))
+        #expect(LinkDecision.decide(match: nil, isHead: false, caller: human) == (.notFound, false))
+        #expect(
+            LinkDecision.decide(match: table.match(publicKey: "pk_a", code: "shared"), isHead: false, caller: human)
+                == (.notFound, false))
+    }
+}
