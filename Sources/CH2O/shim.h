@@ -51,6 +51,12 @@ typedef struct tolt_h2o_loop {
 
 _Static_assert(offsetof(tolt_h2o_loop, context) == 0, "the h2o context must start the loop record");
 
+/** The receiver inside a loop record (a stable address, unlike a Swift inout of a field). */
+static inline h2o_multithread_receiver_t *tolt_h2o_loop_receiver(tolt_h2o_loop *loop) { return &loop->receiver; }
+
+/** The h2o context inside a loop record. */
+static inline h2o_context_t *tolt_h2o_loop_context(tolt_h2o_loop *loop) { return &loop->context; }
+
 /** The loop record of the context that runs `req`. */
 static inline tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req) { return (tolt_h2o_loop *)req->conn->ctx; }
 

@@ -14,15 +14,17 @@ final class EdgeApplication: Sendable {
     /// Workers for API requests: they may block on the store, so never on a loop thread.
     let workers = DispatchQueue(label: "tolt-edge.api", attributes: .concurrent)
 
-    init(configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
-         signingKey: [UInt8]) throws {
+    init(
+        configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
+        apiReaders: [any Store], signingKey: [UInt8]
+    ) throws {
         self.configuration = configuration
         self.watcher = watcher
         self.journal = journal
         signer = ClickSigner(secret: signingKey)
         classifier = UserAgentClassifier.standard
         pages = try Pages()
-        api = APIHandler(store: apiStore, watcher: watcher, signer: signer)
+        api = APIHandler(writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer)
     }
 }
 

@@ -34,7 +34,7 @@ public final class EdgeServer: Sendable {
         ingester = ClickIngester(journal: journal, store: try SQLiteStore(directory: directory), log: log)
         let application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
-            signingKey: signingKey)
+            apiReaders: try (0..<4).map { _ in try SQLiteStore(directory: directory) }, signingKey: signingKey)
         engine = try H2OEngine(application: application)
     }
 

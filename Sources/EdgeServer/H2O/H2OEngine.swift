@@ -14,6 +14,8 @@ final class H2OEngine: Sendable {
         let config: UnsafeMutablePointer<h2o_globalconf_t>
     }
 
+    static let serverName = StaticText("tolt-edge")
+
     private let global: Global
     private let application: EdgeApplication
     private let stopping = Atomic<Bool>(false)
@@ -31,7 +33,8 @@ final class H2OEngine: Sendable {
         h2o_config_init(config)
         // Larger bodies get h2o's 413 before a handler sees them; handlers apply their own, smaller limits.
         config.pointee.max_request_entity_size = 1 << 20
-        config.pointee.server_name = h2o_iovec_init("tolt-edge", 9)
+        // h2o keeps the pointer: the name must live as long as the process.
+        config.pointee.server_name = h2o_iovec_init(H2OEngine.serverName.pointer, H2OEngine.serverName.length)
         let host = h2o_config_register_host(config, h2o_iovec_init("default", 7), 65535)
         let path = h2o_config_register_path(host, "/", 0)
         let handler = h2o_create_handler(path, MemoryLayout<h2o_handler_t>.size)!
@@ -74,19 +77,19 @@ final class H2OEngine: Sendable {
     private func runLoop(index: Int, listener: Int32, global: Global) {
         let record = UnsafeMutablePointer<tolt_h2o_loop>.allocate(capacity: 1)
         record.initialize(to: tolt_h2o_loop())
-        h2o_context_init(&record.pointee.context, h2o_evloop_create(), global.config)
+        h2o_context_init(tolt_h2o_loop_context(record), h2o_evloop_create(), global.config)
         let loop = record.pointee.context.loop!
         let context = LoopContext(application: application, index: index, loop: record)
         record.pointee.owner = Unmanaged.passRetained(context).toOpaque()
         let queue = h2o_multithread_create_queue(loop)
-        h2o_multithread_register_receiver(queue, &record.pointee.receiver) { receiver, messages in
+        h2o_multithread_register_receiver(queue, tolt_h2o_loop_receiver(record)) { receiver, messages in
             let loop = tolt_h2o_loop_of_receiver(receiver!)!
             let context = Unmanaged<LoopContext>.fromOpaque(loop.pointee.owner).takeUnretainedValue()
             while let message = tolt_h2o_pop_message(messages) { context.deliver(message) }
         }
         let accept = UnsafeMutablePointer<h2o_accept_ctx_t>.allocate(capacity: 1)
         accept.initialize(to: h2o_accept_ctx_t())
-        accept.pointee.ctx = UnsafeMutableRawPointer(record).assumingMemoryBound(to: h2o_context_t.self)
+        accept.pointee.ctx = tolt_h2o_loop_context(record)
         accept.pointee.hosts = global.config.pointee.hosts
         let socket = h2o_evloop_socket_create(loop, listener, Int32(H2O_SOCKET_FLAG_DONT_READ))!
         socket.pointee.data = UnsafeMutableRawPointer(accept)

@@ -24,7 +24,7 @@ extension APIHandler {
             let claim = try ClaimRequest(body: request.body)
             let table = watcher.table
             guard let organization = table.organization(publicKey: claim.publicID) else { throw ClaimFailure.unknownPublicKey }
-            if try store.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
+            if try reader.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
                 return success(status: "already_claimed", appUserID: claim.appUserID)
             }
             let now = Clock.milliseconds()
@@ -34,7 +34,7 @@ extension APIHandler {
                 id: EntityID.make(prefix: "cust_"), organizationID: organization.id, customerID: claim.appUserID,
                 partnerID: target.partnerID, programID: target.program.record.id, code: target.code,
                 clickID: claim.clickID, status: "lead", claimedAt: now, firstSeenAt: firstSeenAt)
-            let result = try store.claim(customer)
+            let result = try writer.claim(customer)
             return success(status: result.created ? "claimed" : "already_claimed", appUserID: claim.appUserID)
         } catch let failure as ClaimFailure {
             throw APIError(status: failure.status, code: failure.code, message: failure.message)

@@ -3,19 +3,30 @@ import Glibc
 #endif
 import EdgeStore
 import LinkCore
+import Synchronization
 
 /// The JSON API: `GET /v1/clicks`, `GET /v1/customers` (secret key) and `POST /client/claims` (public key).
 /// Runs on worker threads; every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
-    let store: any Store
+    /// The one connection that writes: claims are serialized here rather than by SQLite's busy-wait sleeps.
+    let writer: any Store
+    /// Connections for reads (lists, customer lookups), which WAL lets run beside the writer.
+    private let readers: [any Store]
+    private let nextReader = Atomic<Int>(0)
     let watcher: ConfigWatcher
     let signer: ClickSigner
     let claimLimiter = RateLimiter(limit: 30, window: 60)
 
-    init(store: any Store, watcher: ConfigWatcher, signer: ClickSigner) {
-        self.store = store
+    init(writer: any Store, readers: [any Store], watcher: ConfigWatcher, signer: ClickSigner) {
+        self.writer = writer
+        self.readers = readers.isEmpty ? [writer] : readers
         self.watcher = watcher
         self.signer = signer
+    }
+
+    /// A read connection, taken in turn.
+    var reader: any Store {
+        readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
     }
 
     func handle(_ request: APIRequest) -> APIResponse {
@@ -79,7 +90,7 @@ final class APIHandler: Sendable {
             }
             query.since = millis
         }
-        let page = try store.clicks(query)
+        let page = try reader.clicks(query)
         return APIResponse.success { object in
             object.member("data") { json in
                 json.raw("[")
@@ -116,7 +127,7 @@ final class APIHandler: Sendable {
             }
             query.status = status
         }
-        let page = try store.customers(query)
+        let page = try reader.customers(query)
         return APIResponse.success { object in
             object.member("data") { json in
                 json.raw("[")

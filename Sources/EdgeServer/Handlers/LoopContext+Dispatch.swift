@@ -31,7 +31,7 @@ extension LoopContext {
         }!
         slot.pointee = Unmanaged.passRetained(pending).toOpaque()
         pendingCount += 1
-        let receiver = Receiver(pointer: &loop.pointee.receiver)
+        let receiver = Receiver(pointer: tolt_h2o_loop_receiver(loop))
         let api = application.api
         application.workers.async {
             let response = api.handle(apiRequest)

@@ -2,36 +2,62 @@ import Synchronization
 
 /// A sliding-window limit: at most `limit` requests per client in any `window` seconds.
 ///
-/// Each client keeps the times of its last `limit` requests; a request is allowed when fewer than `limit`
-/// fall inside the window. Clients idle for a whole window are forgotten, and the table is bounded.
+/// Each client keeps the times of its last `limit` requests; a request is allowed when fewer than `limit` fall
+/// inside the window. Clients are spread over shards, each with its own lock, so workers rarely wait on one
+/// another. Memory is bounded: a full shard first forgets clients idle for a whole window (at most once a
+/// second, so a flood of new addresses does not rescan it per request), then, if still full, its oldest-seen
+/// entries.
 final class RateLimiter: Sendable {
     let limit: Int
     let window: Double
-    private let maximumClients: Int
-    private let clients = Mutex<[String: [Double]]>([:])
+    private let shards: [LockedShard]
+    private let maximumClientsPerShard: Int
 
-    init(limit: Int, window: Double, maximumClients: Int = 100_000) {
+    struct Shard {
+        var clients: [String: [Double]] = [:]
+        var lastSweep = 0.0
+    }
+
+    final class LockedShard: Sendable {
+        let state = Mutex(Shard())
+    }
+
+    init(limit: Int, window: Double, maximumClients: Int = 100_000, shardCount: Int = 16) {
         self.limit = limit
         self.window = window
-        self.maximumClients = maximumClients
+        maximumClientsPerShard = max(1, maximumClients / shardCount)
+        shards = (0..<shardCount).map { _ in LockedShard() }
     }
 
     /// Counts a request at `now` (seconds); returns `nil` when allowed, or the seconds to wait.
     func acquire(_ client: String, now: Double) -> Int? {
-        clients.withLock { clients in
-            var times = clients[client] ?? []
-            times.removeAll { $0 <= now - window }
+        var hasher = Hasher()
+        hasher.combine(client)
+        let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+        return shard.state.withLock { shard in
+            var times = shard.clients.removeValue(forKey: client) ?? []
+            if let first = times.firstIndex(where: { $0 > now - window }) {
+                times.removeFirst(first)
+            } else {
+                times.removeAll()
+            }
+            defer { shard.clients[client] = times }
             if times.count >= limit {
-                clients[client] = times
-                let wait = times[times.count - limit] + window - now
-                return max(1, Int(wait.rounded(.up)))
+                return max(1, Int((times[times.count - limit] + window - now).rounded(.up)))
             }
             times.append(now)
-            if clients[client] == nil && clients.count >= maximumClients {
-                clients = clients.filter { $0.value.last.map { $0 > now - window } ?? false }
-            }
-            clients[client] = times
+            if shard.clients.count >= maximumClientsPerShard { makeRoom(in: &shard, now: now) }
             return nil
+        }
+    }
+
+    private func makeRoom(in shard: inout Shard, now: Double) {
+        if now - shard.lastSweep >= 1 {
+            shard.lastSweep = now
+            shard.clients = shard.clients.filter { $0.value.last.map { $0 > now - window } ?? false }
+        }
+        while shard.clients.count >= maximumClientsPerShard, let victim = shard.clients.first?.key {
+            shard.clients.removeValue(forKey: victim)
         }
     }
 }

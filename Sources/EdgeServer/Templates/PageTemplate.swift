@@ -24,7 +24,8 @@ struct PageTemplate: Sendable {
     enum Step: Sendable {
         case literal(Range<Int>)
         case field(PageField)
-        /// Skips to the step after `end` when the field has no value.
+        /// Skips to the step after `end`, the section's last step (itself when empty), when the field has no
+        /// value.
         case section(PageField, end: Int)
     }
 
@@ -60,7 +61,7 @@ struct PageTemplate: Sendable {
                 guard let last = open.popLast(), last.field == field else {
                     throw TemplateError(reason: "unbalanced section \(name)")
                 }
-                steps[last.step] = .section(field, end: steps.count)
+                steps[last.step] = .section(field, end: steps.count - 1)
             default:
                 occurrences[field.rawValue] += 1
                 steps.append(.field(field))
