@@ -6,16 +6,18 @@ public struct ByteWriter {
     public let base: UnsafeMutableRawPointer
     public let capacity: Int
     /// How many bytes have been written.
-    public private(set) var count = 0
+    public var count = 0
     /// Whether a write did not fit; the buffer then holds a prefix of what was asked.
-    public private(set) var overflowed = false
+    public var overflowed = false
 
+    @inlinable
     public init(base: UnsafeMutableRawPointer, capacity: Int) {
         self.base = base
         self.capacity = capacity
     }
 
-    @inline(__always)
+    // @inlinable: pages are written byte by byte from other modules; a call per byte would dominate.
+    @inlinable @inline(__always)
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= capacity - count else {
             overflowed = true
@@ -27,12 +29,12 @@ public struct ByteWriter {
         count += bytes.count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func write(byte: UInt8) {
         guard count < capacity else {
             overflowed = true

@@ -22,7 +22,10 @@ public enum HTMLEscaping {
 
 extension HTMLEscaping {
     /// Writes `bytes` HTML-escaped into `writer`, with no allocation.
-    @inline(__always)
+    ///
+    /// `@inlinable` so that callers in other modules get it specialized for their sequence type: unspecialized,
+    /// every byte went through a protocol witness and rendering a page cost several times more.
+    @inlinable
     public static func write<S: Sequence>(_ bytes: S, into writer: inout ByteWriter) where S.Element == UInt8 {
         for byte in bytes {
             switch byte {
@@ -36,7 +39,7 @@ extension HTMLEscaping {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func writeEntity(_ entity: StaticString, into writer: inout ByteWriter) {
         writer.write(UnsafeRawBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
     }
