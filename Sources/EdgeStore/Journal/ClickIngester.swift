@@ -17,6 +17,7 @@ public final class ClickIngester: Sendable {
     struct State {
         var offsets: [String: Int64] = [:]
         var stopping = false
+        var running = false
         var ingested = 0
     }
 
@@ -38,6 +39,8 @@ public final class ClickIngester: Sendable {
         if pthread_setschedparam(pthread_self(), 5 /* SCHED_IDLE, not exported to Swift */, &parameters) != 0 {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
+        state.withLock { $0.running = true }
+        defer { state.withLock { $0.running = false } }
         while !state.withLock({ $0.stopping }) {
             var didWork = false
             do {
@@ -49,8 +52,12 @@ public final class ClickIngester: Sendable {
         }
     }
 
-    /// Asks ``run(interval:)`` to return after its current pass.
-    public func stop() { state.withLock { $0.stopping = true } }
+    /// Makes ``run(interval:)`` return after its current pass, and waits for it, so that a ``drain()`` that
+    /// follows never reads a segment beside it.
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        while state.withLock({ $0.running }) { usleep(1_000) }
+    }
 
     /// Ingests everything in the journal now, sealed segments completely. Returns whether it moved anything.
     @discardableResult

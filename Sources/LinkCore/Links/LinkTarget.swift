@@ -6,10 +6,13 @@ public final class ProgramSettings: Sendable {
     public let deepLinkTemplate: DeepLinkTemplate?
 
     public init(record: ProgramRecord, organizationName: String) {
-        self.record = record
+        // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
+        // the store) and is ignored rather than sending people to a broken URL or splitting a header.
+        var checked = record
+        checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
+        checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
+        self.record = checked
         self.organizationName = organizationName
-        // The importer validated the template; a value that fails here came from elsewhere and is ignored
-        // rather than sending people to a broken URL.
         self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }
     }
 }

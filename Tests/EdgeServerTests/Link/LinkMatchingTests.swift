@@ -66,7 +66,9 @@ import Testing
             #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "\(path)")
         }
         let play = try client.request("GET", "/a/pk_acme/LEE/?hl=de", headers: [("User-Agent", Agents.android)])
-        #expect(play.header("location")?.hasPrefix("https://play.google.com/store/apps/details?id=com.acme.lite&hl=en&referrer=") == true)
+        #expect(
+            play.header("location")?.hasPrefix(
+                "https://play.google.com/store/apps/details?id=com.acme.lite&hl=en&referrer=") == true)
         #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == paths.count + 1 })
     }
 

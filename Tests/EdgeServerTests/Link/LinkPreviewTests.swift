@@ -14,7 +14,10 @@ import Testing
         ("Telegram", "TelegramBot (like TwitterBot)"),
         ("Discord", "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)"),
         ("LinkedIn", "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)"),
-        ("Skype/Teams", "Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5 skype-url-preview@microsoft.com"),
+        (
+            "Skype/Teams",
+            "Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5 skype-url-preview@microsoft.com"
+        ),
     ]
 
     @Test func previewFetchersGetOpenGraphTagsAndRecordNoClick() throws {
@@ -28,14 +31,17 @@ import Testing
                 #expect(response.header("location") == nil, "\(name) on \(code)")
                 #expect(response.header("content-type")?.hasPrefix("text/html") == true, "\(name)")
                 let page = response.text
-                let (program, partner, stored) = code == "SAM20" ? ("Acme Pro", "Sam", "SAM20") : ("Acme Lite", "Lee", "LEE")
+                let (program, partner, stored) =
+                    code == "SAM20" ? ("Acme Pro", "Sam", "SAM20") : ("Acme Lite", "Lee", "LEE")
                 #expect(page.contains(#"<meta property="og:title" content="\#(program): code \#(stored)">"#), "\(name)")
                 #expect(
                     page.contains(
-                        #"<meta property="og:description" content="\#(partner) invites you to \#(program). Use code \#(stored) when you sign up.">"#),
+                        #"<meta property="og:description" content="\#(partner) invites you to \#(program). Use code \#(stored) when you sign up.">"#
+                    ),
                     "\(name)")
                 #expect(
-                    page.contains(#"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(stored)">"#),
+                    page.contains(
+                        #"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(stored)">"#),
                     "\(name)")
             }
         }

@@ -90,7 +90,8 @@ import Testing
         #expect(page.contains(#"<button type="button" id="copy" data-code="LEE">"#))
         #expect(page.contains(#"id="app-store" href="https://apps.apple.com/app/id987654321""#))
         #expect(
-            page.contains(#"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#))
+            page.contains(
+                #"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#))
         #expect(page.contains("Acme Lite") && page.contains("Lee shared this code"))
 
         let (clicks, sentinel) = try server.clicksThroughSentinel()

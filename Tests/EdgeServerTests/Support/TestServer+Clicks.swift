@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeStore
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reading back the clicks a test server recorded, and proving that a request recorded none.
 extension TestServer {
@@ -33,19 +34,25 @@ extension TestServer {
     func clicksThroughSentinel() throws -> (clicks: [ClickRecord], sentinel: String) {
         let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         guard let sentinel = LinkResponses.clickID(in: response) else {
-            throw ClientError("the sentinel click got no click id: \(response.status) \(response.header("location") ?? "")")
+            throw ClientError(
+                "the sentinel click got no click id: \(response.status) \(response.header("location") ?? "")")
         }
-        guard try waitForClick(sentinel) else { throw ClientError("the sentinel click \(sentinel) was not stored in 2 s") }
+        guard try waitForClick(sentinel) else {
+            throw ClientError("the sentinel click \(sentinel) was not stored in 2 s")
+        }
         return (try storedClicks(), sentinel)
     }
 }
 
 /// Pieces of link responses that tests take apart.
 enum LinkResponses {
-    /// The `tolt_click` value of a redirect's `Location`: a template's query or a Play referrer.
-    static func clickID(in response: HTTPResponse) -> String? {
+    /// The click id in a redirect's `Location`: after `tolt_click=` (a template's query) or `tolt_click%3D`
+    /// (a Play referrer), or after the `markers` given for another template.
+    static func clickID(in response: HTTPResponse, after markers: [String] = ["tolt_click=", "tolt_click%3D"])
+        -> String?
+    {
         guard let location = response.header("location") else { return nil }
-        for marker in ["tolt_click=", "tolt_click%3D"] {
+        for marker in markers {
             guard let range = location.range(of: marker) else { continue }
             let id = location[range.upperBound...].prefix { $0 != "&" && $0 != "%" && $0 != "#" }
             return id.isEmpty ? nil : String(id)

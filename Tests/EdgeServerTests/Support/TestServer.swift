@@ -12,8 +12,11 @@ final class TestServer {
     let store: SQLiteStore
     var port: Int { server.port }
 
-    /// Starts a server over `config` (the import JSON form).
-    init(config: String = TestServer.standardConfig, trustedProxies: [String] = [], threads: Int = 2) throws {
+    /// Starts a server over `config` (the import JSON form); `configure` may change any other setting.
+    init(
+        config: String = TestServer.standardConfig, trustedProxies: [String] = [], threads: Int = 2,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         directory = try TestFiles.temporaryDirectory()
         store = try SQLiteStore(directory: directory)
         try store.migrate()
@@ -24,6 +27,7 @@ final class TestServer {
         configuration.threads = threads
         configuration.dataDirectory = directory
         configuration.trustedProxies = try TrustedProxies(trustedProxies)
+        configure(&configuration)
         server = try EdgeServer(configuration: configuration, log: { _ in })
         server.start()
     }

@@ -100,10 +100,12 @@ import Testing
         #expect(failure(deep)?.message.contains("JSON") == true)
         let nested = #"{"public_id":"pk","app_user_id":"u","code":"C","x":"# + deep + "}"
         #expect(failure(nested)?.message.contains("JSON") == true)
-        let invalidUTF8: [UInt8] = Array(#"{"public_id":"pk","app_user_id":"u"#.utf8) + [0xFF, 0xFE]
+        let invalidUTF8: [UInt8] =
+            Array(#"{"public_id":"pk","app_user_id":"u"#.utf8) + [0xFF, 0xFE]
             + Array(#"","code":"C"}"#.utf8)
         #expect(throws: ClaimFailure.self) { try ClaimRequest(body: invalidUTF8) }
-        let rawNUL: [UInt8] = Array(#"{"public_id":"pk","app_user_id":"u"#.utf8) + [0]
+        let rawNUL: [UInt8] =
+            Array(#"{"public_id":"pk","app_user_id":"u"#.utf8) + [0]
             + Array(#"","code":"C"}"#.utf8)
         #expect(throws: ClaimFailure.self) { try ClaimRequest(body: rawNUL) }
         #expect(throws: ClaimFailure.self) { try ClaimRequest(body: [0, 0, 0]) }

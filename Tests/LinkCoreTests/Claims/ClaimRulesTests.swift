@@ -99,7 +99,8 @@ import Testing
     }
 
     @Test func theClickWinsOverTheCode() throws {
-        let (target, _) = try resolve(#""code":"LEE","click_id":"\#(Self.clickText(reference: 1))",\#(Self.seen(Self.now))"#)
+        let (target, _) = try resolve(
+            #""code":"LEE","click_id":"\#(Self.clickText(reference: 1))",\#(Self.seen(Self.now))"#)
         #expect(target.partnerID == "part_sam")
         // An unknown click is refused even when the code would match.
         #expect(refusal(#""code":"LEE","click_id":"clk_nonsense""#) == .unknownClick)
@@ -135,7 +136,8 @@ import Testing
 
     @Test func withoutAWindowFirstSeenIsOptional() throws {
         #expect(try resolve(#""code":"LEE""#).1 == nil)
-        #expect(try resolve(#""code":"LEE",\#(Self.seen(Self.now - 4_000 * Self.day))"#).1 == Self.now - 4_000 * Self.day)
+        #expect(
+            try resolve(#""code":"LEE",\#(Self.seen(Self.now - 4_000 * Self.day))"#).1 == Self.now - 4_000 * Self.day)
         #expect(try resolve(#""code":"LEE",\#(Self.seen(Self.now + Self.day))"#).1 == Self.now)
     }
 }

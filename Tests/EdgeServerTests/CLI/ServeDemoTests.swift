@@ -1,0 +1,46 @@
+import LinkCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a new user tries first: `tolt-edge serve --demo`, an iPhone and an Android tap on the demo link, and
+/// both clicks listed with the demo secret key.
+@Suite struct ServeDemoTests {
+    @Test func theDemoLinkWorksAsTheReadmeSays() throws {
+        let directory = try TestFiles.temporaryDirectory()
+        defer { TestFiles.remove(directory) }
+        let server = try ChildServer(
+            dataDirectory: directory + "/data", outputIn: directory, label: "demo", arguments: ["--demo"])
+        defer {
+            server.child.signal(SIGTERM)
+            _ = server.child.waitForExit(within: 10)
+        }
+        #expect(server.child.stdout.contains("/a/pk_demo/sam20"), "it prints a link to try")
+        let client = server.client()
+
+        let page = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.iPhone)])
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<div class="code" id="code">SAM20</div>"#))
+        #expect(page.text.contains(#"href="https://apps.apple.com/app/id000000000""#))
+
+        let play = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.android)])
+        #expect(play.status == 302)
+        let id = try #require(LinkResponses.clickID(in: play))
+        #expect(
+            play.header("location")
+                == "https://play.google.com/store/apps/details?id=com.example.demo"
+                + "&referrer=tolt_code%3DSAM20%26tolt_click%3D\(id)")
+
+        var listed: [JSONValue] = []
+        #expect(
+            try TestServer.eventually(within: 2) {
+                let response = try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_demo")])
+                listed = try response.json["data"]?.arrayValue ?? []
+                return listed.count == 2
+            })
+        #expect(listed.compactMap { $0["platform"]?.stringValue } == ["android", "ios"], "newest first")
+        #expect(listed.first?["id"]?.stringValue == id)
+    }
+}

@@ -1,0 +1,121 @@
+import EdgeStore
+import Foundation
+import LinkCore
+import Synchronization
+import Testing
+
+@testable import EdgeServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Racing claims for one user: exactly one `claimed`, decided by the store's unique index, not by timing.
+@Suite struct ClaimConcurrencyTests {
+    static let racers = 50
+
+    /// `org_race` with 50 active partners, each with its own code `RACE0`…`RACE49`, and no claim window.
+    static let config: String = {
+        let partners = (0..<racers).map {
+            #"{"id":"part_r\#($0)","name":"Racer \#($0)","status":"active","#
+                + #""codes":[{"code":"RACE\#($0)","active":true}]}"#
+        }
+        return
+            #"{"organizations":[{"id":"org_race","name":"Race","public_key":"pk_race","secret_key":"sk_race_secret","#
+            + #""programs":[{"id":"prg_race","name":"Race","partners":[\#(partners.joined(separator: ","))]}]}]}"#
+    }()
+
+    /// Runs `body(index)` on `count` threads released together; returns the results in index order.
+    static func race<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) -> [Result<T, any Error>]
+    {
+        let results = RaceResults<T>()
+        let ready = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for index in 0..<count {
+            ready.enter()
+            done.enter()
+            Thread.detachNewThread {
+                ready.leave()
+                start.wait()
+                let result = Result { try body(index) }
+                results.byIndex.withLock { $0[index] = result }
+                done.leave()
+            }
+        }
+        ready.wait()
+        for _ in 0..<count { start.signal() }
+        done.wait()
+        return results.byIndex.withLock { results in (0..<count).map { results[$0]! } }
+    }
+
+    @Test func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer() throws {
+        let server = try TestServer(config: Self.config, trustedProxies: ["127.0.0.1/32"])
+        defer { server.shutdown() }
+        let port = server.port
+        // One connection per thread, each connected before the start, and a client address of its own so
+        // the rate limit stays out of the way.
+        let clients = (0..<Self.racers).map { _ in HTTPClient(port: port) }
+        for client in clients { #expect(try client.request("GET", "/healthz").status == 200) }
+        let shared = UncheckedBox(clients)
+        let results = Self.race(Self.racers) { index in
+            let body = ClaimBody.make(publicID: "pk_race", user: "racer", code: "RACE\(index)")
+            let response = try shared.value[index].claim(body, headers: [("X-Forwarded-For", "198.51.100.\(index)")])
+            return (response.status, response.text)
+        }
+        let answers = try results.map { try $0.get() }
+        let claimed = answers.filter {
+            $0.1 == #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"racer"}}"# + "\n"
+        }
+        let already = answers.filter {
+            $0.1 == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"racer"}}"#
+                + "\n"
+        }
+        #expect(claimed.count == 1, "\(answers)")
+        #expect(already.count == Self.racers - 1, "\(answers)")
+        #expect(answers.allSatisfy { $0.0 == 200 })
+
+        let customers = try server.client().customers(key: "sk_race_secret")
+        #expect(customers.count == 1)
+        // The one customer belongs to the partner whose claim was answered `claimed`.
+        let winner = answers.firstIndex { $0.1.contains(#""status":"claimed""#) }
+        #expect(customers.first?["partner_id"] as? String == winner.map { "part_r\($0)" })
+    }
+
+    /// The store itself decides: 50 connections inserting the same user with different partners at once.
+    @Test func theStoresUniqueIndexDecidesBetweenRacingInserts() throws {
+        let server = try TestServer(config: Self.config)
+        defer { server.shutdown() }
+        let directory = server.directory
+        let stores = try (0..<Self.racers).map { _ in try SQLiteStore(directory: directory) }
+        let shared = UncheckedBox(stores)
+        let now = WallClock.milliseconds()
+        let results = Self.race(Self.racers) { index in
+            let customer = CustomerRecord(
+                id: EntityID.make(prefix: "cust_"), organizationID: "org_race", customerID: "racer",
+                partnerID: "part_r\(index)", programID: "prg_race", code: "RACE\(index)", clickID: nil, status: "lead",
+                claimedAt: now, firstSeenAt: nil)
+            let result = try shared.value[index].claim(customer)
+            return (result.created, result.customer.partnerID)
+        }
+        let outcomes = try results.map { try $0.get() }
+        let created = outcomes.enumerated().filter { $0.element.0 }
+        #expect(created.count == 1)
+        // Every racer reads back the same winner.
+        let winner = "part_r\(created.first?.offset ?? -1)"
+        #expect(outcomes.allSatisfy { $0.1 == winner }, "\(outcomes)")
+        #expect(try server.store.customers(CustomerQuery(organizationID: "org_race")).items.count == 1)
+    }
+}
+
+/// What each racing thread returned, by its index.
+final class RaceResults<T: Sendable>: Sendable {
+    let byIndex = Mutex<[Int: Result<T, any Error>]>([:])
+}
+
+/// Hands values that are only used one element per thread to the racing threads. `@unchecked Sendable`:
+/// each thread touches only its own element, and the array itself is never mutated while they run.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import EdgeServer
+
+/// 429 `rate_limited` above 30 claims a minute from one client IP, over a real socket; the client IP behind
+/// trusted and untrusted proxies.
+@Suite struct ClaimRateLimitTests {
+    /// A claim that changes nothing (an unknown code), so only the limiter is exercised.
+    static let cheapClaim = ClaimBody.make(user: "u1", code: "NOPE")
+
+    /// Sends `count` claims that the limiter must let through.
+    static func spend(_ count: Int, _ client: HTTPClient, forwardedFor: String? = nil) throws {
+        let headers = forwardedFor.map { [("X-Forwarded-For", $0)] } ?? []
+        for index in 0..<count {
+            let response = try client.claim(cheapClaim, headers: headers)
+            #expect(response.isError(404, "unknown_code"), "request \(index + 1): \(response.status) \(response.text)")
+        }
+    }
+
+    static func isLimited(_ response: HTTPResponse) -> Bool {
+        guard response.isError(429, "rate_limited"), let wait = response.header("retry-after").flatMap(Int.init)
+        else { return false }
+        return (1...60).contains(wait) && response.header("access-control-allow-origin") == "*"
+    }
+
+    @Test func the31stClaimInAMinuteIs429WithRetryAfter() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        try Self.spend(30, client)
+        let refused = try client.claim(Self.cheapClaim)
+        #expect(Self.isLimited(refused), "\(refused.status) \(refused.header("retry-after") ?? "-") \(refused.text)")
+        #expect(refused.message.contains("30"))
+        // A valid claim is refused as well and stores nothing; so is a 32nd on a new connection.
+        #expect(Self.isLimited(try client.claim(ClaimBody.recent(user: "late"))))
+        #expect(Self.isLimited(try server.client().claim(Self.cheapClaim)))
+        #expect(try client.customers().isEmpty)
+    }
+
+    @Test func onlyClaimsAreLimited() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        try Self.spend(30, client)
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim)))
+        for index in 0..<40 {
+            let link = try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.desktop)])
+            #expect(link.status == 200, "link \(index): \(link.status)")
+        }
+        #expect(try client.request("GET", "/healthz").status == 200)
+        #expect(try client.customerPage()["data"] != nil)
+    }
+
+    @Test func anUntrustedPeersForwardedForIsIgnored() throws {
+        let server = try TestServer()  // no trusted proxy
+        defer { server.shutdown() }
+        let client = server.client()
+        for index in 0..<30 {
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "203.0.113.\(index)")])
+            #expect(response.status == 404, "request \(index + 1): \(response.status)")
+        }
+        // Every forwarded address shares the socket peer's budget.
+        for forwarded in ["203.0.113.200", "198.51.100.1, 203.0.113.7", "2001:db8::1"] {
+            #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", forwarded)])))
+        }
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim)))
+    }
+
+    @Test func aTrustedPeersForwardedForGivesEachClientItsOwnBudget() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"])
+        defer { server.shutdown() }
+        let client = server.client()
+        try Self.spend(30, client, forwardedFor: "9.9.9.9")
+        // 9.9.9.9 is spent, however the chain in front of the trusted proxies reads.
+        for chain in ["9.9.9.9", "9.9.9.9, 10.0.0.1", "9.9.9.9,10.1.2.3, 10.0.0.1", "8.8.8.8, 9.9.9.9, 10.0.0.1"] {
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", chain)])
+            #expect(Self.isLimited(response), "\(chain): \(response.status)")
+        }
+        // Other clients are not: the hop just before the first trusted one is the client.
+        for chain in ["1.2.3.4", "9.9.9.9, 1.2.3.4", "9.9.9.9, 1.2.3.4, 10.0.0.1", "10.9.9.9, 2001:db8::9"] {
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", chain)])
+            #expect(response.isError(404, "unknown_code"), "\(chain): \(response.status)")
+        }
+        // Without the header the trusted peer is the client, with a budget of its own.
+        try Self.spend(30, client)
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim)))
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "127.0.0.1")])))
+    }
+
+    @Test func clicksRecordTheSameClientIP() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"])
+        defer { server.shutdown() }
+        let response = try server.client().request(
+            "GET", "/a/pk_acme/SAM20",
+            headers: [("User-Agent", Agents.iPhone), ("X-Forwarded-For", "8.8.8.8, 9.9.9.9, 10.0.0.1")])
+        let click = try #require(LinkResponses.clickID(in: response))
+        #expect(try server.waitForClick(click, within: 5))
+        #expect(try server.storedClicks().first { $0.id == click }?.ip == "9.9.9.9")
+    }
+}

@@ -1,0 +1,143 @@
+import EdgeStore
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `tolt-edge serve` as a child process: killed with SIGKILL under load it loses no answered click
+/// and doubles none; stopped with SIGTERM it drains its journal and exits 0.
+@Suite(.serialized) struct CrashRecoveryTests {
+    /// A data directory with the standard configuration imported, as `tolt-edge import` would leave it.
+    static func dataDirectory() throws -> String {
+        let directory = try TestFiles.temporaryDirectory()
+        let store = try SQLiteStore(directory: directory)
+        try store.migrate()
+        try ConfigImporter.importDocument(try ConfigDocument(json: Array(TestServer.standardConfig.utf8)), into: store)
+        return directory
+    }
+
+    /// Every click id in the store of `directory`, as the file holds them.
+    static func storedIDs(_ directory: String) throws -> [String] {
+        let store = try SQLiteStore(directory: directory)
+        var ids: [String] = []
+        var query = ClickQuery(organizationID: "org_acme", limit: ClickQuery.maximumLimit)
+        while true {
+            let page = try store.clicks(query)
+            ids += page.items.map(\.id)
+            guard page.hasMore, let last = page.items.last else { return ids }
+            query.startingAfter = last.id
+        }
+    }
+
+    /// Journal segments that hold at least one record (a new, unused segment starts with a zero header).
+    static func segmentsWithRecords(_ directory: String) -> [String] {
+        let journal = directory + "/journal"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
+        return names.filter { name in
+            guard name.hasSuffix(".journal"), let handle = FileHandle(forReadingAtPath: journal + "/" + name) else {
+                return false
+            }
+            defer { try? handle.close() }
+            return ((try? handle.read(upToCount: 8)) ?? Data()).contains { $0 != 0 }
+        }
+    }
+
+    @Test func aServerKilledUnderLoadLosesNoAnsweredClickAndDoublesNone() throws {
+        let directory = try Self.dataDirectory()
+        defer { TestFiles.remove(directory) }
+        let first = try ChildServer(dataDirectory: directory, outputIn: directory, label: "first")
+        let connections = 8
+        let load = LoadResults()
+        let finished = DispatchGroup()
+        let port = first.port
+        for _ in 0..<connections {
+            finished.enter()
+            Thread {
+                defer { finished.leave() }
+                let client = HTTPClient(port: port)
+                while true {
+                    guard
+                        let response = try? client.request(
+                            "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+                    else { return }  // the server is gone
+                    guard response.status == 302, let id = LinkResponses.clickID(in: response) else {
+                        load.malformed.add(1, ordering: .relaxed)
+                        continue
+                    }
+                    load.ids.withLock { $0.append(id) }
+                }
+            }.start()
+        }
+        // Load for a while, with at least some hundreds of answered clicks, then kill without warning.
+        let loadStart = TestClock.now()
+        while TestClock.now() - loadStart < 1.5 || load.ids.withLock({ $0.count }) < 300 {
+            guard TestClock.now() - loadStart < 10 else { break }
+            usleep(50_000)
+        }
+        first.child.signal(SIGKILL)
+        #expect(finished.wait(timeout: .now() + 15) == .success, "every load thread saw the server go")
+        let exit = try #require(first.child.waitForExit(within: 5))
+        #expect(exit.signaled && exit.status == SIGKILL)
+        let received = load.ids.withLock { $0 }
+        #expect(load.malformed.load(ordering: .relaxed) == 0)
+        #expect(received.count >= 300, "enough load reached the server: \(received.count)")
+        #expect(Set(received).count == received.count, "no click id was handed out twice")
+
+        // A second run dies too, just after it starts moving the first run's journal into the store.
+        let second = try ChildServer(dataDirectory: directory, outputIn: directory, label: "second")
+        usleep(30_000)
+        second.child.signal(SIGKILL)
+        _ = second.child.waitForExit(within: 5)
+
+        // A third run settles: the journal of both earlier runs is ingested and deleted.
+        let third = try ChildServer(dataDirectory: directory, outputIn: directory, label: "third")
+        let settled = TestServer.eventually(within: 20) { Self.segmentsWithRecords(directory).isEmpty }
+        #expect(settled, "the journal was ingested: \(Self.segmentsWithRecords(directory)) \(third.child.stderr)")
+        let stored = try Self.storedIDs(directory)
+        let storedSet = Set(stored)
+        #expect(storedSet.count == stored.count, "no click is stored twice")
+        let lost = Set(received).subtracting(storedSet)
+        #expect(lost.isEmpty, "\(lost.count) answered clicks were lost, e.g. \(lost.prefix(3))")
+        // Requests journaled whose responses the kill cut off: at most one in flight per connection.
+        #expect(stored.count - received.count <= connections, "stored \(stored.count), answered \(received.count)")
+
+        third.child.signal(SIGTERM)
+        #expect(third.child.waitForExit(within: 10)?.status == 0)
+    }
+
+    @Test func sigtermDrainsTheJournalAndExitsZero() throws {
+        let directory = try Self.dataDirectory()
+        defer { TestFiles.remove(directory) }
+        let server = try ChildServer(dataDirectory: directory, outputIn: directory, label: "serve")
+        let client = server.client()
+        var ids: [String] = []
+        for index in 0..<90 {
+            let (path, agent) = [
+                ("/a/pk_acme/SAM20", Agents.iPhone), ("/a/pk_acme/LEE", Agents.android),
+                ("/a/pk_acme/LEE", Agents.desktop),
+            ][index % 3]
+            let response = try client.request("GET", path, headers: [("User-Agent", agent)])
+            if let id = LinkResponses.clickID(in: response) { ids.append(id) } else { #expect(response.status == 200) }
+        }
+        #expect(ids.count == 60)
+        // SIGTERM with a kept-alive connection still open.
+        server.child.signal(SIGTERM)
+        let exit = server.child.waitForExit(within: 10)
+        #expect(exit?.status == 0 && exit?.signaled == false, "\(server.child.stderr)")
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/journal")) ?? []
+        #expect(leftovers.filter { $0.hasSuffix(".journal") }.isEmpty, "journal segments left: \(leftovers)")
+        let stored = try Self.storedIDs(directory)
+        #expect(stored.count == 90, "every click, the fallback page's included")
+        #expect(Set(ids).isSubset(of: Set(stored)))
+        withExtendedLifetime(client) {}
+    }
+}
+
+/// What the load threads saw: the click id of every answered request, and answers that were not a redirect.
+final class LoadResults: Sendable {
+    let ids = Mutex<[String]>([])
+    let malformed = Atomic<Int>(0)
+}

@@ -1,0 +1,238 @@
+import EdgeStore
+import Foundation
+import LinkCore
+import Testing
+
+/// Codes, names, templates, paths and headers are hostile: a value never adds a header line, never changes
+/// where a redirect goes, and never reaches a page as markup.
+@Suite struct LinkHostileInputTests {
+    /// Legal codes (1–64 bytes, no whitespace, control bytes or `/ ? # %`) that are dangerous in a URL or page.
+    static let codes = [
+        #"<b>"x"&'y'"#, "@evil.com", "javascript:alert(1)", #"\evil.com"#, "<script>alert(1)<", "'-alert(1)-'",
+        "Ünïcødé", "a=b&c=d", "{click_id}", "{code}", #"x"onmouseover="alert(1)"#, ".evil.com:443@x",
+    ]
+    static let programName = #"Evil <i>"Pro"</i> & 'Co'"#
+    static let liteName = "Lite</title><script>steal()</script>"
+    static let partnerName = #"<script>alert("p")</script>"#
+    static let litePartnerName = #"O'Brien & "Sons" <x>"#
+    static let template = "https://app.example.com/open/{code}?c={code}&k={click_id}#{code}"
+    static let playURL = "https://play.google.com/store/apps/details?id=com.evil&x='y'&z=1#frag"
+    static let appStoreURL = "https://apps.apple.com/app/id1?a='b'&c=d"
+
+    /// Two programs of `org_acme`: one with the template, one with store URLs only (codes suffixed `L`).
+    static var config: String {
+        func codes(_ suffix: String) -> String {
+            Self.codes.map { #"{"code":\#(json($0 + suffix)),"active":true}"# }.joined(separator: ",")
+        }
+        return """
+            {"organizations":[{"id":"org_acme","programs":[
+              {"id":"prg_evil","name":\(json(programName)),"app_links":{"deep_link_template":\(json(template))},
+               "partners":[{"id":"part_evil","name":\(json(partnerName)),"codes":[\(codes(""))]}]},
+              {"id":"prg_evil_lite","name":\(json(liteName)),
+               "app_links":{"google_play_url":\(json(playURL)),"app_store_url":\(json(appStoreURL))},
+               "partners":[{"id":"part_evil_lite","name":\(json(litePartnerName)),"codes":[\(codes("L"))]}]}]}]}
+            """
+    }
+
+    @Test func redirectsPercentEncodeTheCodeAndKeepTheirHost() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try server.importConfig(Self.config)
+        let client = server.client()
+        #expect(
+            try TestServer.eventually(within: 2) {
+                try client.request("GET", "/a/pk_acme/\(encode("@evil.com"))").status == 302
+            })
+        for code in Self.codes {
+            let app = try client.request("GET", "/a/pk_acme/\(encode(code))", headers: [("User-Agent", Agents.iPhone)])
+            #expect(app.status == 302, "\(code)")
+            let id = try #require(LinkResponses.clickID(in: app, after: ["&k="]), "\(code)")
+            let location = try #require(app.header("location"))
+            let filled = encode(code)
+            #expect(location == "https://app.example.com/open/\(filled)?c=\(filled)&k=\(id)#\(filled)", "\(code)")
+            #expect(LinkResponses.origin(of: location) == "https://app.example.com", "\(code): \(location)")
+            #expect(LinkResponses.headerLinesWithControlBytes(app).isEmpty, "\(code)")
+
+            let play = try client.request(
+                "GET", "/a/pk_acme/\(encode(code + "L"))", headers: [("User-Agent", Agents.android)])
+            #expect(play.status == 302, "\(code)L")
+            let playID = try #require(LinkResponses.clickID(in: play), "\(code)L")
+            #expect(
+                play.header("location")
+                    == "https://play.google.com/store/apps/details?id=com.evil&x='y'&z=1&referrer=tolt_code%3D"
+                    + encode(encode(code + "L")) + "%26tolt_click%3D\(playID)", "\(code)L")
+            #expect(LinkResponses.origin(of: play.header("location") ?? "") == "https://play.google.com")
+        }
+        // The stored click holds the code as it is, not its encoding.
+        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == 2 * Self.codes.count })
+        #expect(Set(try server.storedClicks().map(\.code)) == Set(Self.codes + Self.codes.map { $0 + "L" }))
+    }
+
+    @Test func pagesShowEveryValueEscaped() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try server.importConfig(Self.config)
+        let client = server.client()
+        #expect(
+            try TestServer.eventually(within: 2) {
+                try client.request("GET", "/a/pk_acme/\(encode("@evil.com"))").status == 302
+            })
+        for code in Self.codes {
+            let fallback = try client.request(
+                "GET", "/a/pk_acme/\(encode(code + "L"))", headers: [("User-Agent", Agents.desktop)])
+            #expect(fallback.status == 200, "\(code)")
+            let page = fallback.text
+            #expect(page.contains(#"<div class="code" id="code">\#(escape(code + "L"))</div>"#), "\(code)")
+            #expect(page.contains(#"data-code="\#(escape(code + "L"))">"#), "\(code)")
+            #expect(
+                page.contains("<title>\(escape(Self.liteName)): your code \(escape(code + "L"))</title>"), "\(code)")
+            #expect(page.contains("<p>\(escape(Self.litePartnerName)) shared this code"), "\(code)")
+            #expect(page.contains(#"id="app-store" href="\#(escape(Self.appStoreURL))""#))
+            #expect(page.contains(#"id="google-play" href="\#(escape(Self.playURL))""#))
+            #expect(page.components(separatedBy: "<script").count == 2, "only the page's own copy script: \(code)")
+            #expect(!page.contains("<x>") && !page.contains("</title><"), "\(code)")
+
+            let preview = try client.request(
+                "GET", "/a/pk_acme/\(encode(code))", headers: [("User-Agent", Agents.slack)])
+            #expect(preview.status == 200, "\(code)")
+            let card = preview.text
+            let title = "\(escape(Self.programName)): code \(escape(code))"
+            #expect(card.contains(#"<meta property="og:title" content="\#(title)">"#), "\(code)")
+            #expect(
+                card.contains(
+                    #"<meta property="og:description" content="\#(escape(Self.partnerName)) invites you to \#(escape(Self.programName)). Use code \#(escape(code)) when you sign up.">"#
+                ),
+                "\(code)")
+            #expect(
+                card.contains(
+                    #"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(encode(code))">"#))
+            #expect(!card.contains("<script") && !card.contains("<i>") && !card.contains("<b>"), "\(code)")
+        }
+    }
+
+    @Test func hostilePathsGetNotFoundAndAddNoHeader() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let paths = [
+            "/a/pk_acme/SAM20%0d%0aX-Injected:%201", "/a/pk_acme/%0d%0aLocation:%20https://evil.com",
+            "/a/pk_acme%0d%0aX-Injected:%201/SAM20", "/a/pk_acme/SAM20%00", "/a/pk_acme/SAM20%0a",
+            "/a/pk_acme/..%2f..%2fetc%2fpasswd", "/a/pk_acme/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+            "/a/pk_acme/" + String(repeating: "A", count: 65), "/a/pk_acme/" + String(repeating: "%41", count: 2000),
+        ]
+        for path in paths {
+            for agent in [Agents.iPhone, Agents.slack] {
+                let response = try client.request("GET", path, headers: [("User-Agent", agent)])
+                #expect(response.status == 404, "\(path)")
+                #expect(response.header("location") == nil && response.header("x-injected") == nil, "\(path)")
+                #expect(LinkResponses.headerLinesWithControlBytes(response).isEmpty, "\(path)")
+                #expect(!response.text.contains("<script"), "\(path)")
+            }
+        }
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(clicks.map(\.id) == [sentinel])
+    }
+
+    @Test func aHostileHostHeaderIsEscapedInThePreview() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let host = #"evil.example"><script>alert(1)</script>"#
+        let request = "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: \(Agents.slack)\r\n\r\n"
+        let response = try server.client().exchange(Array(request.utf8))
+        #expect(response.status == 200)
+        #expect(response.text.contains(#"<meta property="og:url" content="http://\#(escape(host))/a/pk_acme/SAM20">"#))
+        #expect(!response.text.contains("<script"))
+    }
+
+    /// Every branch's head is well-formed: `token: printable value` lines only, and the server's own name intact
+    /// (h2o keeps pointers to header values, so a value built in a temporary shows up as garbage here).
+    @Test func everyBranchSendsAWellFormedHead() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let requests = [
+            ("GET", "/a/pk_acme/SAM20", Agents.iPhone), ("GET", "/a/pk_acme/LEE", Agents.android),
+            ("GET", "/a/pk_acme/LEE", Agents.desktop), ("GET", "/a/pk_acme/SAM20", Agents.slack),
+            ("HEAD", "/a/pk_acme/SAM20", Agents.iPhone), ("GET", "/a/pk_acme/NOPE", Agents.iPhone),
+            ("POST", "/a/pk_acme/SAM20", Agents.iPhone), ("GET", "/v1/clicks", Agents.curl),
+        ]
+        let token = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for (method, path, agent) in requests {
+            let response = try client.request(method, path, headers: [("User-Agent", agent)])
+            for line in HTTPResponses.split(response.rawHead).dropFirst() {
+                let colon = line.firstIndex(of: 0x3A) ?? line.endIndex
+                let name = line[..<colon]
+                let value = line[colon...].dropFirst()
+                let printable = value.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+                #expect(
+                    !name.isEmpty && name.allSatisfy(token.contains) && printable,
+                    "\(method) \(path): \(String(decoding: line, as: UTF8.self).debugDescription)")
+            }
+            #expect(response.header("server") == "tolt-edge", "\(method) \(path)")
+        }
+    }
+
+    /// The importer refuses control bytes, but the store is shared: a value written by another tool must still
+    /// never reach a header as it is.
+    @Test func storedValuesThatSkippedValidationNeverSplitAHeader() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        var changes = ConfigChanges()
+        changes.programs = [
+            ProgramRecord(
+                id: "prg_raw", organizationID: "org_acme", name: "Raw",
+                googlePlayURL: "https://play.google.com/x?id=1\r\nX-Injected: play"),
+            ProgramRecord(
+                id: "prg_raw2", organizationID: "org_acme", name: "Raw 2",
+                deepLinkTemplate: "myapp://x?c={code}\r\nX-Injected: template"),
+        ]
+        changes.partners = [
+            PartnerRecord(id: "part_raw", programID: "prg_raw", name: "Raw", status: "active"),
+            PartnerRecord(id: "part_raw2", programID: "prg_raw2", name: "Raw", status: "active"),
+        ]
+        changes.codes = [
+            CodeRecord(reference: 0, partnerID: "part_raw", code: "RAW1", active: true),
+            CodeRecord(reference: 0, partnerID: "part_raw2", code: "RAW2", active: true),
+        ]
+        try server.store.applyConfig(changes, expectedRevision: try server.store.configRevision())
+        let client = server.client()
+        #expect(try TestServer.eventually(within: 2) { try client.request("GET", "/a/pk_acme/RAW2").status != 404 })
+        for path in ["/a/pk_acme/RAW1", "/a/pk_acme/RAW2"] {
+            for agent in [Agents.android, Agents.iPhone, Agents.desktop] {
+                let response = try client.request("GET", path, headers: [("User-Agent", agent)])
+                #expect(response.header("x-injected") == nil, "\(path) as \(agent)")
+                #expect(LinkResponses.headerLinesWithControlBytes(response).isEmpty, "\(path) as \(agent)")
+                if let location = response.header("location") {
+                    #expect(!location.contains("\r") && !location.contains("\n"), "\(path)")
+                }
+            }
+        }
+    }
+}
+
+/// RFC 3986 percent-encoding of everything but unreserved bytes, written here independently of the product.
+private func encode(_ text: String) -> String {
+    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    for byte in text.utf8 {
+        if unreserved.contains(byte) {
+            out.append(byte)
+        } else {
+            out += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// HTML escaping of `& < > " '`, written here independently of the product.
+private func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        .replacingOccurrences(of: "'", with: "&#39;")
+}
+
+/// A JSON string literal.
+private func json(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `tolt-edge` executable run as a child process, its output captured in files of `directory`.
+final class ChildProcess {
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    /// Starts `tolt-edge arguments…`; output goes to `directory/<label>.stdout` and `.stderr`.
+    init(_ arguments: [String], outputIn directory: String, label: String) throws {
+        stdoutPath = "\(directory)/\(label).stdout"
+        stderrPath = "\(directory)/\(label).stderr"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: TestFiles.binary)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// The exit status once the child has exited, or `nil` when it is still running after `seconds`.
+    /// A child killed by a signal reports the signal number (Foundation's `uncaughtSignal`).
+    func waitForExit(within seconds: Double) -> (status: Int32, signaled: Bool)? {
+        let deadline = TestClock.now() + seconds
+        while process.isRunning {
+            if TestClock.now() > deadline { return nil }
+            usleep(10_000)
+        }
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Runs a command to its end (at most `seconds`) and returns its status and output.
+    static func run(_ arguments: [String], outputIn directory: String, within seconds: Double = 30) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let child = try ChildProcess(
+            arguments, outputIn: directory, label: "command-\(UInt32.random(in: 0...UInt32.max))")
+        guard let exit = child.waitForExit(within: seconds) else {
+            child.signal(SIGKILL)
+            throw ClientError("tolt-edge \(arguments.joined(separator: " ")) did not finish in \(seconds) s")
+        }
+        return (exit.status, child.stdout, child.stderr)
+    }
+}
+
+/// `tolt-edge serve` as a child process on an ephemeral port of 127.0.0.1, over a data directory.
+final class ChildServer {
+    let child: ChildProcess
+    let port: Int
+
+    /// Starts the server and waits (at most `seconds`) for the line that names its port.
+    init(
+        dataDirectory: String, outputIn directory: String, label: String, threads: Int = 2, arguments: [String] = [],
+        within seconds: Double = 20
+    ) throws {
+        child = try ChildProcess(
+            ["serve", "--host", "127.0.0.1", "--port", "0", "--threads", String(threads), "--data", dataDirectory]
+                + arguments,
+            outputIn: directory, label: label)
+        let deadline = TestClock.now() + seconds
+        while true {
+            if let port = Self.port(in: child.stdout) {
+                self.port = port
+                return
+            }
+            guard child.process.isRunning, TestClock.now() < deadline else {
+                child.signal(SIGKILL)
+                throw ClientError("tolt-edge serve did not start: \(child.stdout) \(child.stderr)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    func client() -> HTTPClient { HTTPClient(port: port) }
+
+    /// The port in `tolt-edge listening on http://127.0.0.1:PORT (…)`.
+    static func port(in output: String) -> Int? {
+        guard let range = output.range(of: "listening on http://127.0.0.1:") else { return nil }
+        let digits = output[range.upperBound...].prefix { $0.isNumber }
+        guard output[range.upperBound...].dropFirst(digits.count).first == " " else { return nil }
+        return Int(digits)
+    }
+}

@@ -1,0 +1,143 @@
+import EdgeStore
+import LinkCore
+import Testing
+
+/// `tolt-edge import` merges: creates, updates by id, leaves what the file does not name, and changes
+/// nothing the second time; `export` writes the same form back without secrets.
+@Suite struct ConfigImporterTests {
+    @Test func importCreatesEveryObjectAndSaysSo() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let report = try fixture.importJSON(Documents.acme)
+        #expect(report.changes.contains("created organization org_acme"))
+        #expect(report.changes.contains("created program prg_play"))
+        #expect(report.changes.contains("created partner part_idle"))
+        #expect(report.changes.contains("created code SAM20 of part_sam"))
+        #expect(report.changes.count == 1 + 2 + 3 + 4)
+        #expect(report.warnings.isEmpty && report.generatedSecrets.isEmpty)
+
+        let records = try fixture.store.configRecords()
+        #expect(
+            records.organizations == [
+                OrganizationRecord(id: "org_acme", name: "Acme", publicKey: "pk_acme", secretKey: "sk_acme_secret")
+            ])
+        let program = try #require(records.programs.first { $0.id == "prg_acme" })
+        #expect(program.claimWindowDays == 30)
+        #expect(program.deepLinkTemplate == "myapp://claim?tolt_code={code}&tolt_click={click_id}")
+        #expect(records.codes.first { $0.code == "IDLE5" }?.active == true, "a code is active unless it says otherwise")
+        #expect(records.partners.first { $0.id == "part_idle" }?.status == "inactive")
+        #expect(Set(records.codes.map(\.reference)).count == 4, "every code has its own reference")
+    }
+
+    @Test func aSecondImportOfTheSameFileReportsNothingAndWritesNothing() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        try fixture.importJSON(Documents.acme)
+        let revision = try fixture.store.configRevision()
+        #expect(try fixture.importJSON(Documents.acme).reportsNothing)
+        #expect(try fixture.store.configRevision() == revision)
+
+        // Without ids, objects are found again by their natural keys: still nothing to do.
+        let withoutIDs = """
+            {"organizations":[{"name":"Beta","public_key":"pk_beta","secret_key":"sk_beta_secret","programs":[
+              {"name":"Beta App","partners":[{"name":"Kim","codes":[{"code":"KIM1"}]}]}]}]}
+            """
+        #expect(try fixture.importJSON(withoutIDs).changes.count == 4)
+        let before = try fixture.store.configRecords()
+        #expect(try fixture.importJSON(withoutIDs).reportsNothing)
+        #expect(try fixture.store.configRecords() == before)
+    }
+
+    @Test func anUpdateByIdChangesOnlyTheFieldsItNames() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        try fixture.importJSON(Documents.acme)
+        let before = try fixture.store.configRecords()
+        let report = try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_acme","name":"Acme Inc","programs":[
+              {"id":"prg_acme","name":"Acme Max","app_links":{"app_store_url":null},
+               "partners":[{"id":"part_sam","name":"Samantha","codes":[{"code":"sam20","active":false}]}]}]}]}
+            """)
+        #expect(
+            Set(report.changes) == [
+                "updated organization org_acme", "updated program prg_acme", "updated partner part_sam",
+                "updated code sam20 of part_sam",
+            ])
+        let after = try fixture.store.configRecords()
+        let organization = try #require(after.organizations.first)
+        #expect(organization.name == "Acme Inc")
+        #expect(organization.secretKey == "sk_acme_secret", "an update without secret_key keeps the key")
+        #expect(organization.publicKey == "pk_acme")
+        let program = try #require(after.programs.first { $0.id == "prg_acme" })
+        #expect(program.name == "Acme Max" && program.appStoreURL == nil)
+        #expect(program.claimWindowDays == 30 && program.googlePlayURL != nil && program.deepLinkTemplate != nil)
+        let code = try #require(after.codes.first { $0.partnerID == "part_sam" && $0.code.lowercased() == "sam20" })
+        #expect(code.active == false && code.code == "sam20")
+        #expect(code.reference == before.codes.first { $0.code == "SAM20" }?.reference, "a code keeps its reference")
+        #expect(after.partners.first { $0.id == "part_sam" }?.status == "active", "an absent status is kept")
+        // Not in the file, so left as they were.
+        #expect(after.codes.first { $0.code == "OLD10" } == before.codes.first { $0.code == "OLD10" })
+        #expect(after.programs.first { $0.id == "prg_play" } == before.programs.first { $0.id == "prg_play" })
+        #expect(after.partners.filter { $0.id != "part_sam" } == before.partners.filter { $0.id != "part_sam" })
+    }
+
+    @Test func aMissingSecretKeyIsGeneratedOnceAndKept() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let document = #"{"organizations":[{"id":"org_new","name":"New","public_key":"pk_new"}]}"#
+        let report = try fixture.importJSON(document)
+        let generated = try #require(report.generatedSecrets.first)
+        #expect(report.generatedSecrets.count == 1 && generated.organizationID == "org_new")
+        #expect(generated.secretKey.hasPrefix("sk_") && generated.secretKey.utf8.count >= 16)
+        #expect(try fixture.store.configRecords().organizations.first?.secretKey == generated.secretKey)
+
+        #expect(try fixture.importJSON(document).reportsNothing, "no second key is generated")
+        #expect(try fixture.store.configRecords().organizations.first?.secretKey == generated.secretKey)
+        let other = try fixture.importJSON(#"{"organizations":[{"id":"org_two","name":"Two","public_key":"pk_two"}]}"#)
+        #expect(other.generatedSecrets.first?.secretKey != generated.secretKey)
+    }
+
+    @Test func aCodeTwoPartnersHoldIsAcceptedWithAWarning() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        try fixture.importJSON(Documents.acme)
+        let report = try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play",
+              "partners":[{"id":"part_copy","name":"Copycat","codes":[{"code":"sam20"}]}]}]}]}
+            """)
+        #expect(report.changes == ["created partner part_copy", "created code sam20 of part_copy"])
+        #expect(report.warnings.count == 1)
+        let warning = try #require(report.warnings.first)
+        #expect(warning.lowercased().contains("sam20") && warning.contains("part_sam") && warning.contains("part_copy"))
+        #expect(try fixture.store.configRecords().codes.filter { $0.code.lowercased() == "sam20" }.count == 2)
+        #expect(try fixture.importJSON(#"{"organizations":[{"id":"org_acme","name":"Acme"}]}"#).warnings.count == 1)
+        // A code held by a partner of another organization is no conflict.
+        let elsewhere = try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_b","name":"B","public_key":"pk_b","secret_key":"sk_b_secret",
+              "programs":[{"id":"prg_b","name":"B","partners":[{"id":"part_b","name":"B","codes":[{"code":"LEE"}]}]}]}]}
+            """)
+        #expect(!elsewhere.warnings.contains { $0.contains("LEE") })
+    }
+
+    @Test func exportRoundTripsWithoutSecrets() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        try fixture.importJSON(Documents.acme)
+        let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
+        #expect(!exported.contains("sk_acme_secret") && !exported.contains("secret_key"))
+
+        // Importing the export into the same store changes nothing.
+        #expect(try fixture.importJSON(exported).reportsNothing)
+        // Into an empty store, it rebuilds the same configuration, with a new secret key.
+        let copy = try StoreFixture()
+        defer { copy.remove() }
+        let report = try copy.importJSON(exported)
+        #expect(report.generatedSecrets.map(\.organizationID) == ["org_acme"])
+        #expect(try copy.store.configRecords().comparable == (try fixture.store.configRecords().comparable))
+        let again = String(decoding: try ConfigImporter.exportDocument(from: copy.store), as: UTF8.self)
+        #expect(again == exported)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import LinkCore
+import Synchronization
+import Testing
+
+@testable import EdgeStore
+
+/// The click journal and its ingester: every appended click reaches the store exactly once, a torn tail
+/// is dropped, and progress survives a restart.
+@Suite struct ClickJournalTests {
+    static let target = LinkTarget(
+        code: CodeRecord(reference: 7, partnerID: "part_sam", code: "SAM20", active: true),
+        partner: PartnerRecord(id: "part_sam", programID: "prg_acme", name: "Sam", status: "active"),
+        program: ProgramSettings(
+            record: ProgramRecord(id: "prg_acme", organizationID: "org_acme", name: "Acme Pro"),
+            organizationName: "Acme"),
+        publicKey: "pk_acme")
+
+    /// Appends one click numbered `number` and returns the record the store must end up holding.
+    @discardableResult
+    static func append(_ number: Int, to writer: JournalWriter, userAgent: String? = nil, referer: String? = nil)
+        -> ClickRecord
+    {
+        let id = "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number)
+        let agent = userAgent ?? "agent \(number)"
+        let referer = referer ?? (number % 3 == 0 ? "" : "https://ref.example/\(number)")
+        let ip = number % 2 == 0 ? "127.0.0.1" : "2001:db8::\(number % 1000)"
+        let platform = Platform.allCases[number % 4]
+        let createdAt = 1_767_225_600_000 + Int64(number)
+        let appended = Array(id.utf8).withUnsafeBytes { id in
+            Array(agent.utf8).withUnsafeBytes { agent in
+                Array(referer.utf8).withUnsafeBytes { referer in
+                    Array(ip.utf8).withUnsafeBytes { ip in
+                        writer.append(
+                            clickID: id.baseAddress!, createdAt: createdAt, platform: platform, target: target,
+                            userAgent: agent, referer: referer, ip: ip)
+                    }
+                }
+            }
+        }
+        precondition(appended, "the journal refused a click")
+        return ClickRecord(
+            id: id, createdAt: createdAt, organizationID: "org_acme", programID: "prg_acme", partnerID: "part_sam",
+            code: "SAM20", platform: platform, userAgent: String(agent.utf8.prefix(512))!,
+            referer: String(referer.utf8.prefix(1024))!, ip: ip)
+    }
+
+    static func stored(_ store: SQLiteStore) throws -> [ClickRecord] {
+        var clicks: [ClickRecord] = []
+        var query = ClickQuery(organizationID: "org_acme", limit: 100)
+        while true {
+            let page = try store.clicks(query)
+            clicks += page.items
+            guard page.hasMore else { return clicks.sorted { $0.id < $1.id } }
+            query.startingAfter = page.items.last!.id
+        }
+    }
+
+    /// Segment files that hold at least one frame (an untouched spare starts with a zero header).
+    static func segmentsWithData(_ journal: ClickJournal) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: journal.directory).filter { name in
+            guard name.hasSuffix(".journal"),
+                let handle = FileHandle(forReadingAtPath: journal.directory + "/" + name)
+            else { return false }
+            defer { try? handle.close() }
+            return (try handle.read(upToCount: 8) ?? Data()).contains { $0 != 0 }
+        }
+    }
+
+    @Test func everyClickIsIngestedExactlyOnceAcrossBatchesStreamsAndSegments() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let writers = [journal.makeWriter(stream: 0), journal.makeWriter(stream: 1)]
+        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        var expected = (0..<2500).map { Self.append($0, to: writers[$0 % 2]) }
+        expected.append(
+            Self.append(
+                9999, to: writers[0], userAgent: String(repeating: "u", count: 2000),
+                referer: String(repeating: "r", count: 3000)))
+
+        try ingester.pass()
+        #expect(try Self.stored(fixture.store) == expected.sorted { $0.id < $1.id })
+        #expect(try ingester.pass() == false, "a second pass finds nothing new")
+        #expect(try Self.stored(fixture.store).count == expected.count)
+        #expect(try Self.stored(fixture.store).last?.userAgent.utf8.count == 512, "the User-Agent is bounded")
+
+        // More clicks after a pass, then the writers close (as at shutdown): drained, every segment deleted.
+        expected += (2500..<2600).map { Self.append($0, to: writers[$0 % 2]) }
+        for writer in writers { writer.close() }
+        try ingester.drain()
+        #expect(try Self.stored(fixture.store) == expected.sorted { $0.id < $1.id })
+        #expect(journal.segmentNames().isEmpty)
+        #expect(ingester.ingestedCount == expected.count)
+    }
+
+    @Test func aTornTailLeftByACrashIsIgnored() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let crashed = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let writer = crashed.makeWriter(stream: 0)
+        let expected = (0..<5).map { Self.append($0, to: writer) }
+        // The process dies while writing a sixth frame: its header claims a payload that is not there.
+        let name = try #require(try Self.segmentsWithData(crashed).first)
+        let path = crashed.directory + "/" + name
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        var end = 0
+        while true {
+            let header = bytes[end..<end + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            if header == 0 { break }
+            end += JournalFrame.headerSize + JournalFrame.padded(Int(UInt32(truncatingIfNeeded: header)))
+        }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(end))
+        try handle.write(contentsOf: [200, 0, 0, 0, 0xAD, 0xDE, 0, 0] + [UInt8](repeating: 0x41, count: 40))
+        try handle.close()
+
+        // The next process: the segment is nobody's, so it is read to its first torn frame and deleted.
+        let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let ingester = ClickIngester(journal: restarted, store: try fixture.reopen())
+        try ingester.pass()
+        #expect(try Self.stored(fixture.store) == expected)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(
+            try fixture.store.journalOffset(segment: restarted.checkpointKey(name)) == 0, "its checkpoint is forgotten")
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test func ingestionResumesFromItsCheckpointAfterARestart() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let writer = first.makeWriter(stream: 0)
+        var expected = (0..<3).map { Self.append($0, to: writer) }
+        try ClickIngester(journal: first, store: try fixture.reopen()).pass()
+        #expect(try Self.stored(fixture.store) == expected)
+        let name = try #require(try Self.segmentsWithData(first).first)
+        #expect(try fixture.store.journalOffset(segment: first.checkpointKey(name)) > 0)
+
+        // Two more clicks, then the process dies (the writer never seals its segment).
+        expected += (3..<5).map { Self.append($0, to: writer) }
+        let second = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        #expect(second.nodeID == first.nodeID, "the node keeps its id across restarts")
+        // A fresh store connection and ingester know nothing but what the store says.
+        try ClickIngester(journal: second, store: try fixture.reopen()).pass()
+        #expect(try Self.stored(fixture.store) == expected, "the first three are not inserted twice")
+        try ClickIngester(journal: second, store: try fixture.reopen()).pass()
+        #expect(try Self.stored(fixture.store) == expected)
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test func aFailedBatchIsRetriedWithoutLossOrDuplicate() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 1 << 20)
+        let writer = journal.makeWriter(stream: 0)
+        let expected = (0..<1500).map { Self.append($0, to: writer) }
+        writer.close()
+        let flaky = FlakyStore(try fixture.reopen(), failingIngestCall: 2)
+        let ingester = ClickIngester(journal: journal, store: flaky)
+        #expect(throws: StoreError.self) { try ingester.pass() }
+        #expect(try Self.stored(fixture.store).count == ClickIngester.batchSize, "the first batch is committed")
+        try ingester.drain()
+        #expect(try Self.stored(fixture.store) == expected)
+        #expect(journal.segmentNames().isEmpty)
+    }
+}
+
+/// A store whose `ingest` fails once, on its `failingIngestCall`-th call, as a full disk or a lock would.
+final class FlakyStore: Store {
+    let base: SQLiteStore
+    let calls = Mutex(0)
+    let failingCall: Int
+
+    init(_ base: SQLiteStore, failingIngestCall: Int) {
+        self.base = base
+        failingCall = failingIngestCall
+    }
+
+    func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+        let call = calls.withLock {
+            $0 += 1; return $0
+        }
+        if call == failingCall { throw StoreError.database("disk I/O error (injected)") }
+        try base.ingest(clicks, checkpoint: checkpoint)
+    }
+
+    func migrate() throws { try base.migrate() }
+    func configRecords() throws -> ConfigRecords { try base.configRecords() }
+    func configRevision() throws -> Int64 { try base.configRevision() }
+    func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
+        try base.applyConfig(changes, expectedRevision: expectedRevision)
+    }
+    func clickSigningKey() throws -> [UInt8] { try base.clickSigningKey() }
+    func journalOffset(segment: String) throws -> Int64 { try base.journalOffset(segment: segment) }
+    func forgetJournalSegment(_ segment: String) throws { try base.forgetJournalSegment(segment) }
+    func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> { try base.clicks(query) }
+    func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
+        try base.claim(customer)
+    }
+    func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
+        try base.customer(organizationID: organizationID, customerID: customerID)
+    }
+    func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try base.customers(query) }
+}

@@ -1,0 +1,81 @@
+import LinkCore
+import Testing
+
+@testable import EdgeStore
+
+/// Migrations are versioned and idempotent: running them again, from any connection, changes nothing.
+@Suite struct SQLiteMigrationsTests {
+    static func version(_ store: SQLiteStore) throws -> Int {
+        try store.withConnection { db in try db.rows("PRAGMA user_version") { Int($0.int(0)) } }.first ?? -1
+    }
+
+    static func schema(_ store: SQLiteStore) throws -> [String] {
+        try store.withConnection { db in
+            try db.rows("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name") {
+                $0.text(0)
+            }
+        }
+    }
+
+    @Test func aNewStoreIsAtTheNewestVersionInWALMode() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        #expect(try Self.version(fixture.store) == SQLiteMigrations.steps.count)
+        let mode = try fixture.store.withConnection { db in try db.rows("PRAGMA journal_mode") { $0.text(0) } }
+        #expect(mode == ["wal"])
+        let tables = try Self.schema(fixture.store).filter { $0.hasPrefix("table ") }.map {
+            $0.split(separator: ":")[0]
+        }
+        for table in [
+            "organizations", "programs", "partners", "codes", "clicks", "journal_checkpoints", "customers", "meta",
+        ] {
+            #expect(tables.contains("table \(table)"), "\(table)")
+        }
+    }
+
+    @Test func migratingAgainChangesNothingAndKeepsTheData() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        try fixture.importJSON(Documents.acme)
+        let click = ClickRecord(
+            id: "clk_0000000000000000000000000000000000000001", createdAt: 1_767_225_600_000,
+            organizationID: "org_acme",
+            programID: "prg_acme", partnerID: "part_sam", code: "SAM20", platform: .ios, userAgent: "ua", referer: "",
+            ip: "127.0.0.1")
+        try fixture.store.ingest([click], checkpoint: JournalCheckpoint(segment: "node/segment", offset: 64))
+        let key = try fixture.store.clickSigningKey()
+        let schema = try Self.schema(fixture.store)
+        let records = try fixture.store.configRecords()
+
+        try fixture.store.migrate()
+        try fixture.store.migrate()
+        let other = try fixture.reopen()  // migrates on open, as serve and import do
+        try other.migrate()
+
+        for store in [fixture.store, other] {
+            #expect(try Self.version(store) == SQLiteMigrations.steps.count)
+            #expect(try Self.schema(store) == schema)
+            #expect(try store.configRecords() == records)
+            #expect(try store.clicks(ClickQuery(organizationID: "org_acme")).items == [click])
+            #expect(try store.journalOffset(segment: "node/segment") == 64)
+            #expect(try store.clickSigningKey() == key, "the signing key is made once and kept")
+        }
+    }
+
+    @Test func anOlderStoreIsBroughtForwardStepByStep() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        // A store made by the first release: only step 1 applied.
+        let old = try SQLiteStore(path: fixture.directory + "/old.sqlite")
+        try old.withConnection { db in
+            try db.execute(SQLiteMigrations.steps[0])
+            try db.execute("PRAGMA user_version = 1")
+        }
+        try fixture.importJSON(Documents.acme, into: old)
+        let records = try old.configRecords()
+        try old.migrate()
+        #expect(try Self.version(old) == SQLiteMigrations.steps.count)
+        #expect(try old.configRecords() == records)
+        #expect(try old.customers(CustomerQuery(organizationID: "org_acme")).items.isEmpty, "step 2's table exists")
+    }
+}
