@@ -5,11 +5,11 @@ import Testing
 /// The rules file, its compiled copy, and the rule language itself.
 @Suite("User-Agent rules")
 struct UserAgentRulesTests {
-    @Test("the compiled-in rules equal data/user-agent-rules.txt (run scripts/generate-ua-rules.sh)")
+    @Test("the compiled-in rules equal rules/user-agent-rules.txt (run scripts/generate-ua-rules.sh)")
     func generatedTextIsCurrent() throws {
         let root = try #require(UserAgentCorpus.repositoryRoot())
         let onDisk = try String(
-            contentsOf: root.appendingPathComponent("data/user-agent-rules.txt"), encoding: .utf8)
+            contentsOf: root.appendingPathComponent("rules/user-agent-rules.txt"), encoding: .utf8)
         // A multi-line literal drops the newline before its closing delimiter.
         #expect(UserAgentClassifier.rulesText + "\n" == onDisk)
     }
