@@ -75,7 +75,12 @@ enum ListCommands {
                 organizationID: try organizationID(options, store: store),
                 limit: try options.integer("limit", in: 1...100) ?? 20)
             query.partnerID = options.value("partner-id")
-            query.status = options.value("status")
+            if let status = options.value("status") {
+                guard ["lead", "paying"].contains(status) else {
+                    throw CommandLineOptions.UsageError(message: "--status must be lead or paying")
+                }
+                query.status = status
+            }
             query.customerID = options.value("customer-id")
             query.startingAfter = options.value("starting-after")
             let page = try store.customers(query)

@@ -120,7 +120,12 @@ final class APIHandler: Sendable {
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = request.query["partner_id"]
         query.customerID = request.query["customer_id"]
-        query.startingAfter = request.query["starting_after"]
+        if let after = request.query["starting_after"] {
+            guard after.hasPrefix("cust_"), after.utf8.count <= 64 else {
+                throw APIError.invalidRequest("starting_after must be a customer id (cust_…)")
+            }
+            query.startingAfter = after
+        }
         if let status = request.query["status"] {
             guard ["lead", "paying"].contains(status) else {
                 throw APIError.invalidRequest("status must be lead or paying")

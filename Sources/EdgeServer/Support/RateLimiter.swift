@@ -4,9 +4,10 @@ import Synchronization
 ///
 /// Each client keeps the times of its last `limit` requests; a request is allowed when fewer than `limit` fall
 /// inside the window. Clients are spread over shards, each with its own lock, so workers rarely wait on one
-/// another. Memory is bounded: a full shard first forgets clients idle for a whole window (at most once a
-/// second, so a flood of new addresses does not rescan it per request), then, if still full, its oldest-seen
-/// entries.
+/// another. Memory is bounded: a full shard forgets clients idle for a whole window (at most once a second, so
+/// a flood of new addresses does not rescan it per request); if it is still full, a new client is answered
+/// without being tracked. Clients already tracked keep their budgets: a flood of fresh addresses cannot reset
+/// the count of one that is hammering.
 final class RateLimiter: Sendable {
     let limit: Int
     let window: Double
@@ -35,29 +36,25 @@ final class RateLimiter: Sendable {
         hasher.combine(client)
         let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
         return shard.state.withLock { shard in
-            var times = shard.clients.removeValue(forKey: client) ?? []
-            if let first = times.firstIndex(where: { $0 > now - window }) {
-                times.removeFirst(first)
-            } else {
-                times.removeAll()
-            }
-            defer { shard.clients[client] = times }
+            var times = shard.clients[client] ?? []
+            times.removeAll { $0 <= now - window }
             if times.count >= limit {
+                shard.clients[client] = times
                 return max(1, Int((times[times.count - limit] + window - now).rounded(.up)))
             }
+            if times.isEmpty && shard.clients[client] == nil && shard.clients.count >= maximumClientsPerShard {
+                sweep(&shard, now: now)
+                if shard.clients.count >= maximumClientsPerShard { return nil }
+            }
             times.append(now)
-            if shard.clients.count >= maximumClientsPerShard { makeRoom(in: &shard, now: now) }
+            shard.clients[client] = times
             return nil
         }
     }
 
-    private func makeRoom(in shard: inout Shard, now: Double) {
-        if now - shard.lastSweep >= 1 {
-            shard.lastSweep = now
-            shard.clients = shard.clients.filter { $0.value.last.map { $0 > now - window } ?? false }
-        }
-        while shard.clients.count >= maximumClientsPerShard, let victim = shard.clients.first?.key {
-            shard.clients.removeValue(forKey: victim)
-        }
+    private func sweep(_ shard: inout Shard, now: Double) {
+        guard now - shard.lastSweep >= 1 else { return }
+        shard.lastSweep = now
+        shard.clients = shard.clients.filter { $0.value.last.map { $0 > now - window } ?? false }
     }
 }

@@ -41,6 +41,9 @@ public struct ClaimRequest: Sendable, Equatable {
         clickID = try text("click_id", required: false)
         guard code != nil || clickID != nil else { throw .invalidRequest("Send code or click_id") }
         if let code, code.utf8.count > 256 { throw .invalidRequest("code is longer than 256 bytes") }
+        if case .string("")? = root["first_seen_at"] {
+            throw .invalidRequest("first_seen_at must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not empty")
+        }
         if let seen = try text("first_seen_at", required: false) {
             guard let millis = Timestamp.parse(seen) else {
                 throw .invalidRequest("first_seen_at must be an ISO 8601 time such as 2026-01-31T12:00:00Z")

@@ -39,6 +39,7 @@ import Testing
             "first_seen_at"
         ),
         (#"{"public_id":"pk_acme","app_user_id":"u1","code":"LEE","first_seen_at":1769860800000}"#, "first_seen_at"),
+        (#"{"public_id":"pk_acme","app_user_id":"u1","code":"LEE","first_seen_at":""}"#, "first_seen_at"),
         // Validation comes before the public key: an unknown key with a bad body is still a 400.
         (#"{"public_id":"pk_nope","app_user_id":"","code":"LEE"}"#, "app_user_id"),
     ]

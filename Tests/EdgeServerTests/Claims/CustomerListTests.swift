@@ -115,6 +115,9 @@ import Testing
         let bad = try client.request(
             "GET", "/v1/customers?status=vip", headers: [("Authorization", "Bearer sk_acme_secret")])
         #expect(bad.isError(400, "invalid_request") && bad.message.contains("status"))
+        let badCursor = try client.request(
+            "GET", "/v1/customers?starting_after=clk_nope", headers: [("Authorization", "Bearer sk_acme_secret")])
+        #expect(badCursor.isError(400, "invalid_request") && badCursor.message.contains("starting_after"))
     }
 
     @Test func anotherOrganizationsCustomersAreInvisible() throws {
