@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CH2O
+import EdgeStore
 import Synchronization
 
 /// Runs h2o: one event loop per thread, each with its own `SO_REUSEPORT` listener, all calling one handler.
@@ -112,21 +113,4 @@ final class H2OEngine: Sendable {
         h2o_evloop_run(loop, 0)
         context.close()
     }
-}
-
-/// Starts a detached thread running `body`.
-func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
-    final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { argument in
-        let box = Unmanaged<AnyObject>.fromOpaque(argument!).takeRetainedValue() as! Box
-        box.body()
-        return nil
-    }, box)
-    guard rc == 0 else { fatalError("cannot start thread \(name): error \(rc)") }
-    pthread_detach(thread)
 }

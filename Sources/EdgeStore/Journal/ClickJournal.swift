@@ -23,7 +23,7 @@ public final class ClickJournal: Sendable {
     /// file creation, block allocation or page faults when it moves to a new segment.
     private let spares = Mutex<[Int: MappedSegment]>([:])
     private let sequence = Atomic<Int>(0)
-    private let preparer = DispatchQueue(label: "tolt-edge.journal-preparer")
+    private let housekeeper = JournalHousekeeper()
 
     /// Opens (creating) the journal under `dataDirectory/journal`.
     public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
@@ -57,15 +57,24 @@ public final class ClickJournal: Sendable {
 
     /// Drops the unused spare of a stream (at shutdown): it is sealed empty, and the ingester deletes it.
     func discardSpare(stream: Int) {
-        preparer.sync {}
+        housekeeper.waitUntilIdle()
         guard let spare = spares.withLock({ $0.removeValue(forKey: stream) }) else { return }
         spare.base.storeBytes(of: UInt64(JournalFrame.sealMarker), as: UInt64.self)
-        munmap(spare.base, spare.size)
-        sealed(spare.name)
+        retire(spare)
+        housekeeper.waitUntilIdle()
+    }
+
+    /// Unmaps a sealed segment and marks it no longer live, on the housekeeper: tearing down a 64 MiB
+    /// mapping takes milliseconds, which a loop thread must not spend between two requests.
+    func retire(_ segment: MappedSegment) {
+        housekeeper.run { [self] in
+            munmap(segment.base, segment.size)
+            sealed(segment.name)
+        }
     }
 
     private func prepareSpare(stream: Int) {
-        preparer.async { [self] in
+        housekeeper.run { [self] in
             guard spares.withLock({ $0[stream] == nil }) else { return }
             do {
                 let segment = try openSegment(stream: stream)

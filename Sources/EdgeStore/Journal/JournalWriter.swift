@@ -90,8 +90,7 @@ public final class JournalWriter {
     private func seal() {
         guard let segment else { return }
         (segment.base + segment.used).storeBytes(of: UInt64(JournalFrame.sealMarker), as: UInt64.self)
-        munmap(segment.base, segment.size)
-        journal.sealed(segment.name)
+        journal.retire(segment)
         self.segment = nil
     }
 }
