@@ -6,7 +6,7 @@ let package = Package(
     name: "tolt-edge",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tolt-edge", targets: ["tolt-edge"]),
+        .executable(name: "tolt-edge", targets: ["tolt-edge"])
     ],
     targets: [
         .systemLibrary(name: "CH2O", pkgConfig: "libh2o-evloop", providers: [.apt(["libh2o-evloop-dev"])]),

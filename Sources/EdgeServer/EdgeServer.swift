@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeStore
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The edge server: h2o loops answering links and the API, the config watcher, and the click ingester.
 ///

@@ -19,13 +19,13 @@ public struct ServerConfiguration: Sendable {
 
     public static var defaultThreads: Int {
         #if canImport(Glibc)
-        max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+            max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         #else
-        2
+            2
         #endif
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinkCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Keeps the current ``LinkTable`` and rebuilds it when the configuration's revision moves, whoever moved it
 /// (this server, or another process such as `tolt-edge import`).
@@ -34,7 +35,9 @@ public final class ConfigWatcher: Sendable {
         let fresh = LinkTable(try store.configRecords())
         current.withLock { $0 = fresh }
         generationCounter.wrappingAdd(1, ordering: .releasing)
-        log("configuration revision \(fresh.revision) loaded: \(fresh.organizations.count) organizations, \(fresh.linkCount) codes")
+        log(
+            "configuration revision \(fresh.revision) loaded: \(fresh.organizations.count) organizations, \(fresh.linkCount) codes"
+        )
         return true
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts a detached thread running `body`: for loops and background work that must own a thread (a
@@ -11,11 +11,13 @@ public func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
     }
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { argument in
-        let box = Unmanaged<AnyObject>.fromOpaque(argument!).takeRetainedValue() as! Box
-        box.body()
-        return nil
-    }, box)
+    let rc = pthread_create(
+        &thread, nil,
+        { argument in
+            let box = Unmanaged<AnyObject>.fromOpaque(argument!).takeRetainedValue() as! Box
+            box.body()
+            return nil
+        }, box)
     guard rc == 0 else { fatalError("cannot start thread \(name): error \(rc)") }
     pthread_detach(thread)
 }

@@ -44,9 +44,12 @@ enum ServeCommand {
             let server = try EdgeServer(configuration: configuration)
             server.start()
             let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
-            Output.out("tolt-edge listening on http://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n")
+            Output.out(
+                "tolt-edge listening on http://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
+            )
             if options.flags.contains("demo") {
-                Output.out("""
+                Output.out(
+                    """
                     demo program stored (public key pk_demo, secret key sk_demo, code SAM20). Try:
                       curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' http://\(shown):\(server.port)/a/pk_demo/sam20
                       open http://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser

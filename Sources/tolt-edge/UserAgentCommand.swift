@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tolt-edge ua`: classifies User-Agents read from standard input, one per line.
 ///
@@ -197,7 +198,8 @@ extension UserAgentCommand {
     /// A cheap number per verdict, summed so the optimizer cannot drop the calls.
     private static func code(_ verdict: UserAgentClass) -> Int {
         let label = verdict.label == .human ? 0 : verdict.label == .bot ? 1 : 2
-        let platform = verdict.platform == .ios ? 0 : verdict.platform == .android ? 1 : verdict.platform == .desktop ? 2 : 3
+        let platform =
+            verdict.platform == .ios ? 0 : verdict.platform == .android ? 1 : verdict.platform == .desktop ? 2 : 3
         return label * 4 + platform
     }
 

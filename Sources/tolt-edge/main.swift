@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `tolt-edge <command> …`: the entry point dispatches on the first word.

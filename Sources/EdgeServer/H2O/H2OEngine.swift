@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CH2O
 import EdgeStore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs h2o: one event loop per thread, each with its own `SO_REUSEPORT` listener, all calling one handler.
 ///

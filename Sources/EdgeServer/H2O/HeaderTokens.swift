@@ -46,7 +46,9 @@ struct StaticText: @unchecked Sendable {
     init(_ text: String) {
         let bytes = Array(text.utf8) + [0]
         let storage = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-        bytes.withUnsafeBytes { storage.initialize(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count) }
+        bytes.withUnsafeBytes {
+            storage.initialize(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count)
+        }
         pointer = UnsafePointer(storage)
         length = bytes.count - 1
     }
@@ -80,7 +82,7 @@ struct StaticText: @unchecked Sendable {
         static let ok = StaticText("OK")
         static let noContent = StaticText("No Content")
         static let found = StaticText("Found")
-            static let badRequest = StaticText("Bad Request")
+        static let badRequest = StaticText("Bad Request")
         static let unauthorized = StaticText("Unauthorized")
         static let notFound = StaticText("Not Found")
         static let methodNotAllowed = StaticText("Method Not Allowed")

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Listening sockets: one per loop thread on the same address, spread by the kernel (`SO_REUSEPORT`).
@@ -62,7 +62,10 @@ enum SocketAddress {
         let buffer = output.baseAddress!.assumingMemoryBound(to: CChar.self)
         let raw = UnsafeRawPointer(storage)
         if family == AF_INET {
-            guard inet_ntop(AF_INET, raw + MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!, buffer, socklen_t(output.count)) != nil
+            guard
+                inet_ntop(
+                    AF_INET, raw + MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!, buffer, socklen_t(output.count))
+                    != nil
             else { return 0 }
         } else if family == AF_INET6 {
             let address = raw + MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CH2O
 import EdgeStore
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The state of one loop thread: its journal writer, its copy of the link table, and the requests it has
 /// handed to workers. Used only on its own thread.
@@ -64,7 +65,9 @@ final class LoopContext {
         case "/v1/clicks", "/v1/customers", "/client/claims":
             dispatch(request, path: String(decoding: bytes, as: UTF8.self))
         default:
-            respond(request, APIResponse.error(.notFound("No such path: \(String(decoding: bytes.prefix(200), as: UTF8.self))")))
+            respond(
+                request,
+                APIResponse.error(.notFound("No such path: \(String(decoding: bytes.prefix(200), as: UTF8.self))")))
         }
         return 0
     }
@@ -78,7 +81,9 @@ final class LoopContext {
 
     /// A request header's value as bytes (empty when absent), valid for the request's lifetime.
     @inline(__always)
-    func header(_ request: UnsafeMutablePointer<h2o_req_t>, _ token: UnsafePointer<h2o_token_t>) -> UnsafeRawBufferPointer {
+    func header(_ request: UnsafeMutablePointer<h2o_req_t>, _ token: UnsafePointer<h2o_token_t>)
+        -> UnsafeRawBufferPointer
+    {
         let value = tolt_h2o_header(request, token)
         return UnsafeRawBufferPointer(start: value.base, count: value.len)
     }

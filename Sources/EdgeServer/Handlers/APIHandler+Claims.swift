@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeStore
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension APIHandler {
     /// `POST /client/claims`, with the rules in the documented order: rate limit, input, public key, first
@@ -23,7 +24,9 @@ extension APIHandler {
         do {
             let claim = try ClaimRequest(body: request.body)
             let table = watcher.table
-            guard let organization = table.organization(publicKey: claim.publicID) else { throw ClaimFailure.unknownPublicKey }
+            guard let organization = table.organization(publicKey: claim.publicID) else {
+                throw ClaimFailure.unknownPublicKey
+            }
             if try reader.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
                 return success(status: "already_claimed", appUserID: claim.appUserID)
             }

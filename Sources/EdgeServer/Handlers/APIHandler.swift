@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeStore
 import LinkCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The JSON API: `GET /v1/clicks`, `GET /v1/customers` (secret key) and `POST /client/claims` (public key).
 /// Runs on worker threads; every store call happens here, never on a loop thread.
@@ -37,10 +38,14 @@ final class APIHandler: Sendable {
                 response.headers += CORS.responseHeaders
                 return response
             case "/v1/clicks":
-                guard request.method == "GET" || request.method == "HEAD" else { throw APIError.methodNotAllowed("GET") }
+                guard request.method == "GET" || request.method == "HEAD" else {
+                    throw APIError.methodNotAllowed("GET")
+                }
                 return try listClicks(request)
             case "/v1/customers":
-                guard request.method == "GET" || request.method == "HEAD" else { throw APIError.methodNotAllowed("GET") }
+                guard request.method == "GET" || request.method == "HEAD" else {
+                    throw APIError.methodNotAllowed("GET")
+                }
                 return try listCustomers(request)
             default:
                 throw APIError.notFound("No such path: \(request.path)")

@@ -1,15 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CH2O
 import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Hands API requests to workers and writes their answers back on the loop thread.
 extension LoopContext {
     /// Copies what the API needs out of the request and runs it on a worker; the answer comes back through
     /// the loop's receiver. If the client goes away first, the request's pool tells the pending record so.
     func dispatch(_ request: UnsafeMutablePointer<h2o_req_t>, path: String) {
-        let query = request.pointee.query_at >= 0 && request.pointee.query_at < request.pointee.path.len
+        let query =
+            request.pointee.query_at >= 0 && request.pointee.query_at < request.pointee.path.len
             ? UnsafeRawBufferPointer(
                 start: request.pointee.path.base + request.pointee.query_at + 1,
                 count: request.pointee.path.len - request.pointee.query_at - 1)
@@ -26,7 +28,8 @@ extension LoopContext {
             clientIP: ip)
         let pending = PendingRequest(request)
         let slot = tolt_h2o_alloc_watch(request) { slot in
-            let pending = Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self)).takeRetainedValue()
+            let pending = Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self))
+                .takeRetainedValue()
             pending.request = nil
         }!
         slot.pointee = Unmanaged.passRetained(pending).toOpaque()
@@ -68,7 +71,8 @@ extension LoopContext {
         let forwarded = header(request, tokens.xForwardedFor)
         guard forwarded.count > 0 else { return length }
         let peer = String(decoding: output[..<length], as: UTF8.self)
-        let client = Array(proxies.clientAddress(peer: peer, forwardedFor: String(decoding: forwarded, as: UTF8.self)).utf8)
+        let client = Array(
+            proxies.clientAddress(peer: peer, forwardedFor: String(decoding: forwarded, as: UTF8.self)).utf8)
         let count = min(client.count, output.count)
         output.copyBytes(from: client[..<count])
         return count

@@ -34,7 +34,9 @@ extension LoopContext {
             let userAgent = header(request, tokens.userAgent)
             let caller = userAgents.classify(userAgent)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: isHead, caller: caller)
-            answer(request, target: target, decision: decision, recordsClick: recordsClick, caller: caller, userAgent: userAgent)
+            answer(
+                request, target: target, decision: decision, recordsClick: recordsClick, caller: caller,
+                userAgent: userAgent)
         }
     }
 
@@ -46,10 +48,13 @@ extension LoopContext {
         if decision == .notFound { return respondNotFound(request) }
         var clickID = UnsafeRawBufferPointer(start: nil, count: 0)
         if recordsClick {
-            guard let recorded = recordClick(request, target: target, platform: caller.platform, userAgent: userAgent) else {
+            guard let recorded = recordClick(request, target: target, platform: caller.platform, userAgent: userAgent)
+            else {
                 return respond(
-                    request, APIResponse.error(APIError(
-                        status: 503, code: "unavailable", message: "The click could not be recorded; try again")))
+                    request,
+                    APIResponse.error(
+                        APIError(
+                            status: 503, code: "unavailable", message: "The click could not be recorded; try again")))
             }
             clickID = recorded
         }
@@ -82,7 +87,9 @@ extension LoopContext {
         }
     }
 
-    private func redirect(_ request: UnsafeMutablePointer<h2o_req_t>, chunks: [[UInt8]], clickID: UnsafeRawBufferPointer) {
+    private func redirect(
+        _ request: UnsafeMutablePointer<h2o_req_t>, chunks: [[UInt8]], clickID: UnsafeRawBufferPointer
+    ) {
         var length = clickID.count * (chunks.count - 1)
         for chunk in chunks { length += chunk.count }
         let memory = h2o_mem_alloc_pool(&request.pointee.pool, max(length, 1))!
@@ -94,7 +101,8 @@ extension LoopContext {
         sendRedirect(request, location: memory, length: writer.count)
     }
 
-    private func redirect(_ request: UnsafeMutablePointer<h2o_req_t>, prefix: [UInt8], clickID: UnsafeRawBufferPointer) {
+    private func redirect(_ request: UnsafeMutablePointer<h2o_req_t>, prefix: [UInt8], clickID: UnsafeRawBufferPointer)
+    {
         let length = prefix.count + clickID.count
         let memory = h2o_mem_alloc_pool(&request.pointee.pool, length)!
         var writer = ByteWriter(base: memory, capacity: length)
@@ -153,7 +161,8 @@ extension LoopContext {
             }
             return true
         }
-        respond(request, status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count))
+        respond(
+            request, status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 }
 

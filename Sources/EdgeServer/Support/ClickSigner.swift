@@ -27,7 +27,8 @@ final class ClickSigner: @unchecked Sendable {
                 timestampMilliseconds: timestampMilliseconds, codeReference: codeReference, random: random, into: raw)
             let mac = raw + 32
             tolt_hmac_sha256(
-                key, raw.assumingMemoryBound(to: UInt8.self), ClickID.signedByteCount, mac.assumingMemoryBound(to: UInt8.self))
+                key, raw.assumingMemoryBound(to: UInt8.self), ClickID.signedByteCount,
+                mac.assumingMemoryBound(to: UInt8.self))
             (raw + ClickID.signedByteCount).copyMemory(from: mac, byteCount: ClickID.tagByteCount)
             ClickID.encode(UnsafeRawBufferPointer(start: raw, count: ClickID.byteCount), into: output)
         }
@@ -38,7 +39,9 @@ final class ClickSigner: @unchecked Sendable {
         let signed = id.signedBytes
         var mac = [UInt8](repeating: 0, count: 32)
         signed.withUnsafeBufferPointer { message in
-            mac.withUnsafeMutableBufferPointer { tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress) }
+            mac.withUnsafeMutableBufferPointer {
+                tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress)
+            }
         }
         var difference: UInt8 = 0
         for index in 0..<ClickID.tagByteCount { difference |= mac[index] ^ id.tag[index] }
@@ -59,7 +62,9 @@ final class RandomPool {
     }
 
     private func refill() {
-        let ok = buffer.withUnsafeMutableBytes { tolt_random_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32($0.count)) }
+        let ok = buffer.withUnsafeMutableBytes {
+            tolt_random_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32($0.count))
+        }
         if ok != 1 {
             // OpenSSL's generator failing is a broken system; the system generator is the safe fallback.
             var generator = SystemRandomNumberGenerator()

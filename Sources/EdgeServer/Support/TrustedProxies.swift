@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`), and the rule that finds the

@@ -59,5 +59,5 @@ final class UserAgentCache {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -38,7 +38,8 @@ public enum ConfigImporter {
                 json.raw("\n    {")
                 json.key("id"); json.string(program.id); json.raw(",")
                 json.key("name"); json.string(program.name); json.raw(",")
-                json.key("claim_window_days"); json.raw(program.claimWindowDays.map(String.init) ?? "null"); json.raw(",")
+                json.key("claim_window_days"); json.raw(program.claimWindowDays.map(String.init) ?? "null");
+                json.raw(",")
                 json.key("app_links")
                 json.object {
                     $0.string("deep_link_template", program.deepLinkTemplate)
@@ -82,7 +83,8 @@ public enum ConfigImporter {
                     googlePlayURL: .value("https://play.google.com/store/apps/details?id=com.example.demo"),
                     appStoreURL: .value("https://apps.apple.com/app/id000000000"),
                     partners: [
-                        .init(id: "part_demo", name: "Sam", status: "active", codes: [.init(code: "SAM20", active: true)])
+                        .init(
+                            id: "part_demo", name: "Sam", status: "active", codes: [.init(code: "SAM20", active: true)])
                     ])
             ])
     ])

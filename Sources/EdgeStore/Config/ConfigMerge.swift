@@ -21,9 +21,11 @@ struct ConfigMerge {
     }
 
     private mutating func merge(_ document: ConfigDocument.Organization, path: String) throws {
-        let stored = existing.organizations.first { $0.id == document.id }
+        let stored =
+            existing.organizations.first { $0.id == document.id }
             ?? (document.id == nil ? existing.organizations.first { $0.publicKey == document.publicKey } : nil)
-        let id = try document.id.map { try Self.validID($0, prefix: "org_", path: "\(path).id") } ?? stored?.id
+        let id =
+            try document.id.map { try Self.validID($0, prefix: "org_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "org_")
         let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
         guard let publicKey = document.publicKey ?? stored?.publicKey else {
@@ -52,7 +54,8 @@ struct ConfigMerge {
 
     private mutating func merge(_ document: ConfigDocument.Program, organizationID: String, path: String) throws {
         let stored = try storedProgram(document, organizationID: organizationID, path: path)
-        let id = try document.id.map { try Self.validID($0, prefix: "prg_", path: "\(path).id") } ?? stored?.id
+        let id =
+            try document.id.map { try Self.validID($0, prefix: "prg_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "prg_")
         var record = stored ?? ProgramRecord(id: id, organizationID: organizationID, name: "")
         record.name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
@@ -105,7 +108,8 @@ struct ConfigMerge {
         } else {
             stored = existing.partners.first { $0.programID == programID && $0.name == document.name }
         }
-        let id = try document.id.map { try Self.validID($0, prefix: "part_", path: "\(path).id") } ?? stored?.id
+        let id =
+            try document.id.map { try Self.validID($0, prefix: "part_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "part_")
         let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
         let status = document.status ?? stored?.status ?? "active"
@@ -124,7 +128,8 @@ struct ConfigMerge {
                 throw StoreError.invalidConfig("\(codePath): \(code.code) appears twice for this partner")
             }
             let stored = existing.codes.first { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
-            let record = CodeRecord(reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
+            let record = CodeRecord(
+                reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
             if stored != record {
                 changes.codes.append(record)
                 report.changes.append("\(stored == nil ? "created" : "updated") code \(code.code) of \(id)")
@@ -162,8 +167,10 @@ struct ConfigMerge {
             else { continue }
             let key = organization.id + "\u{0}" + ASCII.lowercased(code.code)
             guard reported.insert(key).inserted else { continue }
-            let holders = existing.codes.filter { ASCII.lowercased($0.code) == ASCII.lowercased(code.code) && $0.active }
-                .map(\.partnerID).sorted().joined(separator: ", ")
+            let holders = existing.codes.filter {
+                ASCII.lowercased($0.code) == ASCII.lowercased(code.code) && $0.active
+            }
+            .map(\.partnerID).sorted().joined(separator: ", ")
             warnings.append(
                 "code \(code.code) is held by more than one partner of \(organization.id) (\(holders)): "
                     + "its link answers 404 and claims answer 409 until only one holds it")
@@ -171,7 +178,9 @@ struct ConfigMerge {
         return warnings
     }
 
-    private static func apply(_ field: ConfigDocument.Field<String>, to current: String?, validate: (String) throws -> Void)
+    private static func apply(
+        _ field: ConfigDocument.Field<String>, to current: String?, validate: (String) throws -> Void
+    )
         throws -> String?
     {
         switch field {
@@ -189,7 +198,8 @@ struct ConfigMerge {
         guard id.hasPrefix(prefix), !rest.isEmpty, id.utf8.count <= 64,
             rest.allSatisfy({ ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E })
         else {
-            throw StoreError.invalidConfig("\(path): must be \(prefix) followed by 1–\(64 - prefix.count) of A–Z a–z 0–9 _ -")
+            throw StoreError.invalidConfig(
+                "\(path): must be \(prefix) followed by 1–\(64 - prefix.count) of A–Z a–z 0–9 _ -")
         }
         return id
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Moves journal records into the store in batches, exactly once: each batch and the segment's new offset
 /// are committed in one transaction, and a segment is deleted only after its last record is committed.
@@ -113,7 +114,9 @@ public final class ClickIngester: Sendable {
             // A segment no writer holds ends at its seal or at its first torn frame: a frame cut off by a crash
             // was never answered, since its response went out only after the whole frame was written.
             if end == .sealed || !isLive {
-                if end == .torn { log("journal segment \(name) ends in a partial record at \(offset); it was never answered") }
+                if end == .torn {
+                    log("journal segment \(name) ends in a partial record at \(offset); it was never answered")
+                }
                 unlink(journal.directory + "/" + name)
                 try store.forgetJournalSegment(key)
                 state.withLock { _ = $0.offsets.removeValue(forKey: key) }

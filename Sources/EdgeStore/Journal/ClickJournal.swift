@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The click journal of one node: a directory of append-only segment files.
 ///
@@ -96,7 +97,11 @@ public final class ClickJournal: Sendable {
     func liveSegments() -> Set<String> { live.withLock { $0 } }
 
     /// Errors writers met, taken once, for the server to log off the loop thread.
-    public func takeFailures() -> [String] { failures.withLock { list in defer { list = [] }; return list } }
+    public func takeFailures() -> [String] {
+        failures.withLock { list in
+            defer { list = [] }; return list
+        }
+    }
 
     func report(_ error: Error) { failures.withLock { $0.append("\(error)") } }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The journal's background thread: it prepares spare segments and unmaps retired ones, in order, at the
 /// lowest normal priority, so that this work fills the gaps between requests instead of taking a core from

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinkCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Appends clicks to journal segments that are mapped into memory. One writer per loop thread, used only
 /// from that thread.
@@ -46,7 +47,9 @@ public final class JournalWriter {
         payload.storeBytes(of: createdAt.littleEndian, toByteOffset: 16, as: Int64.self)
         (payload + 24).copyMemory(from: clickID, byteCount: ClickID.encodedLength)
         var cursor = JournalFrame.fixedPayloadSize
-        target.journalFields.withUnsafeBytes { (payload + cursor).copyMemory(from: $0.baseAddress!, byteCount: fieldsLength) }
+        target.journalFields.withUnsafeBytes {
+            (payload + cursor).copyMemory(from: $0.baseAddress!, byteCount: fieldsLength)
+        }
         cursor += fieldsLength
         @inline(__always) func copy(_ field: UnsafeRawBufferPointer, _ length: Int) {
             if length > 0 { (payload + cursor).copyMemory(from: field.baseAddress!, byteCount: length) }

@@ -48,7 +48,8 @@ public final class SQLiteStore: Store {
                 var generator = SystemRandomNumberGenerator()
                 let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
                 try db.query(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('click_signing_key', ?)", [.text(Hex.encode(key))])
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('click_signing_key', ?)", [.text(Hex.encode(key))]
+                )
                 return key
             }
         }
@@ -145,7 +146,9 @@ enum Hex {
         var out: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            guard let high = ASCII.hexValue(bytes[index]), let low = ASCII.hexValue(bytes[index + 1]) else { return nil }
+            guard let high = ASCII.hexValue(bytes[index]), let low = ASCII.hexValue(bytes[index + 1]) else {
+                return nil
+            }
             out.append(high << 4 | low)
             index += 2
         }

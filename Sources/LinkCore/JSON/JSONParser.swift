@@ -31,8 +31,9 @@ public struct JSONParser {
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D
-            || bytes[index] == 0x09
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D
+                || bytes[index] == 0x09
         {
             index += 1
         }

@@ -20,7 +20,8 @@ public enum CodeRules {
         guard !bytes.isEmpty, bytes.count <= maximumLength else {
             throw .invalid("must be 1–\(maximumLength) bytes")
         }
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x3F || $0 == 0x23 || $0 == 0x25 })
+        guard
+            !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x3F || $0 == 0x23 || $0 == 0x25 })
         else { throw .invalid("must not contain spaces, control characters or / ? # %") }
     }
 }

@@ -55,7 +55,8 @@ public final class LinkTable: Sendable {
                 code: code, partner: partner, program: program, publicKey: records.organizations[position].publicKey)
             byReference[code.reference] = target
             guard target.isActive else { continue }
-            let key = Array(records.organizations[position].publicKey.utf8) + [0]
+            let key =
+                Array(records.organizations[position].publicKey.utf8) + [0]
                 + Array(code.code.utf8).map(ASCII.lowercased)
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(target)

@@ -50,7 +50,8 @@ public final class LinkTarget: Sendable {
         redirectChunks = program.deepLinkTemplate?.chunks(encodedCode: encodedCode)
         playPrefix = program.record.googlePlayURL.map { Self.playPrefix(url: $0, encodedCode: encodedCode) }
         linkPath = Array("/a/".utf8) + PercentEncoding.encode(publicKey.utf8) + [0x2F] + encodedCode
-        journalFields = Array(program.record.organizationID.utf8) + [0] + Array(program.record.id.utf8) + [0]
+        journalFields =
+            Array(program.record.organizationID.utf8) + [0] + Array(program.record.id.utf8) + [0]
             + Array(partner.id.utf8) + [0] + Array(code.code.utf8)
     }
 

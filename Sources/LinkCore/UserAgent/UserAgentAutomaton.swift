@@ -49,9 +49,11 @@ final class UserAgentAutomaton: @unchecked Sendable {
         // Classes: 0 for every byte no pattern uses, then one per used byte.
         var classOfFolded = [Int](repeating: 0, count: 256)
         var classes = 1
-        for rule in rules { for byte in rule.pattern where classOfFolded[Int(byte)] == 0 {
-            classOfFolded[Int(byte)] = classes; classes += 1
-        } }
+        for rule in rules {
+            for byte in rule.pattern where classOfFolded[Int(byte)] == 0 {
+                classOfFolded[Int(byte)] = classes; classes += 1
+            }
+        }
         for sentinel in [UserAgentRule.startSentinel, UserAgentRule.endSentinel]
         where classOfFolded[Int(sentinel)] == 0 {
             classOfFolded[Int(sentinel)] = classes; classes += 1

@@ -107,8 +107,9 @@ struct UserAgentRule: Sendable {
             return .failure(.malformed(line: line, reason: "pattern must be printable ASCII and not empty"))
         }
         let source = trimmed.prefix(while: { $0 != "\r" })
-        return .success(UserAgentRule(
-            kind: kind, weight: weight, pattern: pattern, line: line, source: String(source)))
+        return .success(
+            UserAgentRule(
+                kind: kind, weight: weight, pattern: pattern, line: line, source: String(source)))
     }
 
     /// Lowercases the pattern and turns `^…` / `…$` into sentinel bytes.

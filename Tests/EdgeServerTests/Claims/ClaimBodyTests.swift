@@ -30,7 +30,8 @@ import Testing
         let server = try TestServer()
         defer { server.shutdown() }
         // Announced, not sent: the server must answer from the header alone.
-        let head = "POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        let head =
+            "POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(2 << 20)\r\n\r\n"
         let response = try server.client().exchange(Array(head.utf8) + Self.prefix)
         #expect(response.status == 413, "\(response.status) \(response.text.prefix(200))")

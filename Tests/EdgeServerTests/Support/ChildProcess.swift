@@ -14,8 +14,8 @@ final class ChildProcess {
     init(_ arguments: [String], outputIn directory: String, label: String) throws {
         stdoutPath = "\(directory)/\(label).stdout"
         stderrPath = "\(directory)/\(label).stderr"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: TestFiles.binary)
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A response as it came off the wire.
 struct HTTPResponse {
@@ -84,7 +85,9 @@ final class HTTPClient {
     private func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { throw ClientError("send failed") }
             sent += count
         }
@@ -114,7 +117,11 @@ final class HTTPClient {
         var headers: [(String, String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((line[..<colon].lowercased(), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (
+                    line[..<colon].lowercased(),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                ))
         }
         var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
         if isHead || status == 204 || status == 304 { return response }
@@ -163,4 +170,3 @@ struct ClientError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-

@@ -28,8 +28,9 @@ import Testing
     }
 
     @Test func htmlEscapingCoversEverySpecialCharacter() {
-        #expect(String(decoding: HTMLEscaping.escape("<a href=\"x\">'&'</a>"), as: UTF8.self)
-            == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(
+            String(decoding: HTMLEscaping.escape("<a href=\"x\">'&'</a>"), as: UTF8.self)
+                == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }
 
     @Test func asciiFoldingTouchesOnlyLetters() {

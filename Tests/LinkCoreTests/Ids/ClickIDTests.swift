@@ -6,7 +6,8 @@ import Testing
     func encode(time: UInt64, reference: UInt32, random: UInt64, tag: [UInt8]) -> String {
         var raw = [UInt8](repeating: 0, count: ClickID.byteCount)
         raw.withUnsafeMutableBytes {
-            ClickID.writeSignedBytes(timestampMilliseconds: time, codeReference: reference, random: random, into: $0.baseAddress!)
+            ClickID.writeSignedBytes(
+                timestampMilliseconds: time, codeReference: reference, random: random, into: $0.baseAddress!)
         }
         raw.replaceSubrange(18..<30, with: tag)
         var text = [UInt8](repeating: 0, count: ClickID.encodedLength)
@@ -28,7 +29,9 @@ import Testing
     @Test func idsSortByTime() {
         var previous = ""
         for time in stride(from: UInt64(1_700_000_000_000), to: 1_700_000_100_000, by: 997) {
-            let text = encode(time: time, reference: UInt32(time % 7), random: UInt64.random(in: 0...UInt64.max), tag: [UInt8](repeating: 0xFF, count: 12))
+            let text = encode(
+                time: time, reference: UInt32(time % 7), random: UInt64.random(in: 0...UInt64.max),
+                tag: [UInt8](repeating: 0xFF, count: 12))
             #expect(text > previous)
             previous = text
         }
@@ -39,7 +42,10 @@ import Testing
         #expect(text.utf8.allSatisfy { ASCII.isUnreserved($0) })
     }
 
-    @Test(arguments: ["", "clk_", "clk_short", "cus_" + String(repeating: "A", count: 40), "clk_" + String(repeating: "!", count: 40), "clk_" + String(repeating: "A", count: 41)])
+    @Test(arguments: [
+        "", "clk_", "clk_short", "cus_" + String(repeating: "A", count: 40), "clk_" + String(repeating: "!", count: 40),
+        "clk_" + String(repeating: "A", count: 41),
+    ])
     func rejectsMalformedIDs(_ text: String) {
         #expect(ClickID(parsing: text) == nil)
     }
@@ -50,7 +56,9 @@ import Testing
         for _ in 0..<200 {
             let bytes = (0..<9).map { _ in UInt8.random(in: 0...255, using: &generator) }
             var text = [UInt8](repeating: 0, count: 12)
-            bytes.withUnsafeBytes { raw in text.withUnsafeMutableBytes { SortableBase64.encode(raw, into: $0.baseAddress!) } }
+            bytes.withUnsafeBytes { raw in
+                text.withUnsafeMutableBytes { SortableBase64.encode(raw, into: $0.baseAddress!) }
+            }
             #expect(SortableBase64.decode(text) == bytes)
             pairs.append((bytes, String(decoding: text, as: UTF8.self)))
         }

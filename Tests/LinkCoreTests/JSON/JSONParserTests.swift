@@ -7,7 +7,8 @@ import Testing
 
     @Test func parsesEveryKindOfValue() throws {
         let value = try parse(#" {"a":[1,-2.5e3,true,false,null,"x\n\u00e9\ud83d\ude00"],"b":{}} "#)
-        #expect(value["a"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\né😀")]))
+        #expect(
+            value["a"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\né😀")]))
         #expect(value["b"] == .object([]))
         #expect(value["a"]?.integer == nil)
         #expect(try parse("12345678901234").integer == 12_345_678_901_234)

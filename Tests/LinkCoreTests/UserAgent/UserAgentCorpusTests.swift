@@ -18,7 +18,8 @@ struct UserAgentCorpusTests {
     static let disputedPlatform: [String: String] = [
         "AppName/1 CFNetwork/758.1.2 Darwin/15.0.0": "CFNetwork app client, no tvOS/watchOS marker",
         "Viber/12.8.0.1 CFNetwork/1121.2.2 Darwin/19.3.0": "Viber's iOS app",
-        "com.apple.WebKit.Networking/8613.3.9.0.16 CFNetwork/1335.0.3 Darwin/21.6.0": "WebKit networking process, iOS 15",
+        "com.apple.WebKit.Networking/8613.3.9.0.16 CFNetwork/1335.0.3 Darwin/21.6.0":
+            "WebKit networking process, iOS 15",
         "hulu/50000130 cfnetwork/976 darwin/18.2.0": "Hulu app on iOS 12 (tvOS would say AppleTV)",
     ]
 
@@ -33,7 +34,9 @@ struct UserAgentCorpusTests {
             let verdict = classifier.classify(row.userAgent)
             labels.add(expected: row.label, predicted: verdict.label)
             if row.label == .human, let reason = Self.disputedPlatform[row.userAgent] {
-                print("disputed platform (not counted): \(row.platform.rawValue) → \(verdict.platform.rawValue): \(reason)")
+                print(
+                    "disputed platform (not counted): \(row.platform.rawValue) → \(verdict.platform.rawValue): \(reason)"
+                )
             } else if row.label == .human {
                 // A person called a bot is routed like `other`: count it so.
                 platforms.add(expected: row.platform, predicted: verdict.label == .human ? verdict.platform : .other)
@@ -51,7 +54,8 @@ struct UserAgentCorpusTests {
 
         print(labels.rendered(title: "label"))
         print(platforms.rendered(title: "platform"))
-        print("""
+        print(
+            """
             non-human taken for human: \(nonHumanAsHuman)/\(nonHuman) = \(percent(missedHumanRate)) (target ≤ 3%)
             people taken for bot/preview: \(peopleAsBots)/\(people) = \(percent(peopleAsBotsRate)) (target ≤ 0.5%)
             preview fetchers found: \(percent(previewRecall)) (target ≥ 99%)

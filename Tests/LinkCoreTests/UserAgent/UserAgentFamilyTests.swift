@@ -10,8 +10,10 @@ struct UserAgentFamilyTests {
     static let previewAgents: [(String, Platform)] = [
         ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", .other),
         ("Slack-ImgProxy (+https://api.slack.com/robots)", .other),
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 "
-            + "Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0", .other),  // iMessage
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 "
+                + "Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0", .other
+        ),  // iMessage
         ("WhatsApp/2.19.31 i", .ios),
         ("WhatsApp/2.16.20/i", .ios),
         ("WhatsApp/2.17.190 A", .android),
@@ -24,15 +26,19 @@ struct UserAgentFamilyTests {
         ("Twitterbot/1.0", .other),
         ("LinkedInBot/1.0 (compatible; Mozilla/5.0; Jakarta Commons-HttpClient/3.1 +http://www.linkedin.com)", .other),
         ("Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5", .other),
-        ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/56.0.2924.87 Safari/537.36 "
-            + "Google (+https://developers.google.com/+/web/snippet/)", .other),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/56.0.2924.87 Safari/537.36 "
+                + "Google (+https://developers.google.com/+/web/snippet/)", .other
+        ),
         ("Viber", .other),
         ("facebookexternalhit/1.1;line-poker/1.0", .other),
         ("facebookexternalhit/1.1;kakaotalk-scrap/1.0; +https://devtalk.kakao.com/t/scrap/33984", .other),
         ("Pinterest/0.2 (+https://www.pinterest.com/bot.html)", .other),
         ("http.rb/4.4.1 (Mastodon/3.3.0; +https://example.social/) Bot", .other),
-        ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app) "
-            + "Chrome/W.X.Y.Z Safari/537.36", .other),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app) "
+                + "Chrome/W.X.Y.Z Safari/537.36", .other
+        ),
         ("Mozilla/5.0 (compatible; Embedly/0.2; +http://support.embed.ly/)", .other),
         ("Iframely/1.3.1 (+https://iframely.com/docs/about)", .other),
     ]
@@ -66,39 +72,72 @@ struct UserAgentFamilyTests {
     }
 
     static let peopleAgents: [(String, Platform)] = [
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
-            + "Mobile/15E148 Instagram 323.0.3.23.54 (iPhone14,5; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 563459864)",
-            .ios),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
-            + "[FBAN/FBIOS;FBDV/iPhone13,2;FBMD/iPhone;FBSN/iOS;FBSV/16.6;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]", .ios),
-        ("Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
-            + "Version/4.0 Chrome/119.0.6045.163 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/441.0.0.23.105;]", .android),
-        ("Mozilla/5.0 (Linux; Android 12; SM-A125F Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
-            + "Version/4.0 Chrome/118.0.5993.111 Mobile Safari/537.36 musical_ly_2023109030 JsSdk/1.0", .android),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
-            + "Line/13.16.0", .ios),
-        ("Mozilla/5.0 (Linux; Android 4.2.2; CUBOT GT99 Build/JOP40D) AppleWebKit/535.19 (KHTML, like Gecko) "
-            + "Chrome/18.0.1025.166 Mobile Safari/535.19", .android),
-        ("Mozilla/5.0 (Linux; Android 9; AFTMM) AppleWebKit/537.36 (KHTML, like Gecko) Silk/112.3.1 like Chrome/112.0.5615.213 "
-            + "Safari/537.36", .android),  // Fire TV
-        ("Mozilla/5.0 (Linux; Android 12; BRAVIA 4K VH2 Build/STT1.211025.001.Z4) AppleWebKit/537.36 (KHTML, like Gecko) "
-            + "Chrome/114.0.5735.196 Mobile Safari/537.36", .android),  // Android TV
-        ("Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/538.1 (KHTML, like Gecko) Version/6.0 TV Safari/538.1", .other),
-        ("Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36", .other),
-        ("Mozilla/5.0 (Mobile; LYF/F300B/LYF-F300B-001-01-15-130718-i;Android; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5",
-            .other),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                + "Mobile/15E148 Instagram 323.0.3.23.54 (iPhone14,5; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 563459864)",
+            .ios
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
+                + "[FBAN/FBIOS;FBDV/iPhone13,2;FBMD/iPhone;FBSN/iOS;FBSV/16.6;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]",
+            .ios
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Version/4.0 Chrome/119.0.6045.163 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/441.0.0.23.105;]", .android
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 12; SM-A125F Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Version/4.0 Chrome/118.0.5993.111 Mobile Safari/537.36 musical_ly_2023109030 JsSdk/1.0", .android
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
+                + "Line/13.16.0", .ios
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 4.2.2; CUBOT GT99 Build/JOP40D) AppleWebKit/535.19 (KHTML, like Gecko) "
+                + "Chrome/18.0.1025.166 Mobile Safari/535.19", .android
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 9; AFTMM) AppleWebKit/537.36 (KHTML, like Gecko) Silk/112.3.1 like Chrome/112.0.5615.213 "
+                + "Safari/537.36", .android
+        ),  // Fire TV
+        (
+            "Mozilla/5.0 (Linux; Android 12; BRAVIA 4K VH2 Build/STT1.211025.001.Z4) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Chrome/114.0.5735.196 Mobile Safari/537.36", .android
+        ),  // Android TV
+        (
+            "Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/538.1 (KHTML, like Gecko) Version/6.0 TV Safari/538.1",
+            .other
+        ),
+        (
+            "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36",
+            .other
+        ),
+        (
+            "Mozilla/5.0 (Mobile; LYF/F300B/LYF-F300B-001-01-15-130718-i;Android; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5",
+            .other
+        ),
         ("Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko)", .other),
         ("Nokia6230/2.0 (04.44) Profile/MIDP-2.0 Configuration/CLDC-1.1", .other),
-        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
-            .desktop),
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 "
-            + "Safari/605.1.15", .desktop),
-        ("Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
-            .desktop),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            .desktop
+        ),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 "
+                + "Safari/605.1.15", .desktop
+        ),
+        (
+            "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            .desktop
+        ),
         ("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", .desktop),
         ("Overcast/3.0 (+http://overcast.fm/; iOS podcast app)", .ios),
-        ("Mozilla/5.0 (Linux; Android 16; Pixel 10 Pro XL Build/CP1A.260305.018; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
-            + "Version/4.0 Chrome/146.0.7680.174 Mobile Safari/537.36 MetaIAB Facebook", .android),
+        (
+            "Mozilla/5.0 (Linux; Android 16; Pixel 10 Pro XL Build/CP1A.260305.018; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Version/4.0 Chrome/146.0.7680.174 Mobile Safari/537.36 MetaIAB Facebook", .android
+        ),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)

@@ -53,7 +53,8 @@ struct UserAgentFuzzTests {
                     }
                 } else {
                     // Mostly printable ASCII, sometimes any byte (invalid UTF-8, NUL).
-                    buffer[index] = roll % 5 == 0 ? UInt8(truncatingIfNeeded: roll >> 16) : UInt8(0x20 + (roll >> 16) % 95)
+                    buffer[index] =
+                        roll % 5 == 0 ? UInt8(truncatingIfNeeded: roll >> 16) : UInt8(0x20 + (roll >> 16) % 95)
                     index += 1
                 }
             }

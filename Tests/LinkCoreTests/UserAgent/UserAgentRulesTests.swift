@@ -21,14 +21,15 @@ struct UserAgentRulesTests {
 
     @Test("weights decide between channels' rules, the earlier line on a tie")
     func weights() throws {
-        let classifier = try UserAgentClassifier(rules: """
-            # comment
-            bot bot
-            human:250 cubot
-            preview:50 linkpreview
-            android:10 android
-            other:20 "tv;"
-            """)
+        let classifier = try UserAgentClassifier(
+            rules: """
+                # comment
+                bot bot
+                human:250 cubot
+                preview:50 linkpreview
+                android:10 android
+                other:20 "tv;"
+                """)
         #expect(classifier.classify("Mozilla (Android; Cubot X)") == UserAgentClass(label: .human, platform: .android))
         #expect(classifier.classify("superbot") == UserAgentClass(label: .bot, platform: .other))
         #expect(classifier.classify("linkpreview bot").label == .bot)  // explicit weight 50 < bot 100
@@ -38,11 +39,12 @@ struct UserAgentRulesTests {
 
     @Test("anchors match only at the start and at the end of a whole User-Agent")
     func anchors() throws {
-        let classifier = try UserAgentClassifier(rules: """
-            preview ^viber$
-            preview ^whatsapp/
-            fetcher-ios " i$"
-            """)
+        let classifier = try UserAgentClassifier(
+            rules: """
+                preview ^viber$
+                preview ^whatsapp/
+                fetcher-ios " i$"
+                """)
         #expect(classifier.classify("Viber").label == .preview)
         #expect(classifier.classify("Viber/1.0").label == .bot)
         #expect(classifier.classify("x WhatsApp/2").label == .bot)
