@@ -28,7 +28,7 @@ final class UserAgentCache {
     func classify(_ userAgent: UnsafeRawBufferPointer) -> UserAgentClass {
         let count = userAgent.count
         guard count > 0, count <= Self.maximumLength else { return classifier.classify(userAgent) }
-        let slot = Int(truncatingIfNeeded: Self.hash(userAgent)) & (Self.slotCount - 1)
+        let slot = Int(truncatingIfNeeded: ByteHash.hash(userAgent)) & (Self.slotCount - 1)
         let stored = keys + slot * Self.maximumLength
         if lengths[slot] == count && memcmp(stored, userAgent.baseAddress!, count) == 0 {
             return verdicts[slot]
@@ -38,23 +38,6 @@ final class UserAgentCache {
         lengths[slot] = count
         verdicts[slot] = verdict
         return verdict
-    }
-
-    /// Eight bytes at a time, multiply and fold: fast, and good enough to spread User-Agents over slots.
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var index = 0
-        while index + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 29
-            index += 8
-        }
-        while index < bytes.count {
-            hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01B3
-            index += 1
-        }
-        return hash ^ (hash >> 32)
     }
 }
 

@@ -40,21 +40,10 @@ enum JournalFrame {
     static func padded(_ count: Int) -> Int { (count + 7) & ~7 }
 
     /// A 32-bit checksum of the payload: it detects a torn or never-finished frame, not deliberate tampering.
+    /// Never 0, so a written header is never all zeros.
     @inline(__always)
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var index = 0
-        while index + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            index += 8
-        }
-        while index < bytes.count {
-            hash = (hash ^ UInt64(bytes[index])) &* 0xC4CE_B9FE_1A85_EC53
-            index += 1
-        }
-        hash ^= hash >> 29
-        return UInt32(truncatingIfNeeded: hash) | 1
+        UInt32(truncatingIfNeeded: ByteHash.hash(bytes)) | 1
     }
 
     /// Decodes a click payload, or `nil` when it is malformed.
