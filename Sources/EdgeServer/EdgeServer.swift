@@ -28,14 +28,14 @@ public final class EdgeServer: Sendable {
         self.log = log
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
-        let mainStore = try SQLiteStore(directory: directory)
-        try mainStore.migrate()
+        let location = StoreLocation(dataDirectory: directory)
+        let mainStore = try location.openMigrated()
         let signingKey = try mainStore.clickSigningKey()
-        watcher = try ConfigWatcher(store: try SQLiteStore(directory: directory), log: log)
-        ingester = ClickIngester(journal: journal, store: try SQLiteStore(directory: directory), log: log)
+        watcher = try ConfigWatcher(store: try location.connect(), log: log)
+        ingester = ClickIngester(journal: journal, store: try location.connect(), log: log)
         let application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
-            apiReaders: try (0..<4).map { _ in try SQLiteStore(directory: directory) }, signingKey: signingKey)
+            apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)
         engine = try H2OEngine(application: application)
     }
 

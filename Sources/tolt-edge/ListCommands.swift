@@ -101,7 +101,7 @@ enum ListCommands {
         }
     }
 
-    private static func organizationID(_ options: CommandLineOptions, store: SQLiteStore) throws -> String {
+    private static func organizationID(_ options: CommandLineOptions, store: any Store) throws -> String {
         let organizations = try store.configRecords().organizations
         if let id = options.value("org") {
             guard organizations.contains(where: { $0.id == id }) else {

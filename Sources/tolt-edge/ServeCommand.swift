@@ -64,9 +64,7 @@ enum ServeCommand {
 
 /// Opening the data directory's store from the CLI.
 enum DataDirectory {
-    static func openStore(_ directory: String) throws -> SQLiteStore {
-        let store = try SQLiteStore(directory: directory)
-        try store.migrate()
-        return store
+    static func openStore(_ directory: String) throws -> any Store {
+        try StoreLocation(dataDirectory: directory).openMigrated()
     }
 }
