@@ -37,9 +37,10 @@ static inline tolt_h2o_message *tolt_h2o_pop_message(h2o_linklist_t *messages) {
     return (tolt_h2o_message *)message;
 }
 
-/** A slot in the request pool whose dispose callback tells a pending worker that the request is gone. */
-static inline void **tolt_h2o_alloc_watch(h2o_req_t *req, void (*dispose)(void *)) {
-    return (void **)h2o_mem_alloc_shared(&req->pool, sizeof(void *), dispose);
+/** A slot of `size` bytes in the request pool whose dispose callback runs when the request goes away, so
+    whoever still holds the request (a worker's reply, a held response) learns that it is gone. */
+static inline void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *)) {
+    return h2o_mem_alloc_shared(&req->pool, size, dispose);
 }
 
 /** One loop's h2o context, with the receiver that takes worker replies and the Swift object that owns both. */

@@ -102,6 +102,7 @@ final class H2OEngine: Sendable {
         while !stopping.load(ordering: .relaxed) {
             context.tick()
             h2o_evloop_run(loop, 100)
+            context.flushHeld()
         }
         h2o_socket_read_stop(socket)
         h2o_socket_close(socket)
@@ -109,9 +110,11 @@ final class H2OEngine: Sendable {
         var waited = 0
         while context.pendingCount > 0 && waited < 200 {
             h2o_evloop_run(loop, 10)
+            context.flushHeld()
             waited += 1
         }
         h2o_evloop_run(loop, 0)
+        context.flushHeld()
         context.close()
     }
 }

@@ -20,6 +20,13 @@ final class LoopContext {
     private var generation: UInt64
     /// Requests handed to workers and not yet answered.
     var pendingCount = 0
+    /// Link responses held until the journal holding their clicks is written.
+    var held: [HeldResponse] = []
+    var sending: [HeldResponse] = []
+    /// Whether the next response of the current request is held.
+    var holdsNextResponse = false
+    /// Bumped each time held responses are taken for sending, so a late dispose callback touches nothing.
+    var holdGeneration: UInt64 = 0
 
     init(application: EdgeApplication, index: Int, loop: UnsafeMutablePointer<tolt_h2o_loop>) {
         self.application = application
@@ -118,6 +125,11 @@ final class LoopContext {
         request.pointee.res.content_length = body.count
         addHeader(request, tokens.contentType, contentType.pointer, contentType.length)
         if let cacheControl { addHeader(request, tokens.cacheControl, cacheControl.pointer, cacheControl.length) }
+        if holdsNextResponse {
+            holdsNextResponse = false
+            held[held.count - 1].body = body
+            return
+        }
         h2o_send_inline(request, body.baseAddress?.assumingMemoryBound(to: CChar.self), body.count)
     }
 

@@ -27,12 +27,12 @@ extension LoopContext {
             body: entity.base == nil ? [] : Array(UnsafeRawBufferPointer(start: entity.base, count: entity.len)),
             clientIP: ip)
         let pending = PendingRequest(request)
-        let slot = tolt_h2o_alloc_watch(request) { slot in
+        let slot = tolt_h2o_alloc_watch(request, MemoryLayout<UnsafeRawPointer>.size) { slot in
             let pending = Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self))
                 .takeRetainedValue()
             pending.request = nil
         }!
-        slot.pointee = Unmanaged.passRetained(pending).toOpaque()
+        slot.storeBytes(of: Unmanaged.passRetained(pending).toOpaque(), as: UnsafeMutableRawPointer.self)
         pendingCount += 1
         let receiver = Receiver(pointer: tolt_h2o_loop_receiver(loop))
         let api = application.api

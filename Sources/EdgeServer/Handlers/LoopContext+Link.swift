@@ -48,15 +48,7 @@ extension LoopContext {
         if decision == .notFound { return respondNotFound(request) }
         var clickID = UnsafeRawBufferPointer(start: nil, count: 0)
         if recordsClick {
-            guard let recorded = recordClick(request, target: target, platform: caller.platform, userAgent: userAgent)
-            else {
-                return respond(
-                    request,
-                    APIResponse.error(
-                        APIError(
-                            status: 503, code: "unavailable", message: "The click could not be recorded; try again")))
-            }
-            clickID = recorded
+            clickID = recordClick(request, target: target, platform: caller.platform, userAgent: userAgent)
         }
         switch decision {
         case .deepLink:
@@ -68,23 +60,25 @@ extension LoopContext {
         }
     }
 
-    /// Mints a click id in the request's pool and appends the click to the journal, before any response.
+    /// Mints a click id in the request's pool and stages the click in the journal; the response this request
+    /// sends next is held until the journal is written (``LoopContext/flushDeferred()``).
     private func recordClick(
         _ request: UnsafeMutablePointer<h2o_req_t>, target: LinkTarget, platform: Platform,
         userAgent: UnsafeRawBufferPointer
-    ) -> UnsafeRawBufferPointer? {
+    ) -> UnsafeRawBufferPointer {
         let id = h2o_mem_alloc_pool(&request.pointee.pool, ClickID.encodedLength)!
         let now = tolt_h2o_request_millis(request)
         application.signer.mint(
             timestampMilliseconds: UInt64(now), codeReference: target.reference, random: random.nextValue(), into: id)
         let referer = header(request, tokens.referer)
-        return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { address in
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { address in
             let ipLength = clientAddress(request, into: address)
-            let written = journal.append(
+            journal.append(
                 clickID: id, createdAt: now, platform: platform, target: target, userAgent: userAgent,
                 referer: referer, ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
-            return written ? UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength) : nil
         }
+        holdNextResponse(request)
+        return UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength)
     }
 
     private func redirect(

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,16 +14,12 @@ public final class ClickJournal: Sendable {
     public let directory: String
     /// This node's id, kept in the data directory: it makes segment names unique across nodes of a shared store.
     public let nodeID: String
-    /// The size each segment is created with.
+    /// The size past which a writer moves on to a new segment.
     public let segmentSize: Int
     private let runID: String
     private let live = Mutex<Set<String>>([])
     private let failures = Mutex<[String]>([])
-    /// A ready segment per stream, created and paged in ahead of time so that a loop thread never waits on
-    /// file creation, block allocation or page faults when it moves to a new segment.
-    private let spares = Mutex<[Int: MappedSegment]>([:])
     private let sequence = Atomic<Int>(0)
-    private let housekeeper = JournalHousekeeper()
 
     /// Opens (creating) the journal under `dataDirectory/journal`.
     public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
@@ -43,54 +38,7 @@ public final class ClickJournal: Sendable {
 
     /// A writer for one loop thread; `stream` tells its segments apart from the other threads'.
     public func makeWriter(stream: Int) -> JournalWriter {
-        prepareSpare(stream: stream)
-        return JournalWriter(journal: self, stream: stream)
-    }
-
-    /// The next segment for `stream`: the prepared spare when there is one, else a new one made now. Asks for
-    /// the following spare in the background either way.
-    func nextSegment(stream: Int) throws -> MappedSegment {
-        let spare = spares.withLock { $0.removeValue(forKey: stream) }
-        defer { prepareSpare(stream: stream) }
-        if let spare { return spare }
-        return try openSegment(stream: stream)
-    }
-
-    /// Drops the unused spare of a stream (at shutdown): it is sealed empty, and the ingester deletes it.
-    func discardSpare(stream: Int) {
-        housekeeper.waitUntilIdle()
-        guard let spare = spares.withLock({ $0.removeValue(forKey: stream) }) else { return }
-        spare.base.storeBytes(of: UInt64(JournalFrame.sealMarker), as: UInt64.self)
-        retire(spare)
-        housekeeper.waitUntilIdle()
-    }
-
-    /// Unmaps a sealed segment and marks it no longer live, on the housekeeper: tearing down a 64 MiB
-    /// mapping takes milliseconds, which a loop thread must not spend between two requests.
-    func retire(_ segment: MappedSegment) {
-        housekeeper.run { [self] in
-            munmap(segment.base, segment.size)
-            sealed(segment.name)
-        }
-    }
-
-    private func prepareSpare(stream: Int) {
-        housekeeper.run { [self] in
-            guard spares.withLock({ $0[stream] == nil }) else { return }
-            do {
-                let segment = try openSegment(stream: stream)
-                // Touch every page now: the block allocation and the page fault happen on this thread, not on
-                // the loop thread that appends the first click to the page.
-                var offset = 0
-                while offset < segment.size {
-                    segment.base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-                    offset += 4096
-                }
-                spares.withLock { $0[stream] = segment }
-            } catch {
-                report(error)
-            }
-        }
+        JournalWriter(journal: self, stream: stream)
     }
 
     /// Segments a writer still appends to.
@@ -108,29 +56,19 @@ public final class ClickJournal: Sendable {
     /// The checkpoint key of a segment: unique across the nodes that share one store.
     func checkpointKey(_ name: String) -> String { nodeID + "/" + name }
 
-    func openSegment(stream: Int) throws -> MappedSegment {
+    func openSegment(stream: Int) throws -> OpenSegment {
         let number = String(sequence.wrappingAdd(1, ordering: .relaxed).newValue)
         let name = "\(runID)-\(String(repeating: "0", count: max(0, 8 - number.count)))\(number)-\(stream).journal"
         let path = directory + "/" + name
         // Live before the file exists: the ingester deletes any listed segment that no writer holds.
         live.withLock { _ = $0.insert(name) }
-        func fail(_ what: String) -> StoreError {
-            let error = StoreError.io("cannot \(what) \(path): \(String(cString: strerror(errno)))")
-            unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let error = StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))")
             sealed(name)
-            return error
+            throw error
         }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw fail("create") }
-        defer { Glibc.close(descriptor) }
-        // Reserving the blocks up front means a full disk fails here, not as SIGBUS on a store into the map.
-        if posix_fallocate(descriptor, 0, off_t(segmentSize)) != 0 {
-            guard ftruncate(descriptor, off_t(segmentSize)) == 0 else { throw fail("size") }
-        }
-        guard let base = mmap(nil, segmentSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-            base != MAP_FAILED
-        else { throw fail("map") }
-        return MappedSegment(name: name, base: base, size: segmentSize)
+        return OpenSegment(name: name, descriptor: descriptor)
     }
 
     func sealed(_ name: String) {

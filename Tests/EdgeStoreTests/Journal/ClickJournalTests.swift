@@ -16,7 +16,8 @@ import Testing
             organizationName: "Acme"),
         publicKey: "pk_acme")
 
-    /// Appends one click numbered `number` and returns the record the store must end up holding.
+    /// Appends one click numbered `number`, writes it (as a loop does before answering), and returns the record
+    /// the store must end up holding.
     @discardableResult
     static func append(_ number: Int, to writer: JournalWriter, userAgent: String? = nil, referer: String? = nil)
         -> ClickRecord
@@ -27,7 +28,7 @@ import Testing
         let ip = number % 2 == 0 ? "127.0.0.1" : "2001:db8::\(number % 1000)"
         let platform = Platform.allCases[number % 4]
         let createdAt = 1_767_225_600_000 + Int64(number)
-        let appended = Array(id.utf8).withUnsafeBytes { id in
+        Array(id.utf8).withUnsafeBytes { id in
             Array(agent.utf8).withUnsafeBytes { agent in
                 Array(referer.utf8).withUnsafeBytes { referer in
                     Array(ip.utf8).withUnsafeBytes { ip in
@@ -38,7 +39,7 @@ import Testing
                 }
             }
         }
-        precondition(appended, "the journal refused a click")
+        precondition(writer.flush(), "the journal refused a click")
         return ClickRecord(
             id: id, createdAt: createdAt, organizationID: "org_acme", programID: "prg_acme", partnerID: "part_sam",
             code: "SAM20", platform: platform, userAgent: String(agent.utf8.prefix(512))!,
@@ -56,7 +57,7 @@ import Testing
         }
     }
 
-    /// Segment files that hold at least one frame (an untouched spare starts with a zero header).
+    /// Segment files that hold at least one frame.
     static func segmentsWithData(_ journal: ClickJournal) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: journal.directory).filter { name in
             guard name.hasSuffix(".journal"),
@@ -105,7 +106,7 @@ import Testing
         let path = crashed.directory + "/" + name
         let bytes = try #require(FileManager.default.contents(atPath: path))
         var end = 0
-        while true {
+        while end + 8 <= bytes.count {
             let header = bytes[end..<end + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
             if header == 0 { break }
             end += JournalFrame.headerSize + JournalFrame.padded(Int(UInt32(truncatingIfNeeded: header)))
@@ -202,4 +203,43 @@ final class FlakyStore: Store {
         try base.customer(organizationID: organizationID, customerID: customerID)
     }
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try base.customers(query) }
+}
+
+/// Staged clicks reach the file only on a flush, all in one write.
+@Suite struct JournalStagingTests {
+    @Test func stagedClicksAreWrittenByTheFlushAndNotBefore() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory)
+        let writer = journal.makeWriter(stream: 0)
+        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        var expected: [ClickRecord] = []
+        for number in 0..<40 {
+            let id = "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number)
+            Array(id.utf8).withUnsafeBytes { id in
+                Array("agent".utf8).withUnsafeBytes { agent in
+                    Array("127.0.0.1".utf8).withUnsafeBytes { ip in
+                        writer.append(
+                            clickID: id.baseAddress!, createdAt: 1_767_225_600_000, platform: .ios,
+                            target: ClickJournalTests.target, userAgent: agent,
+                            referer: UnsafeRawBufferPointer(start: nil, count: 0), ip: ip)
+                    }
+                }
+            }
+            expected.append(
+                ClickRecord(
+                    id: id, createdAt: 1_767_225_600_000, organizationID: "org_acme", programID: "prg_acme",
+                    partnerID: "part_sam", code: "SAM20", platform: .ios, userAgent: "agent", referer: "",
+                    ip: "127.0.0.1"))
+        }
+        #expect(writer.hasStaged)
+        #expect(try ingester.pass() == false, "nothing is in the file before the flush")
+        #expect(writer.flush())
+        #expect(!writer.hasStaged)
+        try ingester.pass()
+        #expect(try ClickJournalTests.stored(fixture.store) == expected)
+        writer.close()
+        try ingester.drain()
+        #expect(journal.segmentNames().isEmpty)
+    }
 }

@@ -1,0 +1,62 @@
+internal import CH2O
+import LinkCore
+
+/// Holding link responses until their clicks are in the journal.
+///
+/// A link request that records a click stages it in the loop's journal writer and prepares its response, but
+/// the response is sent only after the loop iteration, once one `write(2)` has put every staged click of the
+/// iteration into the page cache. One system call per iteration instead of one per click, and still no
+/// response goes out before its click is durable against a crash of the process.
+extension LoopContext {
+    /// Marks the request's next response as held, and watches for the request going away meanwhile.
+    func holdNextResponse(_ request: UnsafeMutablePointer<h2o_req_t>) {
+        let slot = tolt_h2o_alloc_watch(request, 3 * MemoryLayout<UInt64>.size) { slot in
+            let slot = slot!
+            let owner = Unmanaged<LoopContext>.fromOpaque(slot.load(as: UnsafeRawPointer.self))
+                .takeUnretainedValue()
+            let index = slot.load(fromByteOffset: 8, as: Int.self)
+            if owner.holdGeneration == slot.load(fromByteOffset: 16, as: UInt64.self) {
+                owner.held[index].request = nil
+            }
+        }!
+        slot.storeBytes(of: Unmanaged.passUnretained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
+        slot.storeBytes(of: held.count, toByteOffset: 8, as: Int.self)
+        slot.storeBytes(of: holdGeneration, toByteOffset: 16, as: UInt64.self)
+        held.append(HeldResponse(request: request))
+        holdsNextResponse = true
+    }
+
+    /// Writes the journal, then sends every held response, or a 503 for each when the clicks could not be
+    /// written. Called after each loop iteration. Sending can start the next request of a connection, which
+    /// may hold a response again, so it repeats until nothing is held.
+    func flushHeld() {
+        while !held.isEmpty {
+            let written = journal.flush()
+            swap(&held, &sending)
+            holdGeneration &+= 1
+            for response in sending {
+                guard let request = response.request else { continue }
+                if written {
+                    h2o_send_inline(
+                        request, response.body.baseAddress?.assumingMemoryBound(to: CChar.self), response.body.count)
+                } else {
+                    request.pointee.res.headers.size = 0
+                    respond(
+                        request,
+                        APIResponse.error(
+                            APIError(
+                                status: 503, code: "unavailable",
+                                message: "The click could not be recorded; try again")))
+                }
+            }
+            sending.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// A prepared link response waiting for its click to be written.
+struct HeldResponse {
+    /// `nil` once the request went away (the client closed the connection).
+    var request: UnsafeMutablePointer<h2o_req_t>?
+    var body = UnsafeRawBufferPointer(start: nil, count: 0)
+}
