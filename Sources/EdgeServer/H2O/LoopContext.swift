@@ -117,13 +117,13 @@ final class LoopContext {
     /// Sends a whole response; h2o copies the body.
     @inline(__always)
     func respond(
-        _ request: UnsafeMutablePointer<h2o_req_t>, status: Int, contentType: StaticText, body: UnsafeRawBufferPointer,
+        _ request: UnsafeMutablePointer<h2o_req_t>, status: Int, contentType: StaticText?, body: UnsafeRawBufferPointer,
         cacheControl: StaticText? = .noStore
     ) {
         request.pointee.res.status = Int32(status)
         request.pointee.res.reason = StaticText.reason(status).pointer
         request.pointee.res.content_length = body.count
-        addHeader(request, tokens.contentType, contentType.pointer, contentType.length)
+        if let contentType { addHeader(request, tokens.contentType, contentType.pointer, contentType.length) }
         if let cacheControl { addHeader(request, tokens.cacheControl, cacheControl.pointer, cacheControl.length) }
         if holdsNextResponse {
             holdsNextResponse = false
