@@ -11,6 +11,8 @@ final class EdgeApplication: Sendable {
     let classifier: UserAgentClassifier
     let pages: Pages
     let api: APIHandler
+    /// Link requests per second, counted per loop, read by the ingester.
+    let load: LoadGauge
     /// Workers for API requests: they may block on the store, so never on a loop thread.
     let workers = DispatchQueue(label: "tolt-edge.api", attributes: .concurrent)
 
@@ -24,6 +26,7 @@ final class EdgeApplication: Sendable {
         signer = ClickSigner(secret: signingKey)
         classifier = UserAgentClassifier.standard
         pages = try Pages()
+        load = LoadGauge(loops: configuration.threads)
         api = APIHandler(writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer)
     }
 }

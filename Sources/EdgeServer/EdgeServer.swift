@@ -18,6 +18,7 @@ public final class EdgeServer: Sendable {
     private let watcher: ConfigWatcher
     private let ingester: ClickIngester
     private let journal: ClickJournal
+    private let application: EdgeApplication
     private let log: @Sendable (String) -> Void
 
     /// Opens the store (migrating it), the journal, and binds the listeners.
@@ -33,7 +34,7 @@ public final class EdgeServer: Sendable {
         let signingKey = try mainStore.clickSigningKey()
         watcher = try ConfigWatcher(store: try location.connect(), log: log)
         ingester = ClickIngester(journal: journal, store: try location.connect(), log: log)
-        let application = try EdgeApplication(
+        application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)
         engine = try H2OEngine(application: application)
@@ -49,7 +50,10 @@ public final class EdgeServer: Sendable {
         let ingester = self.ingester
         let configuration = self.configuration
         startThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) }
-        startThread(name: "tolt-ingest") { ingester.run(interval: configuration.ingestInterval) }
+        let load = application.load
+        startThread(name: "tolt-ingest") {
+            ingester.run(interval: configuration.ingestInterval, isBusy: load.isBusy)
+        }
         engine.start()
     }
 

@@ -15,6 +15,8 @@ final class LoopContext {
     let journal: JournalWriter
     let random = RandomPool()
     let userAgents: UserAgentCache
+    /// This loop's count of link requests, for the load gauge.
+    let linkRequests: LoadGauge.Counter
     let tokens = HeaderTokens.shared
     private(set) var table: LinkTable
     private var generation: UInt64
@@ -34,6 +36,7 @@ final class LoopContext {
         self.loop = loop
         journal = application.journal.makeWriter(stream: index)
         userAgents = UserAgentCache(classifier: application.classifier)
+        linkRequests = application.load.counters[index]
         generation = application.watcher.generation
         table = application.watcher.table
     }

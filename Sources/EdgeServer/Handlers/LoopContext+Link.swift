@@ -6,6 +6,7 @@ import LinkCore
 /// and allocates only in the request's pool.
 extension LoopContext {
     func handleLink(_ request: UnsafeMutablePointer<h2o_req_t>, rest: UnsafeRawBufferPointer) {
+        linkRequests.count.wrappingAdd(1, ordering: .relaxed)
         let method = request.pointee.method
         let isHead = method.len == 4 && method.base[0] == 0x48  // HEAD
         let isGet = method.len == 3 && method.base[0] == 0x47  // GET

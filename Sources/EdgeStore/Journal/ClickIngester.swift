@@ -31,11 +31,16 @@ public final class ClickIngester: Sendable {
     /// How many clicks this ingester has committed.
     public var ingestedCount: Int { state.withLock { $0.ingested } }
 
-    /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority: under a load test the
-    /// loop threads come first and the journal absorbs the backlog. Runs on the calling thread.
-    public func run(interval: Double = 0.1) {
-        // SCHED_IDLE: the thread runs only when a core would otherwise idle, so under a load test the loop
-        // threads keep both cores and the journal absorbs the backlog. Linux applies it to this thread only.
+    /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority. Runs on the calling thread.
+    ///
+    /// While `isBusy()` says the server is under heavy load, ingestion waits, unless the journal holds more
+    /// than `maximumBacklog` bytes: even at the lowest priority it would take the idle moments between
+    /// requests, and a loop thread waking up would find it in the way. The journal absorbs the clicks of a
+    /// load test, and the store catches up when the load drops (or at shutdown).
+    public func run(
+        interval: Double = 0.1, isBusy: @Sendable () -> Bool = { false }, maximumBacklog: Int = 1 << 30
+    ) {
+        // SCHED_IDLE: the thread runs only when a core would otherwise idle. Linux applies it to this thread only.
         var parameters = sched_param()
         if pthread_setschedparam(pthread_self(), 5 /* SCHED_IDLE, not exported to Swift */, &parameters) != 0 {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
@@ -43,6 +48,10 @@ public final class ClickIngester: Sendable {
         state.withLock { $0.running = true }
         defer { state.withLock { $0.running = false } }
         while !state.withLock({ $0.stopping }) {
+            if isBusy() && journal.totalBytes() < maximumBacklog {
+                usleep(UInt32(interval * 1_000_000))
+                continue
+            }
             var didWork = false
             do {
                 didWork = try pass()

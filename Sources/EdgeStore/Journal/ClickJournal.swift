@@ -75,6 +75,14 @@ public final class ClickJournal: Sendable {
         live.withLock { _ = $0.remove(name) }
     }
 
+    /// The bytes of every segment file present: an upper bound on what waits to be ingested.
+    public func totalBytes() -> Int {
+        segmentNames().reduce(0) { total, name in
+            var info = stat()
+            return stat(directory + "/" + name, &info) == 0 ? total + Int(info.st_size) : total
+        }
+    }
+
     /// The segment files present, oldest first.
     func segmentNames() -> [String] {
         FileSystem.list(directory).filter { $0.hasSuffix(".journal") }.sorted()

@@ -2,9 +2,9 @@ import LinkCore
 
 /// The on-disk form of one journal record.
 ///
-/// A frame is an 8-byte header (`UInt32` payload length, `UInt32` checksum, little-endian, stored last as
-/// one aligned 8-byte write) and the payload, padded to a multiple of 8 bytes. A zero header ends the
-/// written part of a segment; ``sealMarker`` says the writer moved on to a new segment.
+/// A frame is an 8-byte header (`UInt32` payload length, `UInt32` checksum, little-endian) and the payload,
+/// padded to a multiple of 8 bytes. A segment ends at its end of file, or at a frame whose checksum fails (a
+/// write cut short by a crash); ``sealMarker`` says the writer moved on to a new segment.
 ///
 /// The payload of a click:
 ///
