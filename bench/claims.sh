@@ -106,15 +106,10 @@ for round in $(seq "$rounds"); do
         thread_cpu "$server_pid" >"$work/cpu-after"
         join -a2 "$work/cpu-before" "$work/cpu-after" |
             awk -v t="$target" '{ before = NF == 3 ? $2 : 0; print t, $1, $NF - before }' >>"$work/cpu"
-        read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
-        echo "$target $round $rps $p50 $p99 $requests $bad $errors" >>"$results"
-        printf 'round %d  %-13s %8.0f req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %d  socket errors %d\n' \
-            "$round" "$target" "$rps" "$p50" "$p99" "$bad" "$errors" >&2
-        ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round; 3xx would not count)"
+        record_round "$target" "$round" "$out"
     done
 done
 
-column_median() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$results" | median; }
 echo
 echo "claims, median of $rounds rounds, wrk -t1 -c64 -d${duration}s, tolt-edge --threads $threads," \
     "$(nproc) cores, SQLite store in WAL mode; X-Forwarded-For distinct per request (--trusted-proxy" \

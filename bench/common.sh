@@ -119,3 +119,18 @@ thread_cpu() {
         echo "${comm// /_} $(((fields[11] + fields[12])))"
     done | awk -v hz="$ticks" '{ s[$1] += $2 } END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' | sort
 }
+
+# record_round TARGET ROUND WRK_OUTPUT: appends the round's numbers to $results, prints them, and stops the
+# run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here).
+record_round() {
+    local target=$1 round=$2 out=$3 rps p50 p99 requests bad errors
+    read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
+    echo "$target $round $rps $p50 $p99 $requests $bad $errors" >>"$results"
+    printf 'round %d  %-17s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx/3xx %d  socket errors %d\n' \
+        "$round" "$target" "$rps" "$p50" "$p99" "$bad" "$errors" >&2
+    ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round)"
+}
+
+# column_median TARGET COLUMN: the median over rounds of one column of $results.
+column_median() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$results" | median; }
+

@@ -140,16 +140,11 @@ for round in $(seq "$rounds"); do
     for target in "${order[@]}"; do
         out="$work/wrk-$target-$round.txt"
         wrk -t1 -c64 -d"${duration}s" --latency -s "$work/$target.lua" "${url[$target]}" >"$out"
-        read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
-        echo "$target $round $rps $p50 $p99 $requests $bad $errors" >>"$results"
-        printf 'round %d  %-17s %9.0f req/s  p50 %6.3f ms  p99 %6.3f ms  non-2xx/3xx %d  socket errors %d\n' \
-            "$round" "$target" "$rps" "$p50" "$p99" "$bad" "$errors" >&2
-        ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round)"
+        record_round "$target" "$round" "$out"
     done
 done
 
 # --- medians and ratios.
-column_median() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$results" | median; }
 declare -A rps_of
 for target in "${targets[@]}"; do rps_of[$target]=$(column_median "$target" 3); done
 echo
