@@ -7,9 +7,9 @@ import LinkCore
 extension LoopContext {
     func handleLink(_ request: UnsafeMutablePointer<h2o_req_t>, rest: UnsafeRawBufferPointer) {
         linkRequests.count.wrappingAdd(1, ordering: .relaxed)
-        let method = request.pointee.method
-        let isHead = method.len == 4 && method.base[0] == 0x48  // HEAD
-        let isGet = method.len == 3 && method.base[0] == 0x47  // GET
+        let method = UnsafeRawBufferPointer(start: request.pointee.method.base, count: request.pointee.method.len)
+        let isHead = method.elementsEqual("HEAD".utf8)
+        let isGet = method.elementsEqual("GET".utf8)
         guard isGet || isHead else {
             addHeader(request, tokens.allow, LinkPages.allowed.pointer, LinkPages.allowed.length)
             respond(request, APIResponse.error(.methodNotAllowed("GET, HEAD")))

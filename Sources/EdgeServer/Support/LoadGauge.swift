@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// How many link requests the loops answer per second, so background work can stand aside under a load test.
 ///

@@ -72,7 +72,7 @@ import Testing
         #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == paths.count + 1 })
     }
 
-    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HACK", "GOT"])
     func otherMethodsAreNotAllowed(method: String) throws {
         let server = try TestServer()
         defer { server.shutdown() }
