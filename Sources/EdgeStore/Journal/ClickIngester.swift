@@ -54,7 +54,7 @@ public final class ClickIngester: Sendable {
             }
             var didWork = false
             do {
-                didWork = try pass()
+                didWork = try pass(maximumBatches: 10)
             } catch {
                 log("click ingestion failed, will retry: \(error)")
             }
@@ -71,13 +71,17 @@ public final class ClickIngester: Sendable {
 
     /// Ingests everything in the journal now, sealed segments completely. Returns whether it moved anything.
     @discardableResult
-    public func pass() throws -> Bool {
+    ///
+    /// `maximumBatches` bounds the work of one call, so that ``run(interval:isBusy:maximumBacklog:)`` looks at
+    /// the load again between slices of a large backlog.
+    public func pass(maximumBatches: Int = .max) throws -> Bool {
         // Names first, then the live set: a segment listed but not live by then is sealed for good.
         let names = journal.segmentNames()
         let live = journal.liveSegments()
         var moved = false
-        for name in names {
-            moved = try ingest(segment: name, isLive: live.contains(name)) || moved
+        var budget = maximumBatches
+        for name in names where budget > 0 {
+            moved = try ingest(segment: name, isLive: live.contains(name), budget: &budget) || moved
         }
         return moved
     }
@@ -87,7 +91,7 @@ public final class ClickIngester: Sendable {
         while try pass() {}
     }
 
-    private func ingest(segment name: String, isLive: Bool) throws -> Bool {
+    private func ingest(segment name: String, isLive: Bool, budget: inout Int) throws -> Bool {
         let key = journal.checkpointKey(name)
         var offset: Int64
         if let known = state.withLock({ $0.offsets[key] }) {
@@ -118,8 +122,12 @@ public final class ClickIngester: Sendable {
                 }
                 offset = next
                 moved = true
+                budget -= 1
             }
-            if frames == Self.batchSize { continue }
+            if frames == Self.batchSize {
+                if budget > 0 { continue }
+                return moved
+            }
             // A segment no writer holds ends at its seal or at its first torn frame: a frame cut off by a crash
             // was never answered, since its response went out only after the whole frame was written.
             if end == .sealed || !isLive {
