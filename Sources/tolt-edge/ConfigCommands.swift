@@ -37,14 +37,11 @@ enum ConfigCommands {
             guard let file = options.positional.first else {
                 throw CommandLineOptions.UsageError(message: "import needs a FILE")
             }
-            guard let bytes = file == "-" ? readStandardInput() : FileReader.read(file) else {
-                Output.err("tolt-edge: cannot read \(file)\n")
-                return 1
-            }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
             let report: ImportReport
             do {
-                report = try ConfigImporter.importDocument(try ConfigDocument(json: bytes), into: store)
+                let document = try ConfigDocument(file: file)
+                let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+                report = try ConfigImporter.importDocument(document, into: store)
             } catch let error as StoreError where error.isInvalidConfig {
                 Output.err("tolt-edge: \(file): \(error.message)\nnothing was imported\n")
                 return 1
@@ -84,6 +81,4 @@ enum ConfigCommands {
             return 0
         }
     }
-
-    static func readStandardInput() -> [UInt8]? { FileReader.read("/dev/stdin") }
 }

@@ -35,27 +35,7 @@ enum ListCommands {
             query.startingAfter = options.value("starting-after")
             let page = try store.clicks(query)
             var json = JSONWriter()
-            json.object { object in
-                object.member("data") { json in
-                    json.raw("[")
-                    for (index, click) in page.items.enumerated() {
-                        if index > 0 { json.raw(",\n") }
-                        json.object {
-                            $0.string("id", click.id)
-                            $0.string("created_at", Timestamp.format(click.createdAt))
-                            $0.string("partner_id", click.partnerID)
-                            $0.string("program_id", click.programID)
-                            $0.string("code", click.code)
-                            $0.string("platform", click.platform.rawValue)
-                            $0.string("user_agent", click.userAgent)
-                            $0.string("referer", click.referer.isEmpty ? nil : click.referer)
-                            $0.string("ip", click.ip)
-                        }
-                    }
-                    json.raw("]")
-                }
-                object.raw("has_more", page.hasMore ? "true" : "false")
-            }
+            json.object { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.click) }
             Output.out(bytes: json.bytes + [0x0A])
             return 0
         }
@@ -85,17 +65,7 @@ enum ListCommands {
             query.startingAfter = options.value("starting-after")
             let page = try store.customers(query)
             var json = JSONWriter()
-            json.object { object in
-                object.member("data") { json in
-                    json.raw("[")
-                    for (index, customer) in page.items.enumerated() {
-                        if index > 0 { json.raw(",\n") }
-                        CustomerJSON.write(customer, into: &json)
-                    }
-                    json.raw("]")
-                }
-                object.raw("has_more", page.hasMore ? "true" : "false")
-            }
+            json.object { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.customer) }
             Output.out(bytes: json.bytes + [0x0A])
             return 0
         }

@@ -100,7 +100,6 @@ final class H2OEngine: Sendable {
             h2o_accept(listener.pointee.data.assumingMemoryBound(to: h2o_accept_ctx_t.self), connection)
         }
         while !stopping.load(ordering: .relaxed) {
-            context.tick()
             h2o_evloop_run(loop, 100)
             context.flushHeld()
         }

@@ -51,9 +51,6 @@ final class LoopContext {
         }
     }
 
-    /// Called once per loop iteration.
-    func tick() { refreshTable() }
-
     /// Seals the journal: called as the loop exits.
     func close() { journal.close() }
 

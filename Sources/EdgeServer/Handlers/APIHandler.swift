@@ -96,28 +96,7 @@ final class APIHandler: Sendable {
             query.since = millis
         }
         let page = try reader.clicks(query)
-        return APIResponse.success { object in
-            object.member("data") { json in
-                json.raw("[")
-                for (index, click) in page.items.enumerated() {
-                    if index > 0 { json.raw(",") }
-                    json.object {
-                        $0.string("id", click.id)
-                        $0.string("created_at", Timestamp.format(click.createdAt))
-                        $0.string("organization_id", click.organizationID)
-                        $0.string("program_id", click.programID)
-                        $0.string("partner_id", click.partnerID)
-                        $0.string("code", click.code)
-                        $0.string("platform", click.platform.rawValue)
-                        $0.string("user_agent", click.userAgent)
-                        $0.string("referer", click.referer.isEmpty ? nil : click.referer)
-                        $0.string("ip", click.ip)
-                    }
-                }
-                json.raw("]")
-            }
-            object.raw("has_more", page.hasMore ? "true" : "false")
-        }
+        return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.click) }
     }
 
     private func listCustomers(_ request: APIRequest) throws -> APIResponse {
@@ -138,33 +117,6 @@ final class APIHandler: Sendable {
             query.status = status
         }
         let page = try reader.customers(query)
-        return APIResponse.success { object in
-            object.member("data") { json in
-                json.raw("[")
-                for (index, customer) in page.items.enumerated() {
-                    if index > 0 { json.raw(",") }
-                    CustomerJSON.write(customer, into: &json)
-                }
-                json.raw("]")
-            }
-            object.raw("has_more", page.hasMore ? "true" : "false")
-        }
-    }
-}
-
-/// The JSON form of a customer, shared by the API and the CLI.
-public enum CustomerJSON {
-    public static func write(_ customer: CustomerRecord, into json: inout JSONWriter) {
-        json.object {
-            $0.string("id", customer.id)
-            $0.string("customer_id", customer.customerID)
-            $0.string("partner_id", customer.partnerID)
-            $0.string("program_id", customer.programID)
-            $0.string("code", customer.code)
-            $0.string("click_id", customer.clickID)
-            $0.string("status", customer.status)
-            $0.string("claimed_at", Timestamp.format(customer.claimedAt))
-            $0.string("first_seen_at", customer.firstSeenAt.map(Timestamp.format))
-        }
+        return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.customer) }
     }
 }

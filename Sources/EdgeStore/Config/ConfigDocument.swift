@@ -1,5 +1,9 @@
 import LinkCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The configuration file that `tolt-edge import` reads and `tolt-edge export` writes.
 ///
 /// Each optional field tells apart "absent" (keep what is stored) from `null` (clear it).
@@ -67,6 +71,14 @@ public struct ConfigDocument: Sendable, Equatable {
         organizations = try reader.array(top["organizations"], at: "organizations", required: true) {
             try Self.organization($0, path: $1)
         }
+    }
+
+    /// Reads and parses a configuration file; `-` reads standard input.
+    public init(file path: String) throws {
+        guard let bytes = FileSystem.readBytes(path == "-" ? "/dev/stdin" : path, limit: Self.maximumSize) else {
+            throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        try self.init(json: bytes)
     }
 
     init(organizations: [Organization]) {
