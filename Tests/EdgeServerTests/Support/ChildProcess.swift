@@ -6,7 +6,7 @@ import Foundation
 
 /// The built `tolt-edge` executable run as a child process, its output captured in files of `directory`.
 final class ChildProcess {
-    let process = Process()
+    let process: SpawnedProcess
     let stdoutPath: String
     let stderrPath: String
 
@@ -16,12 +16,9 @@ final class ChildProcess {
         stderrPath = "\(directory)/\(label).stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: TestFiles.binary)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try process.run()
+        process = try SpawnedProcess(
+            executable: TestFiles.binary, arguments: arguments, standardOutput: stdoutPath,
+            standardError: stderrPath)
     }
 
     var pid: Int32 { process.processIdentifier }

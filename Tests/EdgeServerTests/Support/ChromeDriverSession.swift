@@ -12,7 +12,7 @@ final class ChromeDriverSession {
     static let chromiumPath = "/usr/bin/chromium"
     static let chromedriverPath = "/usr/bin/chromedriver"
 
-    private let driver: Process
+    private let driver: SpawnedProcess
     private let client: HTTPClient
     private var sessionID: String?
 
@@ -22,12 +22,8 @@ final class ChromeDriverSession {
             throw ClientError("\(path) is missing: run scripts/install-deps.sh test (make test installs it)")
         }
         let port = try Self.freeLoopbackPort()
-        driver = Process()
-        driver.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
-        driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        driver.standardOutput = FileHandle.nullDevice
-        driver.standardError = FileHandle.nullDevice
-        try driver.run()
+        driver = try SpawnedProcess(
+            executable: Self.chromedriverPath, arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1"])
         client = HTTPClient(port: port)
         do {
             try waitUntilReady()
