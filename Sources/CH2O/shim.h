@@ -6,6 +6,7 @@
 #include <h2o/multithread.h>
 #include <sys/socket.h>
 #include <stddef.h>
+#include <string.h>
 
 /** The peer address of a request's connection; returns its length, or 0 when unknown. */
 static inline socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out) {
@@ -43,10 +44,12 @@ static inline void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dis
     return h2o_mem_alloc_shared(&req->pool, size, dispose);
 }
 
-/** One loop's h2o context, with the receiver that takes worker replies and the Swift object that owns both. */
+/** One loop's h2o context, with the receiver that takes worker replies, the entry that flushes held responses
+    within the iteration that made them, and the Swift object that owns all three. */
 typedef struct tolt_h2o_loop {
     h2o_context_t context;
     h2o_multithread_receiver_t receiver;
+    h2o_timeout_entry_t flush;
     void *owner;
 } tolt_h2o_loop;
 
@@ -64,6 +67,36 @@ static inline tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req) { return (
 /** The loop record that holds `receiver`. */
 static inline tolt_h2o_loop *tolt_h2o_loop_of_receiver(h2o_multithread_receiver_t *receiver) {
     return (tolt_h2o_loop *)((char *)receiver - offsetof(tolt_h2o_loop, receiver));
+}
+
+/** Runs `flush` in the timeout phase of the current loop iteration (h2o's zero timeout), once however often it
+    is asked. h2o runs that phase after the iteration's requests, and the writes it starts complete within the
+    same iteration, so a connection's state is unchanged when the next iteration begins: no `epoll_ctl`. */
+static inline void tolt_h2o_loop_schedule_flush(tolt_h2o_loop *loop, h2o_timeout_cb flush) {
+    if (h2o_timeout_is_linked(&loop->flush)) return;
+    loop->flush.cb = flush;
+    h2o_timeout_link(loop->context.loop, &loop->context.zero_timeout, &loop->flush);
+}
+
+/** The loop record whose flush entry is `entry`. */
+static inline tolt_h2o_loop *tolt_h2o_loop_of_flush(h2o_timeout_entry_t *entry) {
+    return (tolt_h2o_loop *)((char *)entry - offsetof(tolt_h2o_loop, flush));
+}
+
+/** Sends a whole response of `length` bytes. The body is copied into the request's pool unless `copy` is 0 (it
+    then must live as long as the request). Unlike `h2o_send_inline`, an empty body is sent as no buffer at all:
+    h2o 2.2's writer takes a trailing zero-length buffer for an unfinished write and waits for `EPOLLOUT`, which
+    cost every empty response two `epoll_ctl`, a `writev` and a loop iteration. */
+static inline void tolt_h2o_send_whole(h2o_req_t *req, const void *body, size_t length, int copy) {
+    static h2o_generator_t generator = {NULL, NULL};
+    h2o_start_response(req, &generator);
+    int head = req->input.method.len == 4 && memcmp(req->input.method.base, "HEAD", 4) == 0;
+    if (length == 0 || head) {
+        h2o_send(req, NULL, 0, H2O_SEND_STATE_FINAL);
+        return;
+    }
+    h2o_iovec_t buffer = copy ? h2o_strdup(&req->pool, body, length) : h2o_iovec_init(body, length);
+    h2o_send(req, &buffer, 1, H2O_SEND_STATE_FINAL);
 }
 
 /** Milliseconds since 1970 at which h2o began processing the request (no extra clock read). */

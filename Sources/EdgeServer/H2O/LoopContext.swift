@@ -66,7 +66,7 @@ final class LoopContext {
         }
         switch String(decoding: bytes, as: UTF8.self) {
         case "/healthz":
-            respond(request, status: 200, contentType: .plain, body: Self.ok.bytes)
+            respond(request, status: 200, contentType: .plain, body: Self.ok.bytes, bodyOutlivesRequest: true)
         case "/client/claims" where method(request) == "OPTIONS":
             respondToPreflight(request)
         case "/v1/clicks", "/v1/customers", "/client/claims":
@@ -108,17 +108,24 @@ final class LoopContext {
 
     /// Copies `text` into the request's pool, where h2o may keep pointing at it.
     func poolCopy(_ request: UnsafeMutablePointer<h2o_req_t>, _ text: String) -> (UnsafeMutableRawPointer, Int) {
-        let bytes = Array(text.utf8)
-        let memory = h2o_mem_alloc_pool(&request.pointee.pool, max(1, bytes.count))!
-        bytes.withUnsafeBytes { if $0.count > 0 { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
-        return (memory, bytes.count)
+        let copy = Array(text.utf8).withUnsafeBytes { poolCopy(request, $0) }
+        return (UnsafeMutableRawPointer(mutating: copy.baseAddress!), copy.count)
     }
 
-    /// Sends a whole response; h2o copies the body.
+    /// Copies `bytes` into the request's pool.
+    func poolCopy(_ request: UnsafeMutablePointer<h2o_req_t>, _ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer
+    {
+        let memory = h2o_mem_alloc_pool(&request.pointee.pool, max(1, bytes.count))!
+        if let base = bytes.baseAddress { memory.copyMemory(from: base, byteCount: bytes.count) }
+        return UnsafeRawBufferPointer(start: memory, count: bytes.count)
+    }
+
+    /// Sends a whole response. The body is copied unless `bodyOutlivesRequest` says it is in the request's
+    /// pool or static; a held response's body must be one of those.
     @inline(__always)
     func respond(
         _ request: UnsafeMutablePointer<h2o_req_t>, status: Int, contentType: StaticText?, body: UnsafeRawBufferPointer,
-        cacheControl: StaticText? = .noStore
+        cacheControl: StaticText? = .noStore, bodyOutlivesRequest: Bool = false
     ) {
         request.pointee.res.status = Int32(status)
         request.pointee.res.reason = StaticText.reason(status).pointer
@@ -127,10 +134,10 @@ final class LoopContext {
         if let cacheControl { addHeader(request, tokens.cacheControl, cacheControl.pointer, cacheControl.length) }
         if holdsNextResponse {
             holdsNextResponse = false
-            held[held.count - 1].body = body
+            held[held.count - 1].body = bodyOutlivesRequest ? body : poolCopy(request, body)
             return
         }
-        h2o_send_inline(request, body.baseAddress?.assumingMemoryBound(to: CChar.self), body.count)
+        tolt_h2o_send_whole(request, body.baseAddress, body.count, bodyOutlivesRequest ? 0 : 1)
     }
 
     /// Sends an API answer computed anywhere.

@@ -62,7 +62,7 @@ extension LoopContext {
     }
 
     /// Mints a click id in the request's pool and stages the click in the journal; the response this request
-    /// sends next is held until the journal is written (``LoopContext/flushDeferred()``).
+    /// sends next is held until the journal is written (``LoopContext/flushHeld()``).
     private func recordClick(
         _ request: UnsafeMutablePointer<h2o_req_t>, target: LinkTarget, platform: Platform,
         userAgent: UnsafeRawBufferPointer
@@ -110,11 +110,14 @@ extension LoopContext {
     private func sendRedirect(_ request: UnsafeMutablePointer<h2o_req_t>, location: UnsafeRawPointer, length: Int) {
         addHeader(request, tokens.location, location, length)
         // No body, so no Content-Type: one header less to build and send per tap.
-        respond(request, status: 302, contentType: nil, body: UnsafeRawBufferPointer(start: nil, count: 0))
+        respond(
+            request, status: 302, contentType: nil, body: UnsafeRawBufferPointer(start: nil, count: 0),
+            bodyOutlivesRequest: true)
     }
 
     func respondNotFound(_ request: UnsafeMutablePointer<h2o_req_t>) {
-        respond(request, status: 404, contentType: .html, body: application.pages.notFound.bytes)
+        respond(
+            request, status: 404, contentType: .html, body: application.pages.notFound.bytes, bodyOutlivesRequest: true)
     }
 
     /// Renders a page for a code into the request's pool: every value is HTML-escaped on the way.
@@ -158,7 +161,8 @@ extension LoopContext {
             return true
         }
         respond(
-            request, status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count))
+            request, status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count),
+            bodyOutlivesRequest: true)
     }
 }
 
