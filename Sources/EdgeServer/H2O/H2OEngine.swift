@@ -30,13 +30,17 @@ final class H2OEngine: Sendable {
     init(application: EdgeApplication) throws {
         self.application = application
         let configuration = application.configuration
+        // h2o formats times with localtime_r, which reads the time zone file on first use: read it now, not
+        // during the first request.
+        tzset()
         let config = UnsafeMutablePointer<h2o_globalconf_t>.allocate(capacity: 1)
         config.initialize(to: h2o_globalconf_t())
         h2o_config_init(config)
         // Larger bodies get h2o's 413 before a handler sees them; handlers apply their own, smaller limits.
         config.pointee.max_request_entity_size = 1 << 20
-        // h2o keeps the pointer: the name must live as long as the process.
-        config.pointee.server_name = h2o_iovec_init(H2OEngine.serverName.pointer, H2OEngine.serverName.length)
+        // No server_name: h2o 2.2 would format it into every response with sprintf. LoopContext.respond adds
+        // the same header from static bytes instead.
+        config.pointee.server_name = h2o_iovec_init(nil, 0)
         let host = h2o_config_register_host(config, h2o_iovec_init("default", 7), 65535)
         let path = h2o_config_register_path(host, "/", 0)
         let handler = h2o_create_handler(path, MemoryLayout<h2o_handler_t>.size)!

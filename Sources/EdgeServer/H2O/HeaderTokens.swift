@@ -13,6 +13,7 @@ struct HeaderTokens: @unchecked Sendable {
     let retryAfter: UnsafePointer<h2o_token_t>
     let allow: UnsafePointer<h2o_token_t>
     let xForwardedFor: UnsafePointer<h2o_token_t>
+    let server: UnsafePointer<h2o_token_t>
 
     static let shared = HeaderTokens()
 
@@ -32,6 +33,7 @@ struct HeaderTokens: @unchecked Sendable {
         retryAfter = token("retry-after")
         allow = token("allow")
         xForwardedFor = token("x-forwarded-for")
+        server = token("server")
     }
 }
 

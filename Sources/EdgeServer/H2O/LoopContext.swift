@@ -130,6 +130,7 @@ final class LoopContext {
         request.pointee.res.status = Int32(status)
         request.pointee.res.reason = StaticText.reason(status).pointer
         request.pointee.res.content_length = body.count
+        addHeader(request, tokens.server, H2OEngine.serverName.pointer, H2OEngine.serverName.length)
         if let contentType { addHeader(request, tokens.contentType, contentType.pointer, contentType.length) }
         if let cacheControl { addHeader(request, tokens.cacheControl, cacheControl.pointer, cacheControl.length) }
         if holdsNextResponse {

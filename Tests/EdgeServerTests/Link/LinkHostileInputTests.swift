@@ -169,6 +169,7 @@ import Testing
                     "\(method) \(path): \(String(decoding: line, as: UTF8.self).debugDescription)")
             }
             #expect(response.header("server") == "tolt-edge", "\(method) \(path)")
+            #expect(response.headers.filter { $0.name.lowercased() == "server" }.count == 1, "\(method) \(path)")
         }
     }
 
