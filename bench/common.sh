@@ -120,14 +120,30 @@ thread_cpu() {
     done | awk -v hz="$ticks" '{ s[$1] += $2 } END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' | sort
 }
 
-# record_round TARGET ROUND WRK_OUTPUT: appends the round's numbers to $results, prints them, and stops the
-# run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here).
+# CPU clock ticks (user+system) of every thread of the processes $@, summed.
+process_ticks() {
+    local pid task stat rest total=0
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*; do
+            stat=$(cat "$task/stat" 2>/dev/null) || continue
+            rest=${stat##*) }
+            read -r -a fields <<<"$rest"
+            total=$((total + fields[11] + fields[12]))
+        done
+    done
+    echo "$total"
+}
+
+# record_round TARGET ROUND WRK_OUTPUT [CPU_TICKS]: appends the round's numbers to $results, prints them, and
+# stops the run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here). With CPU_TICKS, the server
+# CPU time the round took, it also records microseconds of server CPU per request (else 0).
 record_round() {
-    local target=$1 round=$2 out=$3 rps p50 p99 requests bad errors
+    local target=$1 round=$2 out=$3 ticks=${4:-0} rps p50 p99 requests bad errors cpu
     read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
-    echo "$target $round $rps $p50 $p99 $requests $bad $errors" >>"$results"
-    printf 'round %d  %-17s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx/3xx %d  socket errors %d\n' \
-        "$round" "$target" "$rps" "$p50" "$p99" "$bad" "$errors" >&2
+    cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v r="$requests" 'BEGIN { printf "%.2f", r ? t * 1e6 / hz / r : 0 }')
+    echo "$target $round $rps $p50 $p99 $requests $bad $errors $cpu" >>"$results"
+    printf 'round %d  %-17s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms  cpu %6.2f us/req  non-2xx/3xx %d  socket errors %d\n' \
+        "$round" "$target" "$rps" "$p50" "$p99" "$cpu" "$bad" "$errors" >&2
     ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round)"
 }
 

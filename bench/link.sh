@@ -10,8 +10,10 @@
 # THREADS), and tolt-edge (--threads THREADS) for an iPhone on a program with a deep-link template (302,
 # click), an Android phone on a program with only a Google Play URL (302 to Play, click), desktop Chrome
 # on that program (200 fallback page, click) and Slack's link expander (200 preview page, no click).
-# Prints the median req/s, p50 and p99 of each target and its ratio to both nginx variants; then stops
-# tolt-edge with SIGTERM and compares the clicks in its store with the clicking requests wrk counted.
+# Prints the median req/s, p50, p99 and server CPU per request of each target and its ratio to both nginx
+# variants, then the median of the per-round ratios (each target against the nginx rounds of the same round,
+# which cancels the drift of a shared machine), and how many rounds' p99 were no worse than nginx's. Then it
+# stops tolt-edge with SIGTERM and compares the clicks in its store with the clicking requests wrk counted.
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -57,7 +59,9 @@ EOF
     local pid=$!
     cleanup_pids+=("$pid")
     wait_http "$port" /a/x/y "$pid"
+    nginx_pid[$name]=$pid
 }
+declare -A nginx_pid
 
 nolog_port=$(free_port)
 start_nginx nginx-nolog "$nolog_port" "access_log off;"
@@ -139,8 +143,14 @@ for round in $(seq "$rounds"); do
     fi
     for target in "${order[@]}"; do
         out="$work/wrk-$target-$round.txt"
+        if [[ -n "${nginx_pid[$target]:-}" ]]; then
+            pids=("${nginx_pid[$target]}" $(pgrep -P "${nginx_pid[$target]}"))
+        else
+            pids=("$server_pid")
+        fi
+        before=$(process_ticks "${pids[@]}")
         wrk -t1 -c64 -d"${duration}s" --latency -s "$work/$target.lua" "${url[$target]}" >"$out"
-        record_round "$target" "$round" "$out"
+        record_round "$target" "$round" "$out" $(($(process_ticks "${pids[@]}") - before))
     done
 done
 
@@ -150,12 +160,33 @@ for target in "${targets[@]}"; do rps_of[$target]=$(column_median "$target" 3); 
 echo
 echo "link path, median of $rounds rounds, wrk -t1 -c64 -d${duration}s, tolt-edge --threads $threads," \
     "nginx worker_processes $threads, $(nproc) cores"
-printf '%-17s %10s %9s %9s %10s %14s\n' target req/s p50 p99 "vs nolog" "vs buffered"
+printf '%-17s %10s %9s %9s %10s %10s %14s\n' target req/s p50 p99 "cpu/req" "vs nolog" "vs buffered"
 for target in "${targets[@]}"; do
-    printf '%-17s %10.0f %7.3fms %7.3fms %9.2fx %13.2fx\n' "$target" "${rps_of[$target]}" \
-        "$(column_median "$target" 4)" "$(column_median "$target" 5)" \
+    printf '%-17s %10.0f %7.3fms %7.3fms %8.2fus %9.2fx %13.2fx\n' "$target" "${rps_of[$target]}" \
+        "$(column_median "$target" 4)" "$(column_median "$target" 5)" "$(column_median "$target" 9)" \
         "$(awk -v a="${rps_of[$target]}" -v b="${rps_of[nginx-nolog]}" 'BEGIN { print a / b }')" \
         "$(awk -v a="${rps_of[$target]}" -v b="${rps_of[nginx-buffered]}" 'BEGIN { print a / b }')"
+done
+
+# paired_ratio TARGET BASELINE COLUMN: the median over rounds of TARGET's value / BASELINE's in that round.
+paired_ratio() {
+    awk -v t="$1" -v b="$2" -v c="$3" '
+        $1 == t { a[$2] = $c } $1 == b { z[$2] = $c }
+        END { for (r in a) if (r in z && z[r] > 0) print a[r] / z[r] }' "$results" | median
+}
+# p99_rounds TARGET BASELINE: "k/n", the rounds in which TARGET's p99 was no worse than BASELINE's.
+p99_rounds() {
+    awk -v t="$1" -v b="$2" '
+        $1 == t { a[$2] = $5 } $1 == b { z[$2] = $5 }
+        END { for (r in a) if (r in z) { n++; if (a[r] <= z[r]) k++ } printf "%d/%d", k, n }' "$results"
+}
+echo
+echo "per round, against the nginx rounds of the same round (median of the ratios; p99: rounds no worse):"
+printf '%-17s %10s %14s %12s %14s\n' target "vs nolog" "vs buffered" "p99 nolog" "p99 buffered"
+for target in "${targets[@]:2}"; do
+    printf '%-17s %9.2fx %13.2fx %12s %14s\n' "$target" \
+        "$(paired_ratio "$target" nginx-nolog 3)" "$(paired_ratio "$target" nginx-buffered 3)" \
+        "$(p99_rounds "$target" nginx-nolog)" "$(p99_rounds "$target" nginx-buffered)"
 done
 
 # --- SIGTERM drains the journal into the store; every answered click must be there.
