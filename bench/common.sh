@@ -32,6 +32,7 @@ prepare() {
 cleanup() {
     local pid
     for pid in "${cleanup_pids[@]}"; do
+        kill -CONT "$pid" 2>/dev/null || true  # a stopped process would not act on the TERM
         kill -TERM "$pid" 2>/dev/null || true
     done
     for pid in "${cleanup_pids[@]}"; do

@@ -143,14 +143,20 @@ for round in $(seq "$rounds"); do
     fi
     for target in "${order[@]}"; do
         out="$work/wrk-$target-$round.txt"
-        if [[ -n "${nginx_pid[$target]:-}" ]]; then
-            pids=("${nginx_pid[$target]}" $(pgrep -P "${nginx_pid[$target]}"))
+        # While nginx is measured, tolt-edge is stopped, so that its ingester (which moves the clicks of the
+        # previous rounds into SQLite whenever the link load drops) takes no CPU, disk or cache from nginx.
+        nginx=${nginx_pid[$target]:-}
+        if [[ -n "$nginx" ]]; then
+            pids=("$nginx" $(pgrep -P "$nginx"))
+            kill -STOP "$server_pid"
         else
             pids=("$server_pid")
         fi
         before=$(process_ticks "${pids[@]}")
         wrk -t1 -c64 -d"${duration}s" --latency -s "$work/$target.lua" "${url[$target]}" >"$out"
-        record_round "$target" "$round" "$out" $(($(process_ticks "${pids[@]}") - before))
+        after=$(process_ticks "${pids[@]}")
+        if [[ -n "$nginx" ]]; then kill -CONT "$server_pid"; fi
+        record_round "$target" "$round" "$out" $((after - before))
     done
 done
 
