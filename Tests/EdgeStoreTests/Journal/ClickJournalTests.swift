@@ -95,6 +95,36 @@ import Testing
         #expect(ingester.ingestedCount == expected.count)
     }
 
+    /// Under load the ingester leaves the clicks in the journal, until the journal outgrows its bound.
+    @Test func underLoadTheIngesterWaitsUntilTheBacklogOutgrowsItsBound() throws {
+        for (bound, ingests) in [(Int.max, false), (0, true)] {
+            let fixture = try StoreFixture()
+            defer { fixture.remove() }
+            let journal = try ClickJournal(dataDirectory: fixture.directory)
+            let writer = journal.makeWriter(stream: 0)
+            let expected = (0..<50).map { Self.append($0, to: writer) }
+            let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+            startThread(name: "test-ingest") { ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound) }
+            let deadline = Date().addingTimeInterval(ingests ? 5 : 0.5)
+            while ingester.ingestedCount < expected.count && Date() < deadline { usleep(10_000) }
+            ingester.stop()
+            #expect(try Self.stored(fixture.store).count == (ingests ? expected.count : 0), "bound \(bound)")
+        }
+    }
+
+    @Test func theBacklogBoundIsAQuarterOfTheRoomOnTheVolume() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory)
+        var volume = statvfs()
+        #expect(statvfs(fixture.directory, &volume) == 0)
+        let quarter = Int(volume.f_bavail) * Int(volume.f_frsize) / 4
+        let limit = journal.backlogLimit()
+        #expect(limit >= 256 << 20)
+        // The free space moves a little while other processes write; 64 MiB of slack.
+        #expect(limit == 256 << 20 || abs(limit - quarter) < 64 << 20, "limit \(limit), a quarter \(quarter)")
+    }
+
     @Test func aTornTailLeftByACrashIsIgnored() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
