@@ -2,7 +2,7 @@
 # The link path (GET /a/<key>/<code>) against nginx answering a fixed 302, side by side, in one run.
 #
 #   bench/link.sh                          from the repository root
-#   ROUNDS=5 DURATION=20 bench/link.sh     more and longer rounds
+#   ROUNDS=9 DURATION=20 bench/link.sh     more and longer rounds
 #   BUILD_DIR=/work/build-bench bench/link.sh   SwiftPM scratch path of the release build
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
@@ -18,7 +18,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-rounds="${ROUNDS:-3}"
+rounds="${ROUNDS:-5}"
 duration="${DURATION:-10}"
 threads="${THREADS:-2}"
 

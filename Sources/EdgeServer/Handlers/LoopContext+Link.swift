@@ -2,14 +2,18 @@ internal import CH2O
 import EdgeStore
 import LinkCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The link path: `GET` and `HEAD /a/<public_key>/<code>`. Runs on the loop thread, touches no database,
 /// and allocates only in the request's pool.
 extension LoopContext {
     func handleLink(_ request: UnsafeMutablePointer<h2o_req_t>, rest: UnsafeRawBufferPointer) {
         linkRequests.count.wrappingAdd(1, ordering: .relaxed)
-        let method = UnsafeRawBufferPointer(start: request.pointee.method.base, count: request.pointee.method.len)
-        let isHead = method.elementsEqual("HEAD".utf8)
-        let isGet = method.elementsEqual("GET".utf8)
+        let method = request.pointee.method
+        let isGet = method.len == 3 && memcmp(method.base, "GET", 3) == 0
+        let isHead = method.len == 4 && memcmp(method.base, "HEAD", 4) == 0
         guard isGet || isHead else {
             addHeader(request, tokens.allow, LinkPages.allowed.pointer, LinkPages.allowed.length)
             respond(request, APIResponse.error(.methodNotAllowed("GET, HEAD")))
