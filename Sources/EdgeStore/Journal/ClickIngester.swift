@@ -38,7 +38,7 @@ public final class ClickIngester: Sendable {
     /// with the loops; measured under a saturating load test, that cost the link path 25–40% of its
     /// throughput. The journal absorbs the clicks of a load test, and the store catches up when the load drops
     /// (or at shutdown). Only when the journal outgrows `maximumBacklog` bytes (by default a quarter of the
-    /// room the data volume has for it, ``ClickJournal/backlogLimit()``) does ingestion go on under load, so
+    /// room the data volume has for it, ``ClickJournal/backlogLimit(held:)``) does ingestion go on under load, so
     /// that a long load test cannot fill the disk.
     public func run(
         interval: Double = 0.1, isBusy: @Sendable () -> Bool = { false }, maximumBacklog: Int? = nil
@@ -51,9 +51,12 @@ public final class ClickIngester: Sendable {
         state.withLock { $0.running = true }
         defer { state.withLock { $0.running = false } }
         while !state.withLock({ $0.stopping }) {
-            if isBusy() && journal.totalBytes() < maximumBacklog ?? journal.backlogLimit() {
-                usleep(UInt32(interval * 1_000_000))
-                continue
+            if isBusy() {
+                let held = journal.totalBytes()
+                if held < maximumBacklog ?? journal.backlogLimit(held: held) {
+                    usleep(UInt32(interval * 1_000_000))
+                    continue
+                }
             }
             var didWork = false
             do {

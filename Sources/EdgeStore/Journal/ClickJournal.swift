@@ -84,13 +84,13 @@ public final class ClickJournal: Sendable {
     }
 
     /// How many bytes the journal may hold before clicks are ingested even under load: a quarter of the room
-    /// the data volume has for it (its own size plus the free space), at least 256 MiB; 1 GiB when the volume
-    /// cannot be asked.
-    public func backlogLimit() -> Int {
+    /// the data volume has for it (`held`, the journal's current ``totalBytes()``, plus the free space), at
+    /// least 256 MiB; 1 GiB when the volume cannot be asked.
+    public func backlogLimit(held: Int) -> Int {
         var volume = statvfs()
         guard statvfs(directory, &volume) == 0 else { return 1 << 30 }
         let free = Int(volume.f_bavail) &* Int(volume.f_frsize)
-        return max(256 << 20, (totalBytes() + free) / 4)
+        return max(256 << 20, (held + free) / 4)
     }
 
     /// The segment files present, oldest first.
