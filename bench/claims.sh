@@ -123,7 +123,7 @@ done
 
 echo
 echo "server CPU per thread name, seconds over all rounds ($((rounds * duration)) s of load per scenario;" \
-    "'tolt-edge': the h2o loops, main thread and journal ingester; '…default-qos': the Dispatch workers that run" \
+    "'tolt-loop-N': the h2o loops; 'tolt-ingest': the journal ingester; '…default-qos': the Dispatch workers that run" \
     "claims against the store's one connection):"
 for target in "${targets[@]}"; do
     awk -v t="$target" -v wall=$((rounds * duration)) '$1 == t && $3 > 0.05 { s[$2] += $3; total += $3 }

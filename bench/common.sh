@@ -105,35 +105,31 @@ median() {
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# "name ticks" for every thread of the processes $@: its name (spaces as _) and its CPU clock ticks so far
+# (user+system).
+task_ticks() {
+    local pid task stat comm rest
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*; do
+            # comm may contain spaces; the fields after the ")" are fixed.
+            stat=$(cat "$task/stat" 2>/dev/null) || continue
+            comm=${stat#*(}
+            comm=${comm%)*}
+            rest=${stat##*) }
+            read -r -a fields <<<"$rest"
+            echo "${comm// /_} $((fields[11] + fields[12]))"
+        done
+    done
+}
+
 # CPU seconds (user+system) per thread name of process $1: "name seconds" lines, summed by name.
 thread_cpu() {
-    local pid=$1 ticks
-    ticks=$(getconf CLK_TCK)
-    for task in /proc/"$pid"/task/*; do
-        # comm may contain spaces; the fields after the ")" are fixed.
-        local stat comm rest
-        stat=$(cat "$task/stat" 2>/dev/null) || continue
-        comm=${stat#*(}
-        comm=${comm%)*}
-        rest=${stat##*) }
-        read -r -a fields <<<"$rest"
-        echo "${comm// /_} $(((fields[11] + fields[12])))"
-    done | awk -v hz="$ticks" '{ s[$1] += $2 } END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' | sort
+    task_ticks "$1" |
+        awk -v hz="$(getconf CLK_TCK)" '{ s[$1] += $2 } END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' | sort
 }
 
 # CPU clock ticks (user+system) of every thread of the processes $@, summed.
-process_ticks() {
-    local pid task stat rest total=0
-    for pid in "$@"; do
-        for task in /proc/"$pid"/task/*; do
-            stat=$(cat "$task/stat" 2>/dev/null) || continue
-            rest=${stat##*) }
-            read -r -a fields <<<"$rest"
-            total=$((total + fields[11] + fields[12]))
-        done
-    done
-    echo "$total"
-}
+process_ticks() { task_ticks "$@" | awk '{ s += $2 } END { print s + 0 }'; }
 
 # record_round TARGET ROUND WRK_OUTPUT [CPU_TICKS]: appends the round's numbers to $results, prints them, and
 # stops the run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here). With CPU_TICKS, the server
@@ -143,8 +139,10 @@ record_round() {
     read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
     cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v r="$requests" 'BEGIN { printf "%.2f", r ? t * 1e6 / hz / r : 0 }')
     echo "$target $round $rps $p50 $p99 $requests $bad $errors $cpu" >>"$results"
-    printf 'round %d  %-17s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms  cpu %6.2f us/req  non-2xx/3xx %d  socket errors %d\n' \
-        "$round" "$target" "$rps" "$p50" "$p99" "$cpu" "$bad" "$errors" >&2
+    local cpu_text=""
+    [[ -z "${4:-}" ]] || cpu_text=$(printf '  cpu %6.2f us/req' "$cpu")
+    printf 'round %d  %-17s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms%s  non-2xx/3xx %d  socket errors %d\n' \
+        "$round" "$target" "$rps" "$p50" "$p99" "$cpu_text" "$bad" "$errors" >&2
     ((bad == 0)) || die "$target: wrk saw $bad responses with status >= 400 (round $round)"
 }
 
