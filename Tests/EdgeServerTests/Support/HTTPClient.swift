@@ -61,6 +61,15 @@ final class HTTPClient {
         }
     }
 
+    /// Sends several requests in one write (HTTP/1.1 pipelining) and reads `count` responses in order.
+    func pipeline(_ bytes: [UInt8], count: Int) throws -> [HTTPResponse] {
+        disconnect()
+        try connect()
+        try send(bytes)
+        buffer = []
+        return try (0..<count).map { _ in try readResponse(isHead: false, keepingBuffer: true) }
+    }
+
     private func connect() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket failed") }
@@ -102,9 +111,10 @@ final class HTTPClient {
         buffer.append(contentsOf: chunk[0..<count])
     }
 
-    private func readResponse(isHead: Bool) throws -> HTTPResponse {
-        buffer = []
-        var headEnd: Int?
+    /// Reads one response. Unless `keepingBuffer`, bytes left from an earlier response are dropped first.
+    private func readResponse(isHead: Bool, keepingBuffer: Bool = false) throws -> HTTPResponse {
+        if !keepingBuffer { buffer = [] }
+        var headEnd = Self.find([13, 10, 13, 10], in: buffer)
         while headEnd == nil {
             try fill()
             headEnd = Self.find([13, 10, 13, 10], in: buffer)
@@ -128,6 +138,7 @@ final class HTTPClient {
         if let length = response.header("content-length").flatMap(Int.init) {
             while buffer.count < length { try fill() }
             response.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
         } else if response.header("transfer-encoding")?.lowercased() == "chunked" {
             response.body = try readChunked()
         } else {
