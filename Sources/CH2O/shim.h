@@ -39,10 +39,37 @@ static inline tolt_h2o_message *tolt_h2o_pop_message(h2o_linklist_t *messages) {
 }
 
 /** A slot of `size` bytes in the request pool whose dispose callback runs when the request goes away, so
-    whoever still holds the request (a worker's reply, a held response) learns that it is gone. */
+    whoever still holds the request (a worker's reply) learns that it is gone. */
 static inline void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *)) {
     return h2o_mem_alloc_shared(&req->pool, size, dispose);
 }
+
+/** The generator of a held response (one whose click is not yet in the journal), in the request's pool. h2o calls
+    `stop` when the request goes away before the response is sent (the client closed the connection), so the
+    loop that holds it learns that it is gone; once the response is sent, h2o forgets the generator. */
+typedef struct tolt_h2o_held {
+    h2o_generator_t super;
+    void *owner;
+    size_t index;
+    uint64_t generation;
+} tolt_h2o_held;
+
+_Static_assert(offsetof(tolt_h2o_held, super) == 0, "a held record must start with its generator");
+
+/** Starts `req`'s response with a held record whose `stop` is called if the request goes away first. */
+static inline tolt_h2o_held *tolt_h2o_start_held(h2o_req_t *req, void (*stop)(h2o_generator_t *, h2o_req_t *)) {
+    tolt_h2o_held *held = h2o_mem_alloc_pool(&req->pool, sizeof *held);
+    held->super.proceed = NULL;
+    held->super.stop = stop;
+    /* A held response is always sent whole, with its length. Say so before starting: h2o sets up its output
+       filters now, and its chunked encoder, seeing no length and no status yet, would end keep-alive. */
+    req->res.content_length = 0;
+    h2o_start_response(req, &held->super);
+    return held;
+}
+
+/** The held record whose generator is `generator`. */
+static inline tolt_h2o_held *tolt_h2o_held_of(h2o_generator_t *generator) { return (tolt_h2o_held *)generator; }
 
 /** One loop's h2o context, with the receiver that takes worker replies, the entry that flushes held responses
     within the iteration that made them, and the Swift object that owns all three. */
@@ -195,11 +222,12 @@ static inline h2o_iovec_t tolt_h2o_http1_head(h2o_req_t *req) {
 /** Sends a whole response of `length` bytes. The body is copied into the request's pool unless `copy` is 0 (it
     then must live as long as the request). Unlike `h2o_send_inline`, an empty body is sent as no buffer at all:
     h2o 2.2's writer takes a trailing zero-length buffer for an unfinished write and waits for `EPOLLOUT`, which
-    cost every empty response two `epoll_ctl`, a `writev` and a loop iteration. On HTTP/1 the head is built by
+    cost every empty response two `epoll_ctl`, a `writev` and a loop iteration. A held response was started
+    already (`tolt_h2o_start_held`). On HTTP/1 the head is built by
     `tolt_h2o_http1_head` and handed to h2o's output stream as already sent headers plus the body. */
 static inline void tolt_h2o_send_whole(h2o_req_t *req, const void *body, size_t length, int copy) {
     static h2o_generator_t generator = {NULL, NULL};
-    h2o_start_response(req, &generator);
+    if (req->_generator == NULL) h2o_start_response(req, &generator); /* else started when it was held */
     int head = req->input.method.len == 4 && memcmp(req->input.method.base, "HEAD", 4) == 0;
     h2o_iovec_t buffers[2];
     size_t count = 0;

@@ -9,20 +9,17 @@ import LinkCore
 /// click is durable against a crash of the process. The flush runs in h2o's zero-timeout phase, after the
 /// iteration's requests and within the same iteration, so connections go back to reading without `epoll_ctl`.
 extension LoopContext {
-    /// Marks the request's next response as held, and watches for the request going away meanwhile.
+    /// Marks the request's next response as held, and watches for the request going away meanwhile: the
+    /// response starts now with a generator in the request's pool whose `stop` h2o calls if it does.
     func holdNextResponse(_ request: UnsafeMutablePointer<h2o_req_t>) {
-        let slot = tolt_h2o_alloc_watch(request, 3 * MemoryLayout<UInt64>.size) { slot in
-            let slot = slot!
-            let owner = Unmanaged<LoopContext>.fromOpaque(slot.load(as: UnsafeRawPointer.self))
-                .takeUnretainedValue()
-            let index = slot.load(fromByteOffset: 8, as: Int.self)
-            if owner.holdGeneration == slot.load(fromByteOffset: 16, as: UInt64.self) {
-                owner.held[index].request = nil
-            }
+        let record = tolt_h2o_start_held(request) { generator, _ in
+            let record = tolt_h2o_held_of(generator!)!
+            let owner = Unmanaged<LoopContext>.fromOpaque(record.pointee.owner).takeUnretainedValue()
+            if owner.holdGeneration == record.pointee.generation { owner.held[record.pointee.index].request = nil }
         }!
-        slot.storeBytes(of: Unmanaged.passUnretained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
-        slot.storeBytes(of: held.count, toByteOffset: 8, as: Int.self)
-        slot.storeBytes(of: holdGeneration, toByteOffset: 16, as: UInt64.self)
+        record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        record.pointee.index = held.count
+        record.pointee.generation = holdGeneration
         held.append(HeldResponse(request: request))
         holdsNextResponse = true
         tolt_h2o_loop_schedule_flush(loop) { entry in
