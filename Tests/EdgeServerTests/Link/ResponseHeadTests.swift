@@ -33,10 +33,11 @@ import Testing
         let redirect = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         let id = try #require(LinkResponses.clickID(in: redirect))
         let lines = try checkHead(redirect, status: "302 Found", connection: "keep-alive")
-        #expect(Array(lines.dropFirst(4)) == [
-            "location: myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "server: tolt-edge",
-            "cache-control: no-store",
-        ])
+        #expect(
+            Array(lines.dropFirst(4)) == [
+                "location: myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "server: tolt-edge",
+                "cache-control: no-store",
+            ])
         let page = try client.request("GET", "/a/pk_acme/lee", headers: [("User-Agent", Agents.desktop)])
         _ = try checkHead(page, status: "200 OK", connection: "keep-alive")
         #expect(page.text.contains("LEE"))

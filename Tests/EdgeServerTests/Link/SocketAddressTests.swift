@@ -39,7 +39,9 @@ import Testing
     }
 
     @Test func ipv4ReadsAsInetNtopWritesIt() {
-        var samples: [[UInt8]] = [[0, 0, 0, 0], [255, 255, 255, 255], [127, 0, 0, 1], [10, 0, 100, 9], [1, 23, 45, 199]]
+        var samples: [[UInt8]] = [
+            [0, 0, 0, 0], [255, 255, 255, 255], [127, 0, 0, 1], [10, 0, 100, 9], [1, 23, 45, 199],
+        ]
         var generator = SystemRandomNumberGenerator()
         samples += (0..<2000).map { _ in (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) } }
         for bytes in samples {
