@@ -88,9 +88,12 @@ public final class EdgeServer: Sendable {
     }
 
     /// Blocks SIGTERM and SIGINT in the calling thread and every thread it starts afterwards, so that
-    /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGPIPE.
+    /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGPIPE (a peer
+    /// gone mid-write) and SIGXFSZ (a file-size limit reached): both then fail the write instead of killing
+    /// the process, and a journal write that fails answers its taps with 503, never as recorded.
     public static func prepareSignals() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)

@@ -136,6 +136,50 @@ import Testing
     }
 }
 
+extension CrashRecoveryTests {
+    /// A journal write that fails (here: a file-size limit, as a full disk would) answers the taps it held
+    /// with 503, never as recorded; the server keeps going on a new segment; and after a restart the store
+    /// holds exactly the clicks that were answered with a redirect: none lost, none from a 503.
+    @Test func aJournalWriteThatFailsAnswers503AndStoresExactlyTheAnsweredClicks() throws {
+        let directory = try Self.dataDirectory()
+        defer { TestFiles.remove(directory) }
+        // About 250 clicks fit in 64 KiB, so each segment fills up and its next write fails.
+        let limited = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "limited", fileSizeLimit: 64 << 10)
+        let client = limited.client()
+        var answered: [String] = []
+        var refused = 0
+        for _ in 0..<1500 {
+            let response = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+            if response.status == 503 {
+                refused += 1
+                #expect(response.header("content-type")?.hasPrefix("application/json") == true)
+                #expect(response.text.contains("\"unavailable\""), "\(response.text)")
+                #expect(response.header("location") == nil)
+                continue
+            }
+            #expect(response.status == 302)
+            answered.append(try #require(LinkResponses.clickID(in: response)))
+        }
+        #expect(refused >= 2, "the file-size limit made journal writes fail: \(refused) refused")
+        #expect(answered.count >= 1400, "the server went on after each failure: \(answered.count) answered")
+        #expect(limited.child.process.isRunning, "SIGXFSZ did not kill the server")
+        limited.child.signal(SIGKILL)
+        _ = limited.child.waitForExit(within: 5)
+
+        let settled = try ChildServer(dataDirectory: directory, outputIn: directory, label: "settled")
+        var stored: [String] = []
+        let complete = TestServer.eventually(within: 20) {
+            stored = (try? Self.storedIDs(directory)) ?? []
+            return stored.count >= answered.count
+        }
+        #expect(complete, "stored \(stored.count) of \(answered.count): \(settled.child.stderr)")
+        #expect(stored.count == answered.count && Set(stored) == Set(answered), "no refused tap became a click")
+        settled.child.signal(SIGTERM)
+        #expect(settled.child.waitForExit(within: 10)?.status == 0)
+    }
+}
+
 /// What the load threads saw: the click id of every answered request, and answers that were not a redirect.
 final class LoadResults: Sendable {
     let ids = Mutex<[String]>([])

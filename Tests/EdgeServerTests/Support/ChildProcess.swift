@@ -10,15 +10,21 @@ final class ChildProcess {
     let stdoutPath: String
     let stderrPath: String
 
-    /// Starts `tolt-edge arguments…`; output goes to `directory/<label>.stdout` and `.stderr`.
-    init(_ arguments: [String], outputIn directory: String, label: String) throws {
+    /// Starts `tolt-edge arguments…`; output goes to `directory/<label>.stdout` and `.stderr`. With
+    /// `fileSizeLimit`, it runs under util-linux's `prlimit --fsize`: no file it writes may grow past that.
+    init(_ arguments: [String], outputIn directory: String, label: String, fileSizeLimit: Int? = nil) throws {
         stdoutPath = "\(directory)/\(label).stdout"
         stderrPath = "\(directory)/\(label).stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        var executable = TestFiles.binary
+        var arguments = arguments
+        if let fileSizeLimit {
+            arguments = ["--fsize=\(fileSizeLimit)", "--", executable] + arguments
+            executable = "/usr/bin/prlimit"
+        }
         process = try SpawnedProcess(
-            executable: TestFiles.binary, arguments: arguments, standardOutput: stdoutPath,
-            standardError: stderrPath)
+            executable: executable, arguments: arguments, standardOutput: stdoutPath, standardError: stderrPath)
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -60,12 +66,12 @@ final class ChildServer {
     /// Starts the server and waits (at most `seconds`) for the line that names its port.
     init(
         dataDirectory: String, outputIn directory: String, label: String, threads: Int = 2, arguments: [String] = [],
-        within seconds: Double = 20
+        fileSizeLimit: Int? = nil, within seconds: Double = 20
     ) throws {
         child = try ChildProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--threads", String(threads), "--data", dataDirectory]
                 + arguments,
-            outputIn: directory, label: label)
+            outputIn: directory, label: label, fileSizeLimit: fileSizeLimit)
         let deadline = TestClock.now() + seconds
         while true {
             if let port = Self.port(in: child.stdout) {
