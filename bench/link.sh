@@ -4,6 +4,7 @@
 #   bench/link.sh                          from the repository root
 #   ROUNDS=9 DURATION=20 bench/link.sh     more and longer rounds
 #   BUILD_DIR=/work/build-bench bench/link.sh   SwiftPM scratch path of the release build
+#   TARGETS="ios-template preview-bot" bench/link.sh   only these tolt-edge targets (nginx always runs)
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
@@ -89,7 +90,8 @@ port=$(free_port)
 start_server "$port" "$data" --threads "$threads"
 
 # target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
-targets=(nginx-nolog nginx-buffered ios-template android-play desktop-fallback preview-bot)
+# TARGETS picks tolt-edge's targets (default all four); both nginx variants always run.
+targets=(nginx-nolog nginx-buffered ${TARGETS:-ios-template android-play desktop-fallback preview-bot})
 declare -A url ua clicks
 url[nginx-nolog]="http://127.0.0.1:$nolog_port/a/pk_acme/SAM20"
 url[nginx-buffered]="http://127.0.0.1:$buffered_port/a/pk_acme/SAM20"
