@@ -110,7 +110,7 @@ static inline tolt_h2o_loop *tolt_h2o_loop_of_flush(h2o_timeout_entry_t *entry) 
     return (tolt_h2o_loop *)((char *)entry - offsetof(tolt_h2o_loop, flush));
 }
 
-/* h2o 2.2.5's HTTP/1 connection as lib/http1.c lays it out (the library keeps it private). It is used only to
+/* h2o 2.2's HTTP/1 connection as lib/http1.c lays it out (the library keeps it private). It is used only to
    find a request's final output stream and to build the response head ourselves; `tolt_h2o_http1_final` checks
    the layout on every request against the pointers h2o set, and a request that does not match takes h2o's own
    path. */
@@ -145,6 +145,9 @@ struct tolt_h2o_http1_conn {
     The request must be the one embedded in its connection (`req->conn` is that connection) and h2o's output
     stream pointer must name the stream at the expected place, so a different layout is never written to. */
 static inline struct tolt_h2o_http1_finalostream *tolt_h2o_http1_final(h2o_req_t *req) {
+#if H2O_VERSION_MAJOR != 2 || H2O_VERSION_MINOR != 2
+    return NULL; /* the layout above is the 2.2 series' (the same from 2.2.0 to 2.2.6); elsewhere h2o writes */
+#endif
     if (req->version >= 0x200) return NULL;
     struct tolt_h2o_http1_conn *conn =
         (struct tolt_h2o_http1_conn *)((char *)req - offsetof(struct tolt_h2o_http1_conn, req));
