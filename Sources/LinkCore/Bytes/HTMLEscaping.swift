@@ -24,10 +24,16 @@ extension HTMLEscaping {
     /// Writes `bytes` HTML-escaped into `writer`, with no allocation.
     ///
     /// `@inlinable` so that callers in other modules get it specialized for their sequence type: unspecialized,
-    /// every byte went through a protocol witness and rendering a page cost several times more.
+    /// every byte went through a protocol witness and rendering a page cost several times more. Contiguous
+    /// bytes (a native `String`'s UTF-8, arrays, buffers) take ``write(contiguous:into:)``.
     @inlinable
     public static func write<S: Sequence>(_ bytes: S, into writer: inout ByteWriter) where S.Element == UInt8 {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            write(contiguous: UnsafeRawBufferPointer(buffer), into: &writer)
+        }
+        if done != nil { return }
         for byte in bytes {
+            if writer.overflowed { return }
             switch byte {
             case 0x26: writeEntity("&amp;", into: &writer)
             case 0x3C: writeEntity("&lt;", into: &writer)
@@ -37,6 +43,33 @@ extension HTMLEscaping {
             default: writer.write(byte: byte)
             }
         }
+    }
+
+    /// Writes `bytes` HTML-escaped into `writer`: the runs between bytes that need an entity are copied whole.
+    /// Stops at the first write that does not fit, so the buffer holds a prefix of the escaped text.
+    @inlinable
+    public static func write(contiguous bytes: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
+        var start = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            // Every byte that needs an entity is below 0x3F: one comparison passes the rest.
+            guard byte < 0x3F else { continue }
+            let entity: StaticString
+            switch byte {
+            case 0x26: entity = "&amp;"
+            case 0x3C: entity = "&lt;"
+            case 0x3E: entity = "&gt;"
+            case 0x22: entity = "&quot;"
+            case 0x27: entity = "&#39;"
+            default: continue
+            }
+            writer.write(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+            if writer.overflowed { return }
+            writeEntity(entity, into: &writer)
+            if writer.overflowed { return }
+            start = index + 1
+        }
+        writer.write(UnsafeRawBufferPointer(rebasing: bytes[start...]))
     }
 
     @inlinable @inline(__always)

@@ -33,6 +33,36 @@ import Testing
                 == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }
 
+    /// Escaping into a writer, from contiguous bytes (runs copied whole) or from any sequence (byte by byte),
+    /// writes what `escape` returns; a writer too small holds a prefix of it.
+    @Test func escapingIntoAWriterMatchesEscapeForAnyBytesAndKeepsAPrefixWhenFull() {
+        let alphabet: [UInt8] = Array("&<>\"'abc =/?é".utf8) + [0, 0x3F, 0x3D, 0x7F, 0xFF]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<3000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement()! }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let expected = HTMLEscaping.escape(text)
+            let capacity = round % 3 == 0 ? Int.random(in: 0...expected.count, using: &generator) : 6 * 40 * 4
+            for path in 0..<3 {
+                var storage = [UInt8](repeating: 0, count: max(capacity, 1))
+                let written = storage.withUnsafeMutableBytes { raw -> [UInt8] in
+                    var writer = ByteWriter(base: raw.baseAddress!, capacity: capacity)
+                    switch path {
+                    case 0: HTMLEscaping.write(text.utf8, into: &writer)
+                    case 1: HTMLEscaping.write(Array(text.utf8).lazy.map { $0 }, into: &writer)
+                    default: Array(text.utf8).withUnsafeBytes { HTMLEscaping.write(contiguous: $0, into: &writer) }
+                    }
+                    return Array(raw[..<writer.count])
+                }
+                if capacity >= expected.count {
+                    #expect(written == expected, "path \(path): \(bytes)")
+                } else {
+                    #expect(Array(expected.prefix(written.count)) == written, "path \(path): \(bytes)")
+                }
+            }
+        }
+    }
+
     @Test func asciiFoldingTouchesOnlyLetters() {
         #expect(ASCII.lowercased("SaM20-É[@]") == "sam20-É[@]")
     }
