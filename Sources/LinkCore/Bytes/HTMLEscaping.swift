@@ -7,16 +7,28 @@ public enum HTMLEscaping {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            switch byte {
-            case 0x26: out.append(contentsOf: "&amp;".utf8)
-            case 0x3C: out.append(contentsOf: "&lt;".utf8)
-            case 0x3E: out.append(contentsOf: "&gt;".utf8)
-            case 0x22: out.append(contentsOf: "&quot;".utf8)
-            case 0x27: out.append(contentsOf: "&#39;".utf8)
-            default: out.append(byte)
+            if let entity = entity(for: byte) {
+                out.append(contentsOf: UnsafeRawBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+            } else {
+                out.append(byte)
             }
         }
         return out
+    }
+
+    /// The entity that stands for `byte`, or `nil` when the byte stands for itself. Every byte with an entity
+    /// is below 0x3F, so most bytes are passed with one comparison.
+    @inlinable @inline(__always)
+    static func entity(for byte: UInt8) -> StaticString? {
+        guard byte < 0x3F else { return nil }
+        switch byte {
+        case 0x26: return "&amp;"
+        case 0x3C: return "&lt;"
+        case 0x3E: return "&gt;"
+        case 0x22: return "&quot;"
+        case 0x27: return "&#39;"
+        default: return nil
+        }
     }
 }
 
@@ -34,13 +46,10 @@ extension HTMLEscaping {
         if done != nil { return }
         for byte in bytes {
             if writer.overflowed { return }
-            switch byte {
-            case 0x26: writeEntity("&amp;", into: &writer)
-            case 0x3C: writeEntity("&lt;", into: &writer)
-            case 0x3E: writeEntity("&gt;", into: &writer)
-            case 0x22: writeEntity("&quot;", into: &writer)
-            case 0x27: writeEntity("&#39;", into: &writer)
-            default: writer.write(byte: byte)
+            if let entity = entity(for: byte) {
+                writeEntity(entity, into: &writer)
+            } else {
+                writer.write(byte: byte)
             }
         }
     }
@@ -51,18 +60,7 @@ extension HTMLEscaping {
     public static func write(contiguous bytes: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
         var start = 0
         for index in 0..<bytes.count {
-            let byte = bytes[index]
-            // Every byte that needs an entity is below 0x3F: one comparison passes the rest.
-            guard byte < 0x3F else { continue }
-            let entity: StaticString
-            switch byte {
-            case 0x26: entity = "&amp;"
-            case 0x3C: entity = "&lt;"
-            case 0x3E: entity = "&gt;"
-            case 0x22: entity = "&quot;"
-            case 0x27: entity = "&#39;"
-            default: continue
-            }
+            guard let entity = entity(for: bytes[index]) else { continue }
             writer.write(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
             if writer.overflowed { return }
             writeEntity(entity, into: &writer)

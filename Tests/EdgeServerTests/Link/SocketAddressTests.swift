@@ -12,24 +12,22 @@ import Testing
         }
     }
 
-    func ipv4(_ bytes: [UInt8]) -> sockaddr_storage {
+    /// A socket address of `family` whose address bytes, at `offset`, are `bytes`.
+    func address(_ family: Int32, at offset: Int, _ bytes: [UInt8]) -> sockaddr_storage {
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { raw in
-            raw.storeBytes(of: sa_family_t(AF_INET), toByteOffset: 0, as: sa_family_t.self)
-            let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+            raw.storeBytes(of: sa_family_t(family), toByteOffset: 0, as: sa_family_t.self)
             for (index, byte) in bytes.enumerated() { raw[offset + index] = byte }
         }
         return storage
     }
 
+    func ipv4(_ bytes: [UInt8]) -> sockaddr_storage {
+        address(AF_INET, at: MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!, bytes)
+    }
+
     func ipv6(_ bytes: [UInt8]) -> sockaddr_storage {
-        var storage = sockaddr_storage()
-        withUnsafeMutableBytes(of: &storage) { raw in
-            raw.storeBytes(of: sa_family_t(AF_INET6), toByteOffset: 0, as: sa_family_t.self)
-            let offset = MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
-            for (index, byte) in bytes.enumerated() { raw[offset + index] = byte }
-        }
-        return storage
+        address(AF_INET6, at: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!, bytes)
     }
 
     func systemText(_ bytes: [UInt8]) -> String {
