@@ -18,6 +18,18 @@ final class H2OEngine: Sendable {
 
     static let serverName = StaticText("tolt-edge")
 
+    /// An event-loop iteration that took at least this many requests ends with `sched_yield()`.
+    ///
+    /// A saturated loop otherwise polls again at once and keeps its core until the scheduler's tick preempts
+    /// it, while a thread waiting on that core (the proxy or client that sends these requests and reads
+    /// their responses, the other loop, the ingester) waits up to that tick, about 4 ms. Yielding between
+    /// batches lets it run in between; with nothing else runnable on the core, `sched_yield` returns at once.
+    /// Loops under light load take one request per iteration and never yield, so they keep waking on
+    /// arrival, ahead of any busy neighbour (`perf stat`: no `sched_yield` at one or two connections). With
+    /// `wrk` beside the server on two cores, yielding this way gave more requests a second and a shorter tail
+    /// than never yielding, and a shorter tail than yielding after every iteration (bench/RESULTS.md, item 13).
+    static let yieldAfter = 2
+
     private let global: Global
     private let application: EdgeApplication
     private let stopping = Atomic<Bool>(false)
@@ -106,6 +118,10 @@ final class H2OEngine: Sendable {
         while !stopping.load(ordering: .relaxed) {
             h2o_evloop_run(loop, 100)
             context.flushHeld()
+            // A loop that found a batch of requests waiting is saturated: hand the core to whatever else is
+            // runnable on it before polling again (see yieldAfter).
+            if context.iterationRequests >= Self.yieldAfter { sched_yield() }
+            context.iterationRequests = 0
         }
         h2o_socket_read_stop(socket)
         h2o_socket_close(socket)

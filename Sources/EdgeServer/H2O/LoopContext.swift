@@ -22,6 +22,8 @@ final class LoopContext {
     private var generation: UInt64
     /// Requests handed to workers and not yet answered.
     var pendingCount = 0
+    /// Requests this loop took in its current event-loop iteration; the engine reads and resets it.
+    var iterationRequests = 0
     /// Link responses held until the journal holding their clicks is written.
     var held: [HeldResponse] = []
     var sending: [HeldResponse] = []
@@ -56,6 +58,7 @@ final class LoopContext {
 
     /// Routes a request. Returns 0, as h2o expects from a handler that answered.
     func handle(_ request: UnsafeMutablePointer<h2o_req_t>) -> Int32 {
+        iterationRequests &+= 1
         let path = request.pointee.path
         let queryAt = request.pointee.query_at
         let pathLength = queryAt >= 0 && queryAt < path.len ? queryAt : path.len
