@@ -28,6 +28,8 @@ final class H2OEngine: Sendable {
     /// arrival, ahead of any busy neighbour (`perf stat`: no `sched_yield` at one or two connections). With
     /// `wrk` beside the server on two cores, yielding this way gave more requests a second and a shorter tail
     /// than never yielding, and a shorter tail than yielding after every iteration (bench/RESULTS.md, item 13).
+    /// With one loop and the client on separate cores it cost a little instead (run S there): the client
+    /// sometimes wakes on the loop's core, and the yield hands it the core.
     static let yieldAfter = 2
 
     private let global: Global
