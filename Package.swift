@@ -9,7 +9,11 @@ let package = Package(
         .executable(name: "tolt-edge", targets: ["tolt-edge"])
     ],
     targets: [
-        .systemLibrary(name: "CH2O", pkgConfig: "libh2o-evloop", providers: [.apt(["libh2o-evloop-dev"])]),
+        // libh2o-evloop (Debian libh2o-evloop-dev) with our C beside it: a regular C target, so that the logic that
+        // must be C (response heads, loop set-up and tear-down) compiles as C files with checked layout assumptions.
+        .target(
+            name: "CH2O",
+            linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .target(name: "LinkCore"),

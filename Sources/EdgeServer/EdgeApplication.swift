@@ -13,7 +13,7 @@ final class EdgeApplication: Sendable {
     let api: APIHandler
     /// Link requests per second, counted per loop, read by the ingester.
     let load: LoadGauge
-    /// Workers for API requests: they may block on the store, so never on a loop thread.
+    /// Workers for requests that may block on the store: never on a loop thread.
     let workers = DispatchQueue(label: "tolt-edge.api", attributes: .concurrent)
 
     init(
@@ -25,10 +25,22 @@ final class EdgeApplication: Sendable {
         self.journal = journal
         signer = ClickSigner(secret: signingKey)
         classifier = UserAgentClassifier.standard
-        pages = try Pages()
+        pages = try Pages.standard.get()
         load = LoadGauge(loops: configuration.threads)
         api = APIHandler(writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer)
     }
+
+    /// Every route the server answers, in the order they are tried: the link path first, as the busiest.
+    func makeRouter() -> Router {
+        var router = Router(trustedProxies: configuration.trustedProxies)
+        router.add(Route(.prefix("/a/"), methods: [.get, .head], handler: .link))
+        router.add(
+            Route(.exact("/healthz"), methods: [.get, .head], handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
+        api.register(in: &router)
+        return router
+    }
+
+    private static let ok = StaticText("ok\n")
 }
 
 /// The compiled page templates.
@@ -37,7 +49,11 @@ struct Pages: Sendable {
     let preview: PageTemplate
     let notFound: StaticText
 
-    init() throws {
+    /// Compiled once per process: the not-found page's text lives as long as the process (``StaticText``), so
+    /// servers started and stopped in one process share it instead of each leaking a copy.
+    static let standard = Result { try Pages() }
+
+    private init() throws {
         fallback = try PageTemplate(PageSources.fallback)
         preview = try PageTemplate(PageSources.preview)
         notFound = StaticText(PageSources.notFound)

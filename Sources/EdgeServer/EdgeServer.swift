@@ -1,5 +1,6 @@
 import EdgeStore
 import LinkCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,8 @@ public final class EdgeServer: Sendable {
     private let journal: ClickJournal
     private let application: EdgeApplication
     private let log: @Sendable (String) -> Void
+    /// The watcher's and the ingester's threads, joined by ``stop()``.
+    private let background = Mutex<[ServerThread]>([])
 
     /// Opens the store (migrating it), the journal, and binds the listeners.
     public init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog)
@@ -37,7 +40,7 @@ public final class EdgeServer: Sendable {
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)
-        engine = try H2OEngine(application: application)
+        engine = try H2OEngine(application: application, router: application.makeRouter(), log: log)
     }
 
     /// The port the server listens on.
@@ -49,22 +52,27 @@ public final class EdgeServer: Sendable {
         let watcher = self.watcher
         let ingester = self.ingester
         let configuration = self.configuration
-        startThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) }
         let load = application.load
-        startThread(name: "tolt-ingest") {
-            ingester.run(interval: configuration.ingestInterval, isBusy: load.isBusy)
+        background.withLock { threads in
+            threads.append(ServerThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) })
+            threads.append(
+                ServerThread(name: "tolt-ingest") {
+                    ingester.run(interval: configuration.ingestInterval, isBusy: load.isBusy)
+                })
         }
         engine.start()
     }
 
-    /// Stops accepting, lets the loops seal their journal segments, and moves every journaled click into the
-    /// store. Returns whether the journal was drained completely.
+    /// Stops accepting, lets the loops answer what they have in flight and seal their journal segments, joins
+    /// every thread the server started, and moves every journaled click into the store. Returns whether the journal
+    /// was drained completely. Once it returns, the server holds no thread and no connection; its listeners, store
+    /// connections and journal descriptors close as it is released.
     @discardableResult
     public func stop() -> Bool {
         engine.stop()
-        engine.waitUntilStopped()
         ingester.stop()
         watcher.stop()
+        for thread in background.withLock({ threads in defer { threads = [] }; return threads }) { thread.join() }
         for failure in journal.takeFailures() { log("journal: \(failure)") }
         do {
             try ingester.drain()

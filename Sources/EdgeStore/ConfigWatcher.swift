@@ -11,7 +11,7 @@ public final class ConfigWatcher: Sendable {
     private let store: any Store
     private let current: Mutex<LinkTable>
     private let generationCounter = Atomic<UInt64>(0)
-    private let stopping = Atomic<Bool>(false)
+    private let stopping = StopSignal()
     private let log: @Sendable (String) -> Void
 
     /// Loads the first table; throws when the store cannot be read.
@@ -43,11 +43,12 @@ public final class ConfigWatcher: Sendable {
 
     /// Polls every `interval` seconds until ``stop()``; runs on the calling thread.
     public func run(interval: Double = 0.25) {
-        while !stopping.load(ordering: .relaxed) {
+        while !stopping.isSignalled {
             do { try refresh() } catch { log("configuration reload failed, keeping the current one: \(error)") }
-            usleep(UInt32(interval * 1_000_000))
+            stopping.wait(seconds: interval)
         }
     }
 
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    /// Makes ``run(interval:)`` return at once, or after the refresh it is doing; the caller joins its thread.
+    public func stop() { stopping.signal() }
 }

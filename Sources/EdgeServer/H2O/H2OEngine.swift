@@ -1,18 +1,19 @@
 internal import CH2O
-import EdgeStore
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Runs h2o: one event loop per thread, each with its own `SO_REUSEPORT` listener, all calling one handler.
+/// Runs h2o: one event loop per thread, each with its own `SO_REUSEPORT` listener, all routing through one
+/// ``Router``.
 ///
-/// Everything h2o-specific stays in this folder: a newer h2o changes these files only.
+/// Everything that names h2o stays in this folder (and the C beside it, in the `CH2O` target): a newer h2o, or
+/// another engine, changes these files only.
 final class H2OEngine: Sendable {
-    /// h2o's global configuration. `@unchecked Sendable`: written during `init`, read-only once the loops
-    /// run, as h2o requires.
-    struct Global: @unchecked Sendable {
+    /// h2o's global configuration. `@unchecked Sendable`: written during `init`, read-only while the loops run, as
+    /// h2o requires, and disposed of after every loop has been joined.
+    private struct Global: @unchecked Sendable {
         let config: UnsafeMutablePointer<h2o_globalconf_t>
     }
 
@@ -34,108 +35,101 @@ final class H2OEngine: Sendable {
 
     private let global: Global
     private let application: EdgeApplication
+    private let router: Router
     private let stopping = Atomic<Bool>(false)
-    private let running = Atomic<Int>(0)
+    /// The listening descriptors, until the loops take them over (each loop closes its own).
     private let listeners: [Int32]
+    private let state = Mutex<State>(State())
+    let log: @Sendable (String) -> Void
     /// The port the listeners are bound to (the chosen one when 0 was asked for).
     let port: Int
 
+    private struct State {
+        var threads: [ServerThread] = []
+        /// The loops that can be woken, by index; a loop leaves before it takes itself apart.
+        var wakers: [Int: Waker] = [:]
+        var started = false
+        var stopped = false
+    }
+
     /// Binds the listeners (so that a busy port fails here, before anything starts) and prepares h2o.
-    init(application: EdgeApplication) throws {
+    init(application: EdgeApplication, router: Router, log: @escaping @Sendable (String) -> Void) throws {
         self.application = application
+        self.router = router
+        self.log = log
         let configuration = application.configuration
         // h2o formats times with localtime_r, which reads the time zone file on first use: read it now, not
         // during the first request.
         tzset()
-        let config = UnsafeMutablePointer<h2o_globalconf_t>.allocate(capacity: 1)
-        config.initialize(to: h2o_globalconf_t())
-        h2o_config_init(config)
-        // Larger bodies get h2o's 413 before a handler sees them; handlers apply their own, smaller limits.
-        config.pointee.max_request_entity_size = 1 << 20
-        // No server_name: h2o 2.2 would format it into every response with sprintf. LoopContext.respond adds
-        // the same header from static bytes instead.
-        config.pointee.server_name = h2o_iovec_init(nil, 0)
-        let host = h2o_config_register_host(config, h2o_iovec_init("default", 7), 65535)
-        let path = h2o_config_register_path(host, "/", 0)
-        let handler = h2o_create_handler(path, MemoryLayout<h2o_handler_t>.size)!
-        handler.pointee.on_req = { _, request in
-            let loop = tolt_h2o_loop_of_request(request!)!
-            return Unmanaged<LoopContext>.fromOpaque(loop.pointee.owner).takeUnretainedValue().handle(request!)
-        }
-        global = Global(config: config)
         var listeners: [Int32] = []
         var port = configuration.port
-        for _ in 0..<configuration.threads {
-            let descriptor = try Listener.open(host: configuration.host, port: port)
-            listeners.append(descriptor)
-            port = Listener.localPort(descriptor)
+        do {
+            for _ in 0..<configuration.threads {
+                let descriptor = try Listener.open(host: configuration.host, port: port)
+                listeners.append(descriptor)
+                port = Listener.localPort(descriptor)
+            }
+        } catch {
+            for descriptor in listeners { close(descriptor) }
+            throw error
         }
         self.listeners = listeners
         self.port = port
+        // Larger bodies get a 413 before a handler sees them; handlers apply their own, smaller limits.
+        global = Global(
+            config: tolt_h2o_config_create(1 << 20) { _, request in H2OLoop.of(request!).handle(request!) })
     }
 
-    /// Starts one loop thread per listener.
+    deinit {
+        let neverStarted = state.withLock { !$0.started }
+        if neverStarted { for descriptor in listeners { close(descriptor) } }
+        tolt_h2o_config_destroy(global.config)
+    }
+
+    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    /// Starts one loop thread per listener. Each loop makes its h2o objects on its own thread: h2o keeps per-thread
+    /// buffer allocators (`h2o_socket_buffer_prototype` is thread-local), and a socket made on another thread would
+    /// hand its buffers to that thread's allocator from this one.
     func start() {
-        for (index, listener) in listeners.enumerated() {
-            running.add(1, ordering: .relaxed)
-            let global = self.global
-            startThread(name: "tolt-loop-\(index)") { [self] in
-                runLoop(index: index, listener: listener, global: global)
-                running.subtract(1, ordering: .releasing)
+        state.withLock { state in
+            precondition(!state.started, "an engine starts once")
+            state.started = true
+            for (index, listener) in listeners.enumerated() {
+                let application = self.application
+                let router = self.router
+                let config = global
+                state.threads.append(
+                    ServerThread(name: "tolt-loop-\(index)") { [self] in
+                        let loop = H2OLoop(index: index, application: application, router: router, config: config.config)
+                        addWaker(loop.waker, index: index)
+                        loop.run(listener: listener, engine: self)
+                    })
             }
         }
     }
 
-    /// Asks every loop to stop accepting, finish what it has in flight, seal its journal, and exit.
-    func stop() { stopping.store(true, ordering: .relaxed) }
-
-    /// Blocks until every loop thread has exited.
-    func waitUntilStopped() {
-        while running.load(ordering: .acquiring) > 0 { usleep(10_000) }
+    /// Stops accepting, lets every loop answer what it has in flight, close its connections, seal its journal
+    /// segment and take itself apart, and joins the loop threads. Returns once all of that is done.
+    func stop() {
+        let threads = state.withLock { state -> [ServerThread] in
+            guard state.started, !state.stopped else { return [] }
+            state.stopped = true
+            stopping.store(true, ordering: .relaxed)
+            for waker in state.wakers.values { waker.wake() }
+            return state.threads
+        }
+        for thread in threads { thread.join() }
     }
 
-    private func runLoop(index: Int, listener: Int32, global: Global) {
-        let record = UnsafeMutablePointer<tolt_h2o_loop>.allocate(capacity: 1)
-        record.initialize(to: tolt_h2o_loop())
-        h2o_context_init(tolt_h2o_loop_context(record), h2o_evloop_create(), global.config)
-        let loop = record.pointee.context.loop!
-        let context = LoopContext(application: application, index: index, loop: record)
-        record.pointee.owner = Unmanaged.passRetained(context).toOpaque()
-        let queue = h2o_multithread_create_queue(loop)
-        h2o_multithread_register_receiver(queue, tolt_h2o_loop_receiver(record)) { receiver, messages in
-            let loop = tolt_h2o_loop_of_receiver(receiver!)!
-            let context = Unmanaged<LoopContext>.fromOpaque(loop.pointee.owner).takeUnretainedValue()
-            while let message = tolt_h2o_pop_message(messages) { context.deliver(message) }
-        }
-        let accept = UnsafeMutablePointer<h2o_accept_ctx_t>.allocate(capacity: 1)
-        accept.initialize(to: h2o_accept_ctx_t())
-        accept.pointee.ctx = tolt_h2o_loop_context(record)
-        accept.pointee.hosts = global.config.pointee.hosts
-        let socket = h2o_evloop_socket_create(loop, listener, Int32(H2O_SOCKET_FLAG_DONT_READ))!
-        socket.pointee.data = UnsafeMutableRawPointer(accept)
-        h2o_socket_read_start(socket) { listener, error in
-            guard error == nil, let listener, let connection = h2o_evloop_socket_accept(listener) else { return }
-            h2o_accept(listener.pointee.data.assumingMemoryBound(to: h2o_accept_ctx_t.self), connection)
-        }
-        while !stopping.load(ordering: .relaxed) {
-            h2o_evloop_run(loop, 100)
-            context.flushHeld()
-            // A loop that found a batch of requests waiting is saturated: hand the core to whatever else is
-            // runnable on it before polling again (see yieldAfter).
-            if context.iterationRequests >= Self.yieldAfter { sched_yield() }
-            context.iterationRequests = 0
-        }
-        h2o_socket_read_stop(socket)
-        h2o_socket_close(socket)
-        // Answer what is in flight (API requests waiting on workers) for up to two seconds.
-        var waited = 0
-        while context.pendingCount > 0 && waited < 200 {
-            h2o_evloop_run(loop, 10)
-            context.flushHeld()
-            waited += 1
-        }
-        h2o_evloop_run(loop, 0)
-        context.flushHeld()
-        context.close()
+    /// Called by a loop once it can be woken: a stop from now on wakes it (one that came earlier set the flag its
+    /// first iteration reads).
+    private func addWaker(_ waker: Waker, index: Int) {
+        state.withLock { $0.wakers[index] = waker }
+    }
+
+    /// Called by a loop before it takes itself apart: no thread wakes it after this returns.
+    func removeWaker(_ index: Int) {
+        _ = state.withLock { $0.wakers.removeValue(forKey: index) }
     }
 }

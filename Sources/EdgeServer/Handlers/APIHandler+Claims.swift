@@ -9,7 +9,6 @@ extension APIHandler {
     /// `POST /client/claims`, with the rules in the documented order: rate limit, input, public key, first
     /// code wins, code or click, shared code, claim window, then the store's atomic insert.
     func claim(_ request: APIRequest) throws -> APIResponse {
-        guard request.method == "POST" else { throw APIError.methodNotAllowed("POST, OPTIONS") }
         if let wait = claimLimiter.acquire(request.clientIP, now: Clock.seconds()) {
             throw APIError(
                 status: 429, code: "rate_limited",

@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// The JSON API: `GET /v1/clicks`, `GET /v1/customers` (secret key) and `POST /client/claims` (public key).
-/// Runs on worker threads; every store call happens here, never on a loop thread.
+/// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
     /// The one connection that writes: claims are serialized here rather than by SQLite's busy-wait sleeps.
     let writer: any Store
@@ -30,33 +30,11 @@ final class APIHandler: Sendable {
         readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
     }
 
-    func handle(_ request: APIRequest) -> APIResponse {
-        do {
-            switch request.path {
-            case "/client/claims":
-                var response = try claim(request)
-                response.headers += CORS.responseHeaders
-                return response
-            case "/v1/clicks":
-                guard request.method == "GET" || request.method == "HEAD" else {
-                    throw APIError.methodNotAllowed("GET")
-                }
-                return try listClicks(request)
-            case "/v1/customers":
-                guard request.method == "GET" || request.method == "HEAD" else {
-                    throw APIError.methodNotAllowed("GET")
-                }
-                return try listCustomers(request)
-            default:
-                throw APIError.notFound("No such path: \(request.path)")
-            }
-        } catch let error as APIError {
-            var response = APIResponse.error(error)
-            if request.path == "/client/claims" { response.headers += CORS.responseHeaders }
-            return response
-        } catch {
-            return APIResponse.error(.internalError)
-        }
+    /// Adds the API's routes: the lists with the secret key, claims (from apps, cross-origin) with the public key.
+    func register(in router: inout Router) {
+        router.add(Route(.exact("/v1/clicks"), methods: [.get, .head], handler: .worker(listClicks)))
+        router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
+        router.add(Route(.exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, handler: .worker(claim)))
     }
 
     /// The organization whose secret key the request carries.
@@ -79,7 +57,7 @@ final class APIHandler: Sendable {
         return limit
     }
 
-    private func listClicks(_ request: APIRequest) throws -> APIResponse {
+    func listClicks(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = request.query["partner_id"]
@@ -99,7 +77,7 @@ final class APIHandler: Sendable {
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.click) }
     }
 
-    private func listCustomers(_ request: APIRequest) throws -> APIResponse {
+    func listCustomers(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = request.query["partner_id"]

@@ -1,14 +1,32 @@
 import LinkCore
 
-/// A request for the JSON API, copied off the loop thread so that a worker can answer it.
+/// A request copied off the loop thread, so that a worker can answer it.
 struct APIRequest: Sendable {
-    var method: String
+    var method: HTTPMethod
     var path: String
     /// Query parameters, percent-decoded; a repeated name keeps its last value.
     var query: [String: String]
-    var authorization: String?
+    /// The headers the server reads (``HTTPHeaderName``) that the request carries.
+    var headers: [HTTPHeaderName: String]
     var body: [UInt8]
+    /// The client's address (``ClientAddress``).
     var clientIP: String
+
+    var authorization: String? { headers[.authorization] }
+}
+
+extension APIRequest {
+    /// Copies what a worker may read out of a request whose memory belongs to the loop.
+    init(_ request: HTTPRequest, clientIP: String) {
+        var headers: [HTTPHeaderName: String] = [:]
+        for name in HTTPHeaderName.allCases {
+            let value = request.header(name)
+            if value.count > 0 { headers[name] = String(decoding: value, as: UTF8.self) }
+        }
+        self.init(
+            method: request.method, path: String(decoding: request.path, as: UTF8.self),
+            query: QueryString.parse(request.query), headers: headers, body: Array(request.body), clientIP: clientIP)
+    }
 }
 
 /// An answer computed by a worker, written back on the loop thread.

@@ -15,10 +15,10 @@ public final class ClickIngester: Sendable {
     private let state = Mutex<State>(State())
     private let log: @Sendable (String) -> Void
 
+    private let stopping = StopSignal()
+
     struct State {
         var offsets: [String: Int64] = [:]
-        var stopping = false
-        var running = false
         var ingested = 0
     }
 
@@ -48,13 +48,11 @@ public final class ClickIngester: Sendable {
         if pthread_setschedparam(pthread_self(), 5 /* SCHED_IDLE, not exported to Swift */, &parameters) != 0 {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
-        state.withLock { $0.running = true }
-        defer { state.withLock { $0.running = false } }
-        while !state.withLock({ $0.stopping }) {
+        while !stopping.isSignalled {
             if isBusy() {
                 let held = journal.totalBytes()
                 if held < maximumBacklog ?? journal.backlogLimit(held: held) {
-                    usleep(UInt32(interval * 1_000_000))
+                    stopping.wait(seconds: interval)
                     continue
                 }
             }
@@ -64,16 +62,13 @@ public final class ClickIngester: Sendable {
             } catch {
                 log("click ingestion failed, will retry: \(error)")
             }
-            if !didWork { usleep(UInt32(interval * 1_000_000)) }
+            if !didWork { stopping.wait(seconds: interval) }
         }
     }
 
-    /// Makes ``run(interval:)`` return after its current pass, and waits for it, so that a ``drain()`` that
-    /// follows never reads a segment beside it.
-    public func stop() {
-        state.withLock { $0.stopping = true }
-        while state.withLock({ $0.running }) { usleep(1_000) }
-    }
+    /// Makes ``run(interval:isBusy:maximumBacklog:)`` return after its current pass. The caller joins the thread
+    /// that runs it before a ``drain()``, so that the drain never reads a segment beside it.
+    public func stop() { stopping.signal() }
 
     /// Ingests everything in the journal now, sealed segments completely. Returns whether it moved anything.
     @discardableResult

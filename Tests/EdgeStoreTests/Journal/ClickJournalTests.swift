@@ -104,10 +104,15 @@ import Testing
             let writer = journal.makeWriter(stream: 0)
             let expected = (0..<50).map { Self.append($0, to: writer) }
             let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
-            startThread(name: "test-ingest") { ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound) }
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound)
+                finished.signal()
+            }
             let deadline = Date().addingTimeInterval(ingests ? 5 : 0.5)
             while ingester.ingestedCount < expected.count && Date() < deadline { usleep(10_000) }
             ingester.stop()
+            finished.wait()
             #expect(try Self.stored(fixture.store).count == (ingests ? expected.count : 0), "bound \(bound)")
         }
     }

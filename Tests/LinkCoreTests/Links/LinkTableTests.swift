@@ -83,6 +83,23 @@ import Testing
         #expect(table.organization(secretKey: "pk_a") == nil)
     }
 
+    /// A decision as text: its case, the code it carries, its payload's size, and whether it records a click.
+    private func decide(_ match: LinkTable.Match?, isHead: Bool = false, caller: UserAgentClass) -> String {
+        let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: isHead, caller: { caller })
+        let click = recordsClick ? "click" : "no click"
+        switch decision {
+        case .notFound: return "notFound \(click)"
+        case .preview(let target): return "preview \(target.code) \(click)"
+        case .redirect(let target, let chunks):
+            #expect(chunks == target.redirectChunks)
+            return "redirect \(target.code) \(click)"
+        case .play(let target, let prefix):
+            #expect(prefix == target.playPrefix)
+            return "play \(target.code) \(click)"
+        case .page(let target): return "page \(target.code) \(click)"
+        }
+    }
+
     @Test func decisionFollowsTheLinkRules() throws {
         let human = UserAgentClass(label: .human, platform: .android)
         let bot = UserAgentClass(label: .bot, platform: .other)
@@ -90,18 +107,29 @@ import Testing
         let templated = table.match(publicKey: "pk_a", code: "SAM20")
         let play = table.match(publicKey: "pk_a", code: "a b&c")
         let bare = table.match(publicKey: "pk_b", code: "SAM20")
-        #expect(LinkDecision.decide(match: templated, isHead: false, caller: human) == (.deepLink, true))
-        #expect(LinkDecision.decide(match: templated, isHead: true, caller: human) == (.preview, false))
-        #expect(LinkDecision.decide(match: templated, isHead: false, caller: preview) == (.preview, false))
-        #expect(LinkDecision.decide(match: templated, isHead: false, caller: bot) == (.deepLink, false))
-        #expect(LinkDecision.decide(match: play, isHead: false, caller: human) == (.googlePlay, true))
-        #expect(
-            LinkDecision.decide(match: play, isHead: false, caller: UserAgentClass(label: .human, platform: .ios))
-                == (.fallback, true))
-        #expect(LinkDecision.decide(match: bare, isHead: false, caller: human) == (.fallback, true))
-        #expect(LinkDecision.decide(match: nil, isHead: false, caller: human) == (.notFound, false))
-        #expect(
-            LinkDecision.decide(match: table.match(publicKey: "pk_a", code: "shared"), isHead: false, caller: human)
-                == (.notFound, false))
+        #expect(decide(templated, caller: human) == "redirect SAM20 click")
+        #expect(decide(templated, isHead: true, caller: human) == "preview SAM20 no click")
+        #expect(decide(templated, caller: preview) == "preview SAM20 no click")
+        #expect(decide(templated, caller: bot) == "redirect SAM20 no click")
+        #expect(decide(play, caller: human) == "play A b&c click")
+        #expect(decide(play, caller: UserAgentClass(label: .human, platform: .ios)) == "page A b&c click")
+        #expect(decide(bare, caller: human) == "page SAM20 click")
+        #expect(decide(nil, caller: human) == "notFound no click")
+        #expect(decide(table.match(publicKey: "pk_a", code: "shared"), caller: human) == "notFound no click")
+    }
+
+    @Test func aCodeThatMatchesNothingIsNotClassified() {
+        var asked = false
+        let (decision, recordsClick) = LinkDecision.decide(
+            match: table.match(publicKey: "pk_a", code: "nope"), isHead: false,
+            caller: {
+                asked = true
+                return UserAgentClass(label: .human, platform: .ios)
+            })
+        guard case .notFound = decision else {
+            Issue.record("expected notFound, got \(decision)")
+            return
+        }
+        #expect(!recordsClick && !asked)
     }
 }

@@ -1,0 +1,118 @@
+#ifndef TOLT_CH2O_H
+#define TOLT_CH2O_H
+/* The one C shim over libh2o-evloop (h2o 2.2). Swift code under Sources/EdgeServer/H2O/ imports it; nothing else
+   does. Declarations here, logic in the .c files beside this folder: macros and inline functions of h2o that do
+   not import into Swift are wrapped as `tolt_h2o_…` functions. */
+
+/* libh2o-evloop's headers default to libuv unless told otherwise; Debian ships no uv.h for it. */
+#define H2O_USE_LIBUV 0
+#include <h2o.h>
+#include <h2o/multithread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* ---- requests ---- */
+
+/** The peer address of a request's connection; returns its length, or 0 when unknown. */
+socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out);
+
+/** The value of the first header with `token`, or a zero-length vector. */
+h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *token);
+
+/** Milliseconds since 1970 at which h2o began processing the request (no extra clock read). */
+int64_t tolt_h2o_request_millis(h2o_req_t *req);
+
+/** The request's URL scheme name (`http`, `https`). */
+h2o_iovec_t tolt_h2o_scheme(h2o_req_t *req);
+
+/* ---- responses ---- */
+
+/** Sends a whole response of `length` bytes. The body is copied into the request's pool unless `copy` is 0 (it
+    then must live as long as the request). An empty body goes out as no buffer at all, and on HTTP/1 the head is
+    built without h2o's per-response `sprintf` (see response.c). A held response was started already
+    (`tolt_h2o_start_held`). */
+void tolt_h2o_send_whole(h2o_req_t *req, const void *body, size_t length, int copy);
+
+/** The generator of a held response (one whose click is not yet in the journal), in the request's pool. h2o calls
+    `stop` when the request goes away before the response is sent (the client closed the connection), so the loop
+    that holds it learns that it is gone; once the response is sent, h2o forgets the generator. */
+typedef struct tolt_h2o_held {
+    h2o_generator_t super;
+    void *owner;
+    size_t index;
+    uint64_t generation;
+} tolt_h2o_held;
+
+/** Starts `req`'s response with a held record whose `stop` is called if the request goes away first. */
+tolt_h2o_held *tolt_h2o_start_held(h2o_req_t *req, void (*stop)(h2o_generator_t *, h2o_req_t *));
+
+/** A slot of `size` bytes in the request pool whose dispose callback runs when the request goes away, so whoever
+    still holds the request (a worker's reply) learns that it is gone. */
+void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *));
+
+/* ---- loops ---- */
+
+/** A reply handed from a worker thread back to the loop that owns the request. */
+typedef struct tolt_h2o_message {
+    h2o_multithread_message_t super;
+    void *payload;
+} tolt_h2o_message;
+
+/** Pops the first message of a receiver's list, or NULL when it is empty. */
+tolt_h2o_message *tolt_h2o_pop_message(h2o_linklist_t *messages);
+
+/** One loop's h2o context, with the receiver that takes worker replies, the entry that flushes held responses
+    within the iteration that made them, and the Swift object that owns all three. */
+typedef struct tolt_h2o_loop {
+    h2o_context_t context;
+    h2o_multithread_receiver_t receiver;
+    h2o_timeout_entry_t flush;
+    h2o_multithread_queue_t *queue;
+    void *owner;
+} tolt_h2o_loop;
+
+/** Creates a loop record: a new event loop, an h2o context on it, and the queue and receiver for worker replies
+    (`deliver` runs on the loop thread with the received messages). */
+tolt_h2o_loop *tolt_h2o_loop_create(h2o_globalconf_t *config, void *owner, h2o_multithread_receiver_cb deliver);
+
+/** The loop record of the context that runs `req`. */
+tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req);
+
+/** The loop record that holds `receiver`. */
+tolt_h2o_loop *tolt_h2o_loop_of_receiver(h2o_multithread_receiver_t *receiver);
+
+/** The loop record whose flush entry is `entry`. */
+tolt_h2o_loop *tolt_h2o_loop_of_flush(h2o_timeout_entry_t *entry);
+
+/** Runs `flush` in the timeout phase of the current loop iteration (h2o's zero timeout), once however often it
+    is asked. */
+void tolt_h2o_loop_schedule_flush(tolt_h2o_loop *loop, h2o_timeout_cb flush);
+
+/** Starts accepting connections on the listening descriptor `listener`; the loop owns it from now on. Returns the
+    listening socket, for `tolt_h2o_loop_stop_accepting`. */
+h2o_socket_t *tolt_h2o_loop_accept(tolt_h2o_loop *loop, int listener);
+
+/** Stops accepting and closes the listening socket (and its descriptor). */
+void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener);
+
+/** Asks every open connection to close: h2o stops keep-alive; each HTTP/1 connection's socket is shut down, so h2o
+    reads its end and closes it in the next iteration; each HTTP/2 connection gets a GOAWAY and is closed by h2o
+    within about 1.5 s. Returns how many connections were still open. */
+size_t tolt_h2o_loop_close_connections(tolt_h2o_loop *loop);
+
+/** Disposes of everything the loop record holds: receiver, queue, context, event loop (and its epoll
+    descriptor, which h2o 2.2 leaves open), and the record itself. Every connection must be closed and no worker reply still on its way: h2o asserts
+    that no timeout entry is left, and a reply sent to a freed receiver would write freed memory. */
+void tolt_h2o_loop_destroy(tolt_h2o_loop *loop);
+
+/* ---- global configuration ---- */
+
+/** A global configuration with one host and one handler at `/` calling `on_req`, with `max_request_entity_size`
+    and no `server` header of h2o's own. */
+h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size, int (*on_req)(h2o_handler_t *, h2o_req_t *));
+
+/** Disposes of a configuration made by `tolt_h2o_config_create`, after every loop using it is destroyed. */
+void tolt_h2o_config_destroy(h2o_globalconf_t *config);
+
+#endif

@@ -1,0 +1,181 @@
+/* Requests and responses: reading a request, and sending a whole response fast on HTTP/1. */
+#include "CH2O.h"
+
+#include <string.h>
+
+socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_peername == NULL) return 0;
+    return req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)out);
+}
+
+h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *token) {
+    ssize_t index = h2o_find_header(&req->headers, token, -1);
+    if (index < 0) return h2o_iovec_init(NULL, 0);
+    return req->headers.entries[index].value;
+}
+
+int64_t tolt_h2o_request_millis(h2o_req_t *req) {
+    return (int64_t)req->processed_at.at.tv_sec * 1000 + req->processed_at.at.tv_usec / 1000;
+}
+
+h2o_iovec_t tolt_h2o_scheme(h2o_req_t *req) {
+    if (req->scheme == NULL) return h2o_iovec_init("http", 4);
+    return req->scheme->name;
+}
+
+void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *)) {
+    return h2o_mem_alloc_shared(&req->pool, size, dispose);
+}
+
+tolt_h2o_held *tolt_h2o_start_held(h2o_req_t *req, void (*stop)(h2o_generator_t *, h2o_req_t *)) {
+    tolt_h2o_held *held = h2o_mem_alloc_pool(&req->pool, sizeof *held);
+    held->super.proceed = NULL;
+    held->super.stop = stop;
+    /* A held response is always sent whole, with its length. Say so before starting: h2o sets up its output
+       filters now, and its chunked encoder, seeing no length and no status yet, would end keep-alive. */
+    req->res.content_length = 0;
+    h2o_start_response(req, &held->super);
+    return held;
+}
+
+_Static_assert(offsetof(tolt_h2o_held, super) == 0, "a held record must start with its generator");
+
+/* h2o 2.2's HTTP/1 connection as lib/http1.c lays it out (the library keeps it private). It is used only to find a
+   request's final output stream and to build the response head ourselves; `http1_final` checks the layout on every
+   request against the pointers h2o set, and a request that does not match takes h2o's own path. */
+struct tolt_h2o_http1_finalostream {
+    h2o_ostream_t super;
+    int sent_headers;
+    struct {
+        void *buf;
+        h2o_ostream_pull_cb cb;
+    } pull;
+};
+
+struct tolt_h2o_http1_conn {
+    h2o_conn_t super;
+    h2o_socket_t *sock;
+    h2o_linklist_t _conns;
+    h2o_timeout_t *_timeout;
+    h2o_timeout_entry_t _timeout_entry;
+    uint64_t _req_index;
+    size_t _prevreqlen;
+    size_t _reqsize;
+    void *_req_entity_reader;
+    struct tolt_h2o_http1_finalostream _ostr_final;
+    struct {
+        void *data;
+        void *cb;
+    } upgrade;
+    h2o_req_t req;
+};
+
+_Static_assert(offsetof(struct tolt_h2o_http1_conn, super) == 0, "an HTTP/1 connection starts with h2o_conn_t");
+
+/* The layout above is the 2.2 series' (the same from 2.2.0 to 2.2.6); elsewhere h2o writes the head itself. */
+#define TOLT_H2O_KNOWN_HTTP1_LAYOUT (H2O_VERSION_MAJOR == 2 && H2O_VERSION_MINOR == 2)
+
+/** The HTTP/1 final output stream of `req` when nothing sits above it and it has sent nothing yet, else NULL. The
+    request must be the one embedded in its connection (`req->conn` is that connection) and h2o's output stream
+    pointer must name the stream at the expected place, so a different layout is never written to. */
+static struct tolt_h2o_http1_finalostream *http1_final(h2o_req_t *req) {
+#if !TOLT_H2O_KNOWN_HTTP1_LAYOUT
+    return NULL;
+#endif
+    if (req->version >= 0x200) return NULL;
+    struct tolt_h2o_http1_conn *conn =
+        (struct tolt_h2o_http1_conn *)((char *)req - offsetof(struct tolt_h2o_http1_conn, req));
+    if (req->conn != &conn->super || req->_ostr_top != &conn->_ostr_final.super) return NULL;
+    if (conn->_ostr_final.sent_headers) return NULL;
+    return &conn->_ostr_final;
+}
+
+/** Writes the decimal digits of `value` at `dst`; returns the end. */
+static char *put_decimal(char *dst, size_t value) {
+    char digits[20];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (count != 0) *dst++ = digits[--count];
+    return dst;
+}
+
+/** Appends `text` of `length` bytes at `dst`; returns the end. */
+static char *put(char *dst, const char *text, size_t length) {
+    memcpy(dst, text, length);
+    return dst + length;
+}
+
+/** The HTTP/1.1 response head h2o 2.2 would write (status line, Date, Connection, Content-Length when known, then
+    the response headers in order), built with copies instead of h2o's per-response `sprintf`, which was about 5% of
+    the link path's CPU. Returns a zero-length vector when a header needs h2o's own handling (Vary). */
+static h2o_iovec_t http1_head(h2o_req_t *req) {
+    static const char keepAlive[] = "keep-alive", closeText[] = "close";
+    const char *connection = req->http1_is_persistent ? keepAlive : closeText;
+    size_t connectionLength = req->http1_is_persistent ? sizeof(keepAlive) - 1 : sizeof(closeText) - 1;
+    size_t reasonLength = strlen(req->res.reason);
+    size_t size = sizeof("HTTP/1.1 999 \r\nDate: \r\nConnection: \r\nContent-Length: \r\n\r\n") + reasonLength +
+                  H2O_TIMESTR_RFC1123_LEN + connectionLength + 20;
+    for (size_t i = 0; i != req->res.headers.size; ++i) {
+        const h2o_header_t *header = req->res.headers.entries + i;
+        if (header->name == &H2O_TOKEN_VARY->buf) return h2o_iovec_init(NULL, 0);
+        size += header->name->len + header->value.len + 4;
+    }
+    if (req->res.status < 100 || req->res.status > 999) return h2o_iovec_init(NULL, 0);
+
+    h2o_context_t *context = req->conn->ctx;
+    req->timestamps.response_start_at = *h2o_get_timestamp(context, NULL, NULL);
+    char *head = h2o_mem_alloc_pool(&req->pool, size), *dst = head;
+    dst = put(dst, "HTTP/1.1 ", 9);
+    dst = put_decimal(dst, (size_t)req->res.status);
+    *dst++ = ' ';
+    dst = put(dst, req->res.reason, reasonLength);
+    dst = put(dst, "\r\nDate: ", 8);
+    dst = put(dst, context->_timestamp_cache.value->rfc1123, H2O_TIMESTR_RFC1123_LEN);
+    dst = put(dst, "\r\nConnection: ", 14);
+    dst = put(dst, connection, connectionLength);
+    if (req->res.content_length != SIZE_MAX) {
+        dst = put(dst, "\r\nContent-Length: ", 18);
+        dst = put_decimal(dst, req->res.content_length);
+    }
+    *dst++ = '\r';
+    *dst++ = '\n';
+    for (size_t i = 0; i != req->res.headers.size; ++i) {
+        const h2o_header_t *header = req->res.headers.entries + i;
+        dst = put(dst, header->orig_name ? header->orig_name : header->name->base, header->name->len);
+        *dst++ = ':';
+        *dst++ = ' ';
+        dst = put(dst, header->value.base, header->value.len);
+        *dst++ = '\r';
+        *dst++ = '\n';
+    }
+    *dst++ = '\r';
+    *dst++ = '\n';
+    return h2o_iovec_init(head, (size_t)(dst - head));
+}
+
+/* Unlike `h2o_send_inline`, an empty body is sent as no buffer at all: h2o 2.2's writer takes a trailing zero-length
+   buffer for an unfinished write and waits for `EPOLLOUT`, which cost every empty response two `epoll_ctl`, a
+   `writev` and a loop iteration. On HTTP/1 the head is built by `http1_head` and handed to h2o's output stream as
+   already sent headers plus the body. */
+void tolt_h2o_send_whole(h2o_req_t *req, const void *body, size_t length, int copy) {
+    static h2o_generator_t generator = {NULL, NULL};
+    if (req->_generator == NULL) h2o_start_response(req, &generator); /* else started when it was held */
+    int head = req->input.method.len == 4 && memcmp(req->input.method.base, "HEAD", 4) == 0;
+    h2o_iovec_t buffers[2];
+    size_t count = 0;
+    struct tolt_h2o_http1_finalostream *final = http1_final(req);
+    if (final != NULL) {
+        buffers[0] = http1_head(req);
+        if (buffers[0].len != 0) {
+            final->sent_headers = 1;
+            count = 1;
+        }
+    }
+    if (length != 0 && !head) {
+        buffers[count++] = copy ? h2o_strdup(&req->pool, body, length) : h2o_iovec_init(body, length);
+    }
+    h2o_send(req, count == 0 ? NULL : buffers, count, H2O_SEND_STATE_FINAL);
+}

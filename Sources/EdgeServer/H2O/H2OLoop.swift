@@ -1,0 +1,230 @@
+internal import CH2O
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One event-loop thread's h2o state: its context and event loop, the responses it holds until their clicks are
+/// written, and the requests it handed to workers. Used only on its own thread, inside ``run(listener:engine:)``.
+final class H2OLoop {
+    let index: Int
+    private let router: Router
+    private let link: LinkHandler
+    private let workers: DispatchQueue
+    private var record: UnsafeMutablePointer<tolt_h2o_loop>!
+    /// Requests handed to workers and not yet answered.
+    private var pendingCount = 0
+    /// Requests this loop took in its current event-loop iteration.
+    private var iterationRequests = 0
+    /// Link responses held until the journal holding their clicks is written, and the ones being sent.
+    private var held: [HeldSlot] = []
+    private var sending: [HeldSlot] = []
+    /// Bumped each time held responses are taken for sending, so a late `stop` callback or a stale token touches
+    /// nothing.
+    private var holdGeneration: UInt64 = 0
+
+    /// A held response: the request (`nil` once the client went away) and its body, once given.
+    private struct HeldSlot {
+        var request: UnsafeMutablePointer<h2o_req_t>?
+        var body = UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    init(index: Int, application: EdgeApplication, router: Router, config: UnsafeMutablePointer<h2o_globalconf_t>) {
+        self.index = index
+        self.router = router
+        link = LinkHandler(application: application, loop: index)
+        workers = application.workers
+        // The record points back at this loop without a reference count: h2o calls back into it only from
+        // h2o_evloop_run, inside run(), while the thread holds the loop.
+        record = tolt_h2o_loop_create(config, nil) { receiver, messages in
+            let loop = H2OLoop.owner(of: tolt_h2o_loop_of_receiver(receiver!)!)
+            while let message = tolt_h2o_pop_message(messages) { loop.deliver(message) }
+        }
+        record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    private static func owner(of record: UnsafeMutablePointer<tolt_h2o_loop>) -> H2OLoop {
+        Unmanaged<H2OLoop>.fromOpaque(record.pointee.owner).takeUnretainedValue()
+    }
+
+    /// The loop running `request`, for h2o's handler callback.
+    static func of(_ request: UnsafeMutablePointer<h2o_req_t>) -> H2OLoop {
+        owner(of: tolt_h2o_loop_of_request(request)!)
+    }
+
+    /// A handle other threads use to wake this loop; valid until the loop leaves ``H2OEngine/wakers``.
+    var waker: Waker {
+        let offset = MemoryLayout<tolt_h2o_loop>.offset(of: \.receiver)!
+        return Waker(
+            receiver: (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: h2o_multithread_receiver_t.self))
+    }
+
+    /// Serves connections from `listener` until `engine` stops, then closes them, seals the journal and takes the
+    /// loop apart.
+    func run(listener: Int32, engine: H2OEngine) {
+        let evloop = record.pointee.context.loop!
+        let accepting = tolt_h2o_loop_accept(record, listener)
+        while !engine.isStopping {
+            h2o_evloop_run(evloop, 100)
+            flushHeld()
+            // A loop that found a batch of requests waiting is saturated: hand the core to whatever else is
+            // runnable on it before polling again (see H2OEngine.yieldAfter).
+            if iterationRequests >= H2OEngine.yieldAfter { sched_yield() }
+            iterationRequests = 0
+        }
+        tolt_h2o_loop_stop_accepting(accepting)
+        let closed = closeConnections(evloop)
+        engine.removeWaker(index)
+        flushHeld()
+        link.close()
+        if closed {
+            tolt_h2o_loop_destroy(record)
+        } else {
+            // h2o asserts that nothing is left on a context it disposes of, and a worker's late reply would write
+            // into a freed receiver: keep the loop rather than crash.
+            engine.log("loop \(index): connections or worker replies still open at shutdown; the loop is kept")
+        }
+        record = nil
+    }
+
+    /// Answers what is in flight (requests waiting on workers) for up to 30 seconds, then closes every connection
+    /// within 3 seconds. Returns whether everything closed and every worker reply came back.
+    private func closeConnections(_ evloop: UnsafeMutablePointer<h2o_evloop_t>) -> Bool {
+        var waited = 0
+        while pendingCount > 0 && waited < 3000 {
+            h2o_evloop_run(evloop, 10)
+            flushHeld()
+            waited += 1
+        }
+        waited = 0
+        while tolt_h2o_loop_close_connections(record) > 0 || pendingCount > 0 {
+            guard waited < 300 else { return false }
+            h2o_evloop_run(evloop, 10)
+            flushHeld()
+            waited += 1
+        }
+        return true
+    }
+
+    /// Routes a request. Returns 0, as h2o expects from a handler that answered.
+    @inline(__always)
+    func handle(_ request: UnsafeMutablePointer<h2o_req_t>) -> Int32 {
+        iterationRequests &+= 1
+        router.dispatch(HTTPRequest(h2o: request), to: H2OResponder(request: request, loop: self), link: link)
+        return 0
+    }
+
+    // MARK: Held responses
+
+    /// Starts `request`'s response with a generator whose `stop` h2o calls if the request goes away before the
+    /// response is sent, and schedules the flush for this iteration's timeout phase.
+    func hold(_ request: UnsafeMutablePointer<h2o_req_t>) -> HeldResponse {
+        let generator = tolt_h2o_start_held(request) { generator, _ in
+            let held = UnsafeMutableRawPointer(generator!).assumingMemoryBound(to: tolt_h2o_held.self)
+            let loop = Unmanaged<H2OLoop>.fromOpaque(held.pointee.owner).takeUnretainedValue()
+            if loop.holdGeneration == held.pointee.generation { loop.held[held.pointee.index].request = nil }
+        }!
+        let token = HeldResponse(index: held.count, generation: holdGeneration)
+        generator.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        generator.pointee.index = token.index
+        generator.pointee.generation = token.generation
+        held.append(HeldSlot(request: request))
+        tolt_h2o_loop_schedule_flush(record) { entry in
+            H2OLoop.owner(of: tolt_h2o_loop_of_flush(entry!)!).flushHeld()
+        }
+        return token
+    }
+
+    /// Gives a held response its body; it goes out with the next flush.
+    func release(_ token: HeldResponse, body: UnsafeRawBufferPointer) {
+        guard token.generation == holdGeneration, token.index < held.count else { return }
+        held[token.index].body = body
+    }
+
+    /// Writes the journal, then sends every held response, or a 503 for each when the clicks could not be written.
+    /// Runs in the timeout phase of the iteration that held them (and after each iteration, which finds nothing
+    /// held unless the loop is stopping). Sending can start the next request of a connection, which may hold a
+    /// response again, so it repeats until nothing is held.
+    private func flushHeld() {
+        while !held.isEmpty {
+            let written = link.writeClicks()
+            swap(&held, &sending)
+            holdGeneration &+= 1
+            for response in sending {
+                guard let request = response.request else { continue }
+                if written {
+                    tolt_h2o_send_whole(request, response.body.baseAddress, response.body.count, 0)
+                } else {
+                    request.pointee.res.headers.size = 0
+                    H2OResponder(request: request, loop: self).send(
+                        APIResponse.error(
+                            APIError(
+                                status: 503, code: "unavailable", message: "The click could not be recorded; try again"
+                            )))
+                }
+            }
+            sending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Workers
+
+    /// Runs `work` on a worker; its answer comes back through the loop's receiver. If the client goes away first,
+    /// the request's pool tells the pending record so, and the answer is dropped.
+    func respondOnWorker(_ request: UnsafeMutablePointer<h2o_req_t>, _ work: @escaping @Sendable () -> APIResponse) {
+        let pending = PendingRequest(request)
+        let slot = tolt_h2o_alloc_watch(request, MemoryLayout<UnsafeRawPointer>.size) { slot in
+            Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self)).takeRetainedValue().request =
+                nil
+        }!
+        slot.storeBytes(of: Unmanaged.passRetained(pending).toOpaque(), as: UnsafeMutableRawPointer.self)
+        pendingCount += 1
+        let waker = self.waker
+        workers.async {
+            let reply = Reply(pending: pending, response: work())
+            let message = UnsafeMutablePointer<tolt_h2o_message>.allocate(capacity: 1)
+            message.initialize(to: tolt_h2o_message())
+            message.pointee.payload = Unmanaged.passRetained(reply).toOpaque()
+            h2o_multithread_send_message(waker.receiver, &message.pointee.super)
+        }
+    }
+
+    /// Writes a worker's answer, unless the request is gone.
+    private func deliver(_ message: UnsafeMutablePointer<tolt_h2o_message>) {
+        let reply = Unmanaged<Reply>.fromOpaque(message.pointee.payload).takeRetainedValue()
+        message.deinitialize(count: 1)
+        message.deallocate()
+        pendingCount -= 1
+        guard let request = reply.pending.request else { return }
+        H2OResponder(request: request, loop: self).send(reply.response)
+    }
+}
+
+/// A request waiting for a worker. `@unchecked Sendable`: a worker only carries it back; `request` is read and
+/// cleared on the loop thread alone (by `deliver` and by the pool's dispose callback).
+private final class PendingRequest: @unchecked Sendable {
+    var request: UnsafeMutablePointer<h2o_req_t>?
+    init(_ request: UnsafeMutablePointer<h2o_req_t>) { self.request = request }
+}
+
+/// A worker's answer on its way back to the loop.
+private final class Reply: @unchecked Sendable {
+    let pending: PendingRequest
+    let response: APIResponse
+    init(pending: PendingRequest, response: APIResponse) {
+        self.pending = pending
+        self.response = response
+    }
+}
+
+/// A loop's receiver, for other threads to send to. `@unchecked Sendable`: `h2o_multithread_send_message` is the one
+/// call made on it from other threads, and it is thread-safe; the loop keeps the receiver until no worker reply is
+/// on its way and it has left the engine's wakers.
+struct Waker: @unchecked Sendable {
+    let receiver: UnsafeMutablePointer<h2o_multithread_receiver_t>
+
+    /// Wakes the loop from its wait for events, with no message.
+    func wake() { h2o_multithread_send_message(receiver, nil) }
+}

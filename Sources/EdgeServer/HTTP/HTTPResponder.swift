@@ -1,0 +1,45 @@
+/// A response whose header values and body outlive the request: static text (``StaticText``), or memory from
+/// ``HTTPResponder/allocate(_:)``. Nothing is copied on the way out.
+struct HTTPResponse {
+    var status: Int
+    var contentType: StaticText?
+    /// Every link answer is `no-store`, so that a browser never replays a redirect without asking (and counting).
+    var cacheControl: StaticText? = .noStore
+    /// The `Location` of a redirect.
+    var location: UnsafeRawBufferPointer? = nil
+    var body = UnsafeRawBufferPointer(start: nil, count: 0)
+}
+
+/// The token of a response held back until the click it reports is in the journal (``HTTPResponder/hold()``).
+struct HeldResponse {
+    let index: Int
+    let generation: UInt64
+}
+
+/// How a handler answers the one request it was given, whichever engine carries it.
+///
+/// Exactly one answer per request: ``send(_:)-(HTTPResponse)``, ``send(_:)-(APIResponse)``,
+/// ``sendHeld(_:_:)`` after ``hold()``, or ``respondOnWorker(_:)``. Every method runs on the loop thread that
+/// received the request.
+protocol HTTPResponder {
+    /// Memory that lives until the response is sent: for bodies and header values built per request.
+    func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer
+
+    /// Sends `response` now.
+    func send(_ response: HTTPResponse)
+
+    /// Sends a JSON API answer now; its headers and body are copied.
+    func send(_ response: APIResponse)
+
+    /// Holds this request's response until the loop writes its journal (once per loop iteration, for every click of
+    /// that iteration), so no response reports a click that a crash could still lose. The response is then given
+    /// with ``sendHeld(_:_:)``; the engine sends it after the write, or a `503` if the write failed.
+    func hold() -> HeldResponse
+
+    /// Gives the response of a request held with ``hold()``; it goes out after the journal write.
+    func sendHeld(_ held: HeldResponse, _ response: HTTPResponse)
+
+    /// Computes the answer off the loop thread (it may block, say on the store) and sends it on the loop thread.
+    /// If the client goes away meanwhile, the answer is dropped.
+    func respondOnWorker(_ work: @escaping @Sendable () -> APIResponse)
+}

@@ -1,0 +1,58 @@
+/// A C string that lives as long as the process, for header values and reason phrases that h2o keeps by
+/// pointer.
+///
+/// `@unchecked Sendable`: written once at creation, never freed or changed.
+struct StaticText: @unchecked Sendable {
+    let pointer: UnsafePointer<CChar>
+    let length: Int
+
+    init(_ text: String) {
+        let bytes = Array(text.utf8) + [0]
+        let storage = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBytes {
+            storage.initialize(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count)
+        }
+        pointer = UnsafePointer(storage)
+        length = bytes.count - 1
+    }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: length) }
+
+    static let html = StaticText("text/html; charset=utf-8")
+    static let json = StaticText("application/json")
+    static let plain = StaticText("text/plain; charset=utf-8")
+    static let noStore = StaticText("no-store")
+
+    /// The reason phrase for a status code.
+    static func reason(_ status: Int) -> StaticText {
+        switch status {
+        case 200: return Reasons.ok
+        case 204: return Reasons.noContent
+        case 302: return Reasons.found
+        case 400: return Reasons.badRequest
+        case 401: return Reasons.unauthorized
+        case 404: return Reasons.notFound
+        case 405: return Reasons.methodNotAllowed
+        case 409: return Reasons.conflict
+        case 413: return Reasons.payloadTooLarge
+        case 429: return Reasons.tooManyRequests
+        case 503: return Reasons.unavailable
+        default: return Reasons.internalError
+        }
+    }
+
+    private enum Reasons {
+        static let ok = StaticText("OK")
+        static let noContent = StaticText("No Content")
+        static let found = StaticText("Found")
+        static let badRequest = StaticText("Bad Request")
+        static let unauthorized = StaticText("Unauthorized")
+        static let notFound = StaticText("Not Found")
+        static let methodNotAllowed = StaticText("Method Not Allowed")
+        static let conflict = StaticText("Conflict")
+        static let payloadTooLarge = StaticText("Payload Too Large")
+        static let tooManyRequests = StaticText("Too Many Requests")
+        static let unavailable = StaticText("Service Unavailable")
+        static let internalError = StaticText("Internal Server Error")
+    }
+}

@@ -1,0 +1,221 @@
+import EdgeStore
+import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The link path, `GET` and `HEAD /a/<public_key>/<code>`: one per loop thread, with that loop's journal writer,
+/// copy of the link table, User-Agent cache and random pool, used only on that thread.
+///
+/// It touches no database and allocates only through its responder (the engine's per-request memory).
+final class LinkHandler {
+    let application: EdgeApplication
+    private let journal: JournalWriter
+    private let random = RandomPool()
+    private let userAgents: UserAgentCache
+    /// This loop's count of link requests, for the load gauge.
+    private let linkRequests: LoadGauge.Counter
+    private var table: LinkTable
+    private var generation: UInt64
+
+    init(application: EdgeApplication, loop index: Int) {
+        self.application = application
+        journal = application.journal.makeWriter(stream: index)
+        userAgents = UserAgentCache(classifier: application.classifier)
+        linkRequests = application.load.counters[index]
+        generation = application.watcher.generation
+        table = application.watcher.table
+    }
+
+    /// Writes the clicks recorded since the last call, in one `write(2)`; `false` when they could not be written
+    /// (their held responses must then not report them as recorded). The engine calls it before sending held
+    /// responses.
+    func writeClicks() -> Bool { journal.flush() }
+
+    /// Seals the journal: called as the loop exits.
+    func close() { journal.close() }
+
+    /// Answers a link request; `rest` is the path after `/a/`.
+    func handle<Responder: HTTPResponder>(
+        _ request: HTTPRequest, rest: UnsafeRawBufferPointer, to responder: Responder
+    ) {
+        linkRequests.count.wrappingAdd(1, ordering: .relaxed)
+        // <key>/<code>, with one trailing slash allowed.
+        var end = rest.count
+        if end > 0 && rest[end - 1] == 0x2F { end -= 1 }
+        guard let slash = rest[..<end].firstIndex(of: 0x2F), slash > 0, slash + 1 < end else {
+            return sendNotFound(to: responder)
+        }
+        let publicKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
+        let encodedCode = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)..<end])
+        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength, alignment: 8) { buffer in
+            guard let length = PercentEncoding.decodeSegment(encodedCode, into: buffer) else {
+                return sendNotFound(to: responder)
+            }
+            for index in 0..<length { buffer[index] = ASCII.lowercased(buffer[index]) }
+            refreshTable()
+            let match = table.match(
+                publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: buffer[..<length]))
+            let userAgent = request.header(.userAgent)
+            var caller = UserAgentClass(label: .bot, platform: .other)
+            let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: request.method == .head) {
+                caller = userAgents.classify(userAgent)
+                return caller
+            }
+            answer(request, decision, recordsClick: recordsClick, platform: caller.platform, to: responder)
+        }
+    }
+
+    @inline(__always)
+    private func answer<Responder: HTTPResponder>(
+        _ request: HTTPRequest, _ decision: LinkDecision, recordsClick: Bool, platform: Platform,
+        to responder: Responder
+    ) {
+        switch decision {
+        case .notFound:
+            sendNotFound(to: responder)
+        case .preview(let target):
+            responder.send(page(application.pages.preview, target: target, request: request, responder: responder))
+        case .redirect(let target, let chunks):
+            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            send(redirect(chunks: chunks, clickID: click?.id, responder: responder), after: click, to: responder)
+        case .play(let target, let prefix):
+            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
+        case .page(let target):
+            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            let response = page(application.pages.fallback, target: target, request: request, responder: responder)
+            send(response, after: click, to: responder)
+        }
+    }
+
+    /// Sends a response now, or, when it reports a click, once the click is written.
+    @inline(__always)
+    private func send<Responder: HTTPResponder>(
+        _ response: HTTPResponse, after click: RecordedClick?, to responder: Responder
+    ) {
+        if let click { responder.sendHeld(click.held, response) } else { responder.send(response) }
+    }
+
+    private func sendNotFound<Responder: HTTPResponder>(to responder: Responder) {
+        responder.send(HTTPResponse(status: 404, contentType: .html, body: application.pages.notFound.bytes))
+    }
+
+    /// Takes a new link table when the watcher swapped one in: one atomic load per call.
+    @inline(__always)
+    private func refreshTable() {
+        let current = application.watcher.generation
+        if current != generation {
+            generation = current
+            table = application.watcher.table
+        }
+    }
+
+    /// A click id minted into the request's memory and staged in the journal, and the hold on the response that
+    /// will report it.
+    private struct RecordedClick {
+        let id: UnsafeRawBufferPointer
+        let held: HeldResponse
+    }
+
+    /// Mints a click id and stages the click in the journal; the response is held until the journal is written.
+    @inline(__always)
+    private func record<Responder: HTTPResponder>(
+        _ request: HTTPRequest, target: LinkTarget, platform: Platform, responder: Responder
+    ) -> RecordedClick {
+        let id = responder.allocate(ClickID.encodedLength)
+        application.signer.mint(
+            timestampMilliseconds: UInt64(request.receivedAt), codeReference: target.reference,
+            random: random.nextValue(), into: id)
+        withUnsafeTemporaryAllocation(byteCount: ClientAddress.maximumLength, alignment: 8) { address in
+            let ipLength = ClientAddress.write(
+                of: request, trusting: application.configuration.trustedProxies, into: address)
+            journal.append(
+                clickID: id, createdAt: request.receivedAt, platform: platform, target: target,
+                userAgent: request.header(.userAgent), referer: request.header(.referer),
+                ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
+        }
+        return RecordedClick(
+            id: UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength), held: responder.hold())
+    }
+
+    /// A 302 to the template, the click id (empty without a click) at each `{click_id}`.
+    private func redirect<Responder: HTTPResponder>(
+        chunks: [[UInt8]], clickID: UnsafeRawBufferPointer?, responder: Responder
+    ) -> HTTPResponse {
+        let clickID = clickID ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var length = clickID.count * (chunks.count - 1)
+        for chunk in chunks { length += chunk.count }
+        let memory = responder.allocate(max(length, 1))
+        var writer = ByteWriter(base: memory, capacity: length)
+        for (position, chunk) in chunks.enumerated() {
+            if position > 0 { writer.write(clickID) }
+            writer.write(chunk)
+        }
+        return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
+    }
+
+    /// A 302 to Google Play, the click id (empty without a click) ending the referrer.
+    private func redirect<Responder: HTTPResponder>(
+        prefix: [UInt8], clickID: UnsafeRawBufferPointer?, responder: Responder
+    ) -> HTTPResponse {
+        let clickID = clickID ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let length = prefix.count + clickID.count
+        let memory = responder.allocate(length)
+        var writer = ByteWriter(base: memory, capacity: length)
+        writer.write(prefix)
+        writer.write(clickID)
+        return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
+    }
+
+    /// No body, so no `Content-Type`: one header less to build and send per tap.
+    @inline(__always)
+    private static func redirect(to location: UnsafeRawBufferPointer) -> HTTPResponse {
+        HTTPResponse(status: 302, contentType: nil, location: location)
+    }
+
+    /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way.
+    private func page<Responder: HTTPResponder>(
+        _ page: PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
+    ) -> HTTPResponse {
+        let host = UnsafeRawBufferPointer(rebasing: request.authority.prefix(255))
+        let scheme = request.scheme
+        let program = target.program.record
+        let capacity = page.maximumLength { field in
+            switch field {
+            case .code: return target.code.utf8.count
+            case .partnerName: return target.partnerName.utf8.count
+            case .programName: return program.name.utf8.count
+            case .organizationName: return target.program.organizationName.utf8.count
+            case .appStoreURL: return program.appStoreURL?.utf8.count ?? 0
+            case .googlePlayURL: return program.googlePlayURL?.utf8.count ?? 0
+            case .linkURL: return scheme.count + host.count + target.linkPath.count + 3
+            }
+        }
+        let memory = responder.allocate(capacity)
+        var writer = ByteWriter(base: memory, capacity: capacity)
+        page.render(into: &writer) { field, out in
+            switch field {
+            case .code: out.write(target.code.utf8)
+            case .partnerName: out.write(target.partnerName.utf8)
+            case .programName: out.write(program.name.utf8)
+            case .organizationName: out.write(target.program.organizationName.utf8)
+            case .appStoreURL:
+                guard let url = program.appStoreURL else { return false }
+                out.write(url.utf8)
+            case .googlePlayURL:
+                guard let url = program.googlePlayURL else { return false }
+                out.write(url.utf8)
+            case .linkURL:
+                out.write(scheme)
+                out.write("://".utf8)
+                out.write(host)
+                out.write(target.linkPath)
+            }
+            return true
+        }
+        return HTTPResponse(
+            status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count))
+    }
+}

@@ -1,0 +1,62 @@
+/// One entry of the ``Router``'s table: a path, the methods it answers, and who answers.
+struct Route: Sendable {
+    /// How a route's path matches a request's path.
+    enum Path: Sendable, Equatable {
+        /// The whole path.
+        case exact(String)
+        /// Paths that start with this text and go on (the rest is the handler's to read).
+        case prefix(String)
+    }
+
+    /// Who answers a route's requests.
+    enum Handler: Sendable {
+        /// The link path: answered on the loop thread from the in-memory link table, by the loop's ``LinkHandler``.
+        case link
+        /// A fixed answer, given on the loop thread.
+        case constant(status: Int, contentType: StaticText, body: StaticText)
+        /// Work that may block (on the store): it runs on a worker thread with a copy of the request, and its
+        /// answer goes back to the loop. An ``APIError`` it throws is answered in the JSON error shape; any other
+        /// error is a `500`.
+        case worker(@Sendable (APIRequest) throws -> APIResponse)
+    }
+
+    let path: Path
+    let methods: [HTTPMethod]
+    let handler: Handler
+    /// Whether browsers on other origins may call it: the router answers their preflight (`OPTIONS`) and every
+    /// answer carries `Access-Control-Allow-Origin: *`.
+    let allowsCrossOrigin: Bool
+
+    /// The path's bytes, compared on every request.
+    let pathBytes: [UInt8]
+
+    init(_ path: Path, methods: [HTTPMethod], allowsCrossOrigin: Bool = false, handler: Handler) {
+        self.path = path
+        self.methods = methods
+        self.handler = handler
+        self.allowsCrossOrigin = allowsCrossOrigin
+        switch path {
+        case .exact(let text), .prefix(let text): pathBytes = Array(text.utf8)
+        }
+    }
+
+    /// The `Allow` header of a `405`: the route's methods, with `OPTIONS` when it answers preflights.
+    var allowHeader: String {
+        (methods.map(\.name) + (allowsCrossOrigin ? ["OPTIONS"] : [])).joined(separator: ", ")
+    }
+
+    /// Whether `requestPath` is this route's; for a prefix route, the rest after the prefix must not be empty.
+    @inline(__always)
+    func matches(_ requestPath: UnsafeRawBufferPointer) -> Bool {
+        let count = pathBytes.count
+        switch path {
+        case .exact: guard requestPath.count == count else { return false }
+        case .prefix: guard requestPath.count > count else { return false }
+        }
+        return pathBytes.withUnsafeBytes { memcmp($0.baseAddress!, requestPath.baseAddress!, count) == 0 }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

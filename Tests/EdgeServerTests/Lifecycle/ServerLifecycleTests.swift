@@ -1,0 +1,87 @@
+import EdgeServer
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A server that stops gives back everything it took: threads, descriptors and memory. The test suite starts
+/// dozens of servers in one process, and an embedding program may restart one.
+@Suite struct ServerLifecycleTests {
+    /// Runs ``ServerLifecycleProbe`` in a test process of its own: tests running in parallel in this process open and
+    /// close descriptors and allocate all the time, which would move the counts the probe compares.
+    @Test func fiftyStartsAndStopsGiveBackTheirDescriptorsAndMemory() throws {
+        let directory = try TestFiles.temporaryDirectory()
+        defer { TestFiles.remove(directory) }
+        let output = directory + "/probe.out"
+        let probe = try SpawnedProcess(
+            executable: "/proc/self/exe",
+            arguments: ["--testing-library", "swift-testing", "--filter", ServerLifecycleProbe.name],
+            standardOutput: output, standardError: output)
+        var waited = 0.0
+        while probe.isRunning && waited < 240 {
+            usleep(100_000)
+            waited += 0.1
+        }
+        if probe.isRunning { kill(probe.processIdentifier, SIGKILL) }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let report = text.split(separator: "\n").first { $0.hasPrefix("lifecycle:") }
+        #expect(report != nil, "the probe printed no report:\n\(text.suffix(4000))")
+        #expect(!probe.isRunning && probe.terminationStatus == 0, "the probe failed:\n\(text.suffix(4000))")
+        // The probe ran one test and that test passed (not skipped: it is enabled when named by the filter).
+        #expect(text.contains("Test run with 1 test in 1 suite passed"), "\(text.suffix(2000))")
+    }
+}
+
+/// Starts and stops a server 50 times, each time with a link tap that records a click, an API call answered by a
+/// worker, and a keep-alive connection left open at the stop, then compares the process's open descriptors and
+/// resident memory with what they were after a few warm-up cycles.
+///
+/// It runs only when a filter names it (``ServerLifecycleTests`` does so in a process of its own): in the shared
+/// test process the counts would move with other tests.
+@Suite(.enabled(if: CommandLine.arguments.contains("ServerLifecycleProbe")))
+struct ServerLifecycleProbe {
+    static let name = "ServerLifecycleProbe"
+
+    @Test func startAndStopFiftyTimes() throws {
+        for _ in 0..<5 { try Self.cycle() }
+        let descriptorsBefore = Self.openDescriptors()
+        let memoryBefore = Self.residentBytes()
+        for _ in 0..<50 { try Self.cycle() }
+        let descriptorsAfter = Self.openDescriptors()
+        let memoryAfter = Self.residentBytes()
+        print(
+            "lifecycle: 50 cycles: descriptors \(descriptorsBefore) → \(descriptorsAfter), "
+                + "resident memory \(memoryBefore / 1024) KiB → \(memoryAfter / 1024) KiB")
+        #expect(descriptorsAfter == descriptorsBefore)
+        // Measured: 2–5 MiB over 50 cycles (about 50 KiB a cycle, two loop threads each). h2o 2.2 keeps freed
+        // buffers and pool chunks in thread-local lists that nothing frees when a thread ends, and exports no call
+        // to empty them; before the loops were taken apart, 20 cycles cost 17 MiB. A leak of a loop's own objects
+        // (a context, its journal writer's 1 MiB staging buffer) would show as 50 MiB or more here.
+        #expect(memoryAfter - memoryBefore < 8 << 20, "grew by \((memoryAfter - memoryBefore) / 1024) KiB")
+    }
+
+    /// One start and stop, with traffic on every kind of path and a connection still open when the stop comes.
+    static func cycle() throws {
+        let server = try TestServer()
+        let lingering = server.client()
+        let tap = try lingering.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        #expect(tap.status == 302)
+        let list = try server.client().request(
+            "GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+        #expect(list.status == 200)
+        server.shutdown()
+        lingering.disconnect()
+    }
+
+    static func openDescriptors() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+    }
+
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+}
