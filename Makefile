@@ -12,8 +12,10 @@ build:
 	scripts/install-deps.sh build
 	$(SWIFT) build -c release --product tolt-edge
 
-# The debug build (the crash test runs its binary), then the tests.
+# The formatting first (quick, and needs no build), then the debug build (the crash test runs its binary) and the
+# tests.
 test:
+	SWIFT=$(SWIFT) scripts/validate.sh
 	scripts/install-deps.sh test
 	$(SWIFT) build
 	$(SWIFT) test
