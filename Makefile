@@ -12,11 +12,11 @@ build:
 	scripts/install-deps.sh build
 	$(SWIFT) build -c release --product tolt-edge
 
-# Generated files must match their sources; then the debug build (the crash test runs its binary) and the tests.
+# The formatting first (quick, and needs no build), then the debug build (the crash test runs its binary) and the
+# tests.
 test:
+	SWIFT=$(SWIFT) scripts/validate.sh
 	scripts/install-deps.sh test
-	scripts/embed-templates.sh --check
-	scripts/generate-ua-rules.sh --check
 	$(SWIFT) build
 	$(SWIFT) test
 

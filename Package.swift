@@ -16,10 +16,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        .target(name: "LinkCore"),
+        .target(name: "LinkCore", resources: [.embedInCode("UserAgent/user-agent-rules.txt")]),
         .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite"]),
         .target(
             name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL"],
+            resources: [
+                .embedInCode("Templates/fallback.html"), .embedInCode("Templates/preview.html"),
+                .embedInCode("Templates/not-found.html"),
+            ],
             // A loop's state (LoopContext) is confined to its thread, so the runtime's exclusivity checks on
             // its stored properties can never fire; in release they cost about 1% of the link path's CPU
             // (swift_beginAccess, AccessSet::insert and the TLS lookup behind them, measured with perf).

@@ -1,8 +1,8 @@
 /// Classifies a User-Agent as a person, a bot or a link-preview fetcher, and
 /// names the person's platform.
 ///
-/// The rules are plain tokens in `rules/user-agent-rules.txt` (compiled into
-/// the binary as ``rulesText``). They are compiled once into an Aho–Corasick
+/// The rules are plain tokens in `user-agent-rules.txt` (embedded in the
+/// binary as ``rulesText``). They are compiled once into an Aho–Corasick
 /// automaton, so a User-Agent is judged in a single pass over at most
 /// ``maximumScannedBytes`` bytes, whatever the number of rules, without
 /// allocating.
@@ -33,7 +33,7 @@ public struct UserAgentClassifier: Sendable {
     /// so a failure here is a build defect, not a run-time condition.
     public static let standard: UserAgentClassifier = {
         do { return try UserAgentClassifier(rules: rulesText) } catch {
-            fatalError("invalid rules/user-agent-rules.txt: \(error)")
+            fatalError("invalid user-agent-rules.txt: \(error)")
         }
     }()
 
@@ -45,7 +45,7 @@ public struct UserAgentClassifier: Sendable {
     private let platformByRank: [Platform]
     private let fetcherPlatformByRank: [Platform]
 
-    /// Compiles a rules text in the format of `rules/user-agent-rules.txt`.
+    /// Compiles a rules text in the format of `user-agent-rules.txt`.
     ///
     /// Lines starting with `#` and blank lines are ignored. Throws on the
     /// first malformed line.

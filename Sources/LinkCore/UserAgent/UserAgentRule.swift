@@ -1,4 +1,4 @@
-/// One line of `rules/user-agent-rules.txt`: a token and what finding it means.
+/// One line of `user-agent-rules.txt`: a token and what finding it means.
 ///
 /// A line reads `kind[:weight] pattern`, for example
 ///
