@@ -1,3 +1,4 @@
+import EdgeStore
 import LinkCore
 
 #if canImport(Glibc)
@@ -147,7 +148,7 @@ extension UserAgentCommand {
     /// Throughput classifies the lines in input order, over and over, and
     /// divides the count by the elapsed time. Latency takes each line in turn
     /// and times 16 back-to-back classifications of it with
-    /// `clock_gettime(CLOCK_MONOTONIC)` (one clock read per batch keeps the
+    /// `Clock.monotonicSeconds()` (one clock read per batch keeps the
     /// ~20 ns clock cost out of a sub-microsecond figure); the batch time / 16
     /// is one sample, and the median over all samples is reported.
     fileprivate static func bench(_ input: [UInt8], _ lines: [Range<Int>], _ classifier: UserAgentClassifier) {
@@ -160,26 +161,26 @@ extension UserAgentCommand {
         var samples: [Double] = []
         let batch = 16
         let throughputSeconds: Double = input.withUnsafeBytes { all in
-            let start = now()
+            let start = Clock.monotonicSeconds()
             repeat {
                 for line in lines {
                     checksum &+= code(classifier.classify(UnsafeRawBufferPointer(rebasing: all[line])))
                 }
                 classified += lines.count
-            } while now() - start < 1_000_000_000
-            return Double(now() - start) / 1e9
+            } while Clock.monotonicSeconds() - start < 1
+            return Clock.monotonicSeconds() - start
         }
         input.withUnsafeBytes { all in
             samples.reserveCapacity(lines.count * 8)
-            let start = now()
+            let start = Clock.monotonicSeconds()
             repeat {
                 for line in lines {
                     let bytes = UnsafeRawBufferPointer(rebasing: all[line])
-                    let before = now()
+                    let before = Clock.monotonicSeconds()
                     for _ in 0..<batch { checksum &+= code(classifier.classify(bytes)) }
-                    samples.append(Double(now() - before) / Double(batch))
+                    samples.append((Clock.monotonicSeconds() - before) * 1e9 / Double(batch))
                 }
-            } while now() - start < 1_000_000_000
+            } while Clock.monotonicSeconds() - start < 1
         }
         samples.sort()
         let median = samples[samples.count / 2]
@@ -201,12 +202,6 @@ extension UserAgentCommand {
         let platform =
             verdict.platform == .ios ? 0 : verdict.platform == .android ? 1 : verdict.platform == .desktop ? 2 : 3
         return label * 4 + platform
-    }
-
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000_000_000 + time.tv_nsec
     }
 
     /// Fixed-point formatting without Foundation's `String(format:)`.

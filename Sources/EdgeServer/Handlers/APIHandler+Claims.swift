@@ -9,7 +9,7 @@ extension APIHandler {
     /// `POST /client/claims`, with the rules in the documented order: rate limit, input, public key, first
     /// code wins, code or click, shared code, claim window, then the store's atomic insert.
     func claim(_ request: APIRequest) throws -> APIResponse {
-        if let wait = claimLimiter.acquire(request.clientIP, now: Clock.seconds()) {
+        if let wait = claimLimiter.acquire(request.clientIP, now: Clock.monotonicSeconds()) {
             throw APIError(
                 status: 429, code: "rate_limited",
                 message: "More than \(claimLimiter.limit) claims a minute from this address; retry in \(wait) s",
@@ -29,7 +29,7 @@ extension APIHandler {
             if try reader.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
                 return success(status: "already_claimed", appUserID: claim.appUserID)
             }
-            let now = Clock.milliseconds()
+            let now = Clock.epochMilliseconds()
             let (target, firstSeenAt) = try ClaimRules.resolve(
                 claim, organization: organization, table: table, now: now, isAuthentic: signer.verify)
             let customer = CustomerRecord(
@@ -53,20 +53,5 @@ extension APIHandler {
                 }
             }
         }
-    }
-}
-
-/// Wall-clock time off the link path.
-enum Clock {
-    static func milliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000)
-    }
-
-    static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

@@ -1,3 +1,4 @@
+import EdgeStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,9 +28,7 @@ final class LoadGauge: Sendable {
     /// Whether the loops answered more than ``busyRate`` link requests a second since the previous call.
     func isBusy() -> Bool {
         let total = counters.reduce(0) { $0 + $1.count.load(ordering: .relaxed) }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        let seconds = Clock.monotonicSeconds()
         return last.withLock { last in
             defer { last = (total, seconds) }
             let elapsed = seconds - last.time

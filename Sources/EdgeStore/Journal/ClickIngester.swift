@@ -108,7 +108,7 @@ public final class ClickIngester: Sendable {
             var next = offset
             let end = try reader.read(from: offset, maximumFrames: Self.batchSize) { payload, after in
                 frames += 1
-                if let click = JournalFrame.decode(payload) {
+                if let click = JournalRecord.decode(payload) {
                     batch.append(click)
                 } else {
                     log("skipped an undecodable journal record in \(name) at \(next)")

@@ -31,9 +31,7 @@ public final class ClickJournal: Sendable {
         nodeID = try FileSystem.readOrCreate(dataDirectory + "/node-id") {
             EntityIDText.random(count: 16)
         }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        runID = String(now.tv_sec * 1000 + now.tv_nsec / 1_000_000) + "-" + String(getpid())
+        runID = String(Clock.epochMilliseconds()) + "-" + String(getpid())
     }
 
     /// A writer for one loop thread; `stream` tells its segments apart from the other threads'.

@@ -39,10 +39,10 @@ struct JournalSegmentReader {
                     let check = UInt32(truncatingIfNeeded: header >> 32)
                     if header == 0 { return .open }
                     if UInt32(truncatingIfNeeded: header) == JournalFrame.sealMarker { return .sealed }
-                    guard length >= JournalFrame.fixedPayloadSize, length <= JournalFrame.maximumPayloadSize else {
+                    guard length >= JournalRecord.fixedSize, length <= JournalRecord.maximumSize else {
                         return .torn
                     }
-                    let frameLength = JournalFrame.headerSize + JournalFrame.padded(length)
+                    let frameLength = JournalFrame.size(payloadLength: length)
                     // A frame cut by the buffer's end is read again from its start on the next pass.
                     guard cursor + frameLength <= count else { return nil }
                     let payload = UnsafeRawBufferPointer(rebasing: bytes[cursor + 8..<cursor + 8 + length])

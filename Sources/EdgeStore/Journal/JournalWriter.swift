@@ -44,42 +44,17 @@ public final class JournalWriter {
         clickID: UnsafeRawPointer, createdAt: Int64, platform: Platform, target: LinkTarget,
         userAgent: UnsafeRawBufferPointer, referer: UnsafeRawBufferPointer, ip: UnsafeRawBufferPointer
     ) {
-        let agentLength = min(userAgent.count, ClickRecord.maximumUserAgentLength)
-        let refererLength = min(referer.count, ClickRecord.maximumRefererLength)
-        let ipLength = min(ip.count, ClickRecord.maximumIPLength)
-        let fieldsLength = target.journalFields.count
-        let payloadLength = JournalFrame.fixedPayloadSize + fieldsLength + agentLength + refererLength + ipLength
-        let frameLength = JournalFrame.headerSize + JournalFrame.padded(payloadLength)
-        if staged + frameLength > Self.stagingCapacity { writeStaged() }
-        let base = staging + staged
-        let payload = base + JournalFrame.headerSize
-        payload.storeBytes(of: 1, as: UInt8.self)
-        payload.storeBytes(of: JournalFrame.platformByte(platform), toByteOffset: 1, as: UInt8.self)
-        payload.storeBytes(of: UInt16(fieldsLength).littleEndian, toByteOffset: 2, as: UInt16.self)
-        payload.storeBytes(of: UInt16(agentLength).littleEndian, toByteOffset: 4, as: UInt16.self)
-        payload.storeBytes(of: UInt16(refererLength).littleEndian, toByteOffset: 6, as: UInt16.self)
-        // Bytes 9–15 are padding; the 8-byte store zeroes them with the length.
-        payload.storeBytes(of: UInt64(ipLength).littleEndian, toByteOffset: 8, as: UInt64.self)
-        payload.storeBytes(of: createdAt.littleEndian, toByteOffset: 16, as: Int64.self)
-        (payload + 24).copyMemory(from: clickID, byteCount: ClickID.encodedLength)
-        var cursor = JournalFrame.fixedPayloadSize
-        target.journalFields.withUnsafeBytes {
-            (payload + cursor).copyMemory(from: $0.baseAddress!, byteCount: fieldsLength)
-        }
-        cursor += fieldsLength
-        @inline(__always) func copy(_ field: UnsafeRawBufferPointer, _ length: Int) {
-            if length > 0 { (payload + cursor).copyMemory(from: field.baseAddress!, byteCount: length) }
-            cursor += length
-        }
-        copy(userAgent, agentLength)
-        copy(referer, refererLength)
-        copy(ip, ipLength)
-        // Zero the padding, so the file's bytes do not depend on what the staging buffer held before.
-        (payload + payloadLength).initializeMemory(
-            as: UInt8.self, repeating: 0, count: JournalFrame.padded(payloadLength) - payloadLength)
-        let check = JournalFrame.checksum(UnsafeRawBufferPointer(start: payload, count: payloadLength))
-        base.storeBytes(of: UInt64(UInt32(payloadLength)) | UInt64(check) << 32, as: UInt64.self)
-        staged += frameLength
+        let record = JournalRecord(
+            clickID: clickID, createdAt: createdAt, platform: platform, target: target, userAgent: userAgent,
+            referer: referer, ip: ip)
+        let frameSize = JournalFrame.size(payloadLength: record.size)
+        if staged + frameSize > Self.stagingCapacity { writeStaged() }
+        let frame = staging + staged
+        record.encode(
+            into: UnsafeMutableRawBufferPointer(
+                start: frame + JournalFrame.headerSize, count: frameSize - JournalFrame.headerSize))
+        JournalFrame.finish(frame, payloadLength: record.size)
+        staged += frameSize
     }
 
     /// Writes the staged clicks. Returns `false` when any click staged since the last flush could not be

@@ -4,6 +4,11 @@ public final class ProgramSettings: Sendable {
     public let organizationName: String
     /// Parsed once; `nil` when the program has no deep-link template.
     public let deepLinkTemplate: DeepLinkTemplate?
+    /// The UTF-8 bytes of the organization id, which every click of the program records: kept here once
+    /// rather than in each of the program's codes.
+    public let organizationIDBytes: [UInt8]
+    /// The UTF-8 bytes of the program id, kept once for the same reason.
+    public let programIDBytes: [UInt8]
 
     public init(record: ProgramRecord, organizationName: String) {
         // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
@@ -14,6 +19,8 @@ public final class ProgramSettings: Sendable {
         self.record = checked
         self.organizationName = organizationName
         self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }
+        organizationIDBytes = Array(record.organizationID.utf8)
+        programIDBytes = Array(record.id.utf8)
     }
 }
 
@@ -33,8 +40,11 @@ public final class LinkTarget: Sendable {
     public let redirectChunks: [[UInt8]]?
     /// The Google Play URL up to the click id: `<url>?…&referrer=tolt_code%3D<code>%26tolt_click%3D`.
     public let playPrefix: [UInt8]?
-    /// `program_id \0 partner_id \0 code`, the click fields that depend on the code, as the journal writes them.
-    public let journalFields: [UInt8]
+    /// The UTF-8 bytes of the partner id: the link path records it with each click and copies these bytes
+    /// rather than reading a `String` per click.
+    public let partnerIDBytes: [UInt8]
+    /// The UTF-8 bytes of the code as stored, for the same reason.
+    public let codeBytes: [UInt8]
     /// `/a/<public_key>/<code>`, the code percent-encoded: the path of this code's link.
     public let linkPath: [UInt8]
 
@@ -50,10 +60,15 @@ public final class LinkTarget: Sendable {
         redirectChunks = program.deepLinkTemplate?.chunks(encodedCode: encodedCode)
         playPrefix = program.record.googlePlayURL.map { Self.playPrefix(url: $0, encodedCode: encodedCode) }
         linkPath = Array("/a/".utf8) + PercentEncoding.encode(publicKey.utf8) + [0x2F] + encodedCode
-        journalFields =
-            Array(program.record.organizationID.utf8) + [0] + Array(program.record.id.utf8) + [0]
-            + Array(partner.id.utf8) + [0] + Array(code.code.utf8)
+        partnerIDBytes = Array(partner.id.utf8)
+        codeBytes = Array(code.code.utf8)
     }
+
+    /// The UTF-8 bytes of the organization id, shared with the other codes of the program.
+    @inlinable public var organizationIDBytes: [UInt8] { program.organizationIDBytes }
+
+    /// The UTF-8 bytes of the program id, shared with the other codes of the program.
+    @inlinable public var programIDBytes: [UInt8] { program.programIDBytes }
 
     /// The referrer is one percent-encoded value, so the app reads `tolt_code=SAM20&tolt_click=clk_…` from it;
     /// the code inside is encoded once more so that it cannot add parameters of its own.

@@ -1,0 +1,259 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import EdgeStore
+
+/// The journal's click payload: what is encoded decodes to the same click, the bytes stay those of version 1
+/// (segments written by an earlier build must still be ingested), and a malformed payload is refused.
+@Suite struct JournalRecordTests {
+    static func target(organization: String, program: String, partner: String, code: String) -> LinkTarget {
+        LinkTarget(
+            code: CodeRecord(reference: 7, partnerID: partner, code: code, active: true),
+            partner: PartnerRecord(id: partner, programID: program, name: "Partner", status: "active"),
+            program: ProgramSettings(
+                record: ProgramRecord(id: program, organizationID: organization, name: "Program"),
+                organizationName: "Organization"),
+            publicKey: "pk_test")
+    }
+
+    static let acme = target(organization: "org_acme", program: "prg_acme", partner: "part_sam", code: "SAM20")
+    static let clickID = "clk_" + String(repeating: "0", count: 30) + "1000000000"
+
+    /// A click as a loop would append it, with its fields as raw bytes.
+    struct Click: Sendable, CustomTestStringConvertible {
+        var name: String
+        var target: LinkTarget
+        var platform: Platform = .ios
+        var createdAt: Int64 = 1_767_225_600_000
+        var userAgent: [UInt8] = Array("Mozilla/5.0 (iPhone)".utf8)
+        var referer: [UInt8] = Array("https://ref.example/a".utf8)
+        var ip: [UInt8] = Array("127.0.0.1".utf8)
+
+        var testDescription: String { name }
+
+        /// The record the store must receive: the fields cut to their limits at a byte, then read as UTF-8.
+        var expected: ClickRecord {
+            func text(_ bytes: [UInt8], _ limit: Int) -> String { String(decoding: bytes.prefix(limit), as: UTF8.self) }
+            return ClickRecord(
+                id: JournalRecordTests.clickID, createdAt: createdAt, organizationID: target.organizationID,
+                programID: target.program.record.id, partnerID: target.partnerID, code: target.code,
+                platform: platform, userAgent: text(userAgent, ClickRecord.maximumUserAgentLength),
+                referer: text(referer, ClickRecord.maximumRefererLength), ip: text(ip, ClickRecord.maximumIPLength))
+        }
+
+        /// Encodes the click into a buffer filled with `fill`; checks that nothing past the record was touched.
+        func encoded(fill: UInt8 = 0xAA) -> [UInt8] {
+            var buffer = [UInt8](repeating: fill, count: JournalRecord.maximumSize + 64)
+            var size = 0
+            Array(JournalRecordTests.clickID.utf8).withUnsafeBytes { id in
+                userAgent.withUnsafeBytes { agent in
+                    referer.withUnsafeBytes { referer in
+                        ip.withUnsafeBytes { ip in
+                            let record = JournalRecord(
+                                clickID: id.baseAddress!, createdAt: createdAt, platform: platform, target: target,
+                                userAgent: agent, referer: referer, ip: ip)
+                            size = record.size
+                            buffer.withUnsafeMutableBytes { record.encode(into: $0) }
+                        }
+                    }
+                }
+            }
+            #expect(buffer[size...].allSatisfy { $0 == fill }, "encode wrote past the record's size")
+            return Array(buffer[..<size])
+        }
+    }
+
+    static let utf8Target = target(organization: "org_日本", program: "prg_ж", partner: "part_ü", code: "CAFÉ☕20")
+    /// 64 bytes each, the importer's longest, with multi-byte characters inside.
+    static let longestTarget = target(
+        organization: "org_" + String(repeating: "é", count: 30), program: "prg_" + String(repeating: "x", count: 60),
+        partner: "part_" + String(repeating: "☕", count: 19) + "zz", code: String(repeating: "日", count: 21) + "A")
+    static let emptyTarget = target(organization: "", program: "", partner: "", code: "")
+
+    static let clicks: [Click] = [
+        Click(name: "plain", target: acme),
+        Click(
+            name: "empty User-Agent, referer and address", target: acme, platform: .android, userAgent: [],
+            referer: [], ip: []),
+        Click(name: "empty ids and code", target: emptyTarget, platform: .desktop),
+        Click(
+            name: "multi-byte UTF-8 everywhere", target: utf8Target, platform: .other,
+            userAgent: Array("agent ☕ ü 日本".utf8), referer: Array("https://例え.jp/パス?q=ü".utf8),
+            ip: Array("2001:db8::1".utf8)),
+        Click(
+            name: "every field at its longest", target: longestTarget, createdAt: .max,
+            userAgent: Array(String(repeating: "ü", count: 256).utf8),
+            referer: Array(String(repeating: "日本", count: 170).utf8) + [0x21, 0x21, 0x21, 0x21],
+            ip: Array(String(repeating: "9", count: 64).utf8)),
+        Click(
+            name: "longer fields are cut, even inside a character", target: utf8Target, createdAt: 0,
+            userAgent: [0x41] + Array(String(repeating: "ü", count: 600).utf8),
+            referer: Array(String(repeating: "r", count: 3000).utf8), ip: Array(String(repeating: "f", count: 100).utf8)
+        ),
+        Click(name: "a time before 1970", target: acme, createdAt: -1),
+    ]
+
+    @Test(arguments: clicks) func encodedClicksDecodeToTheSameClick(_ click: Click) throws {
+        let bytes = click.encoded()
+        let fieldsLength =
+            click.target.organizationIDBytes.count + click.target.programIDBytes.count
+            + click.target.partnerIDBytes.count + click.target.codeBytes.count + 3
+        let variableLength =
+            min(click.userAgent.count, ClickRecord.maximumUserAgentLength)
+            + min(click.referer.count, ClickRecord.maximumRefererLength)
+            + min(click.ip.count, ClickRecord.maximumIPLength)
+        #expect(bytes.count == JournalRecord.fixedSize + fieldsLength + variableLength)
+        #expect(bytes.count <= JournalRecord.maximumSize)
+        let decoded = try #require(bytes.withUnsafeBytes { JournalRecord.decode($0) })
+        #expect(decoded == click.expected)
+        #expect(click.encoded(fill: 0x55) == bytes, "every byte of the record is written, whatever the buffer held")
+    }
+
+    @Test func theLongestCaseReallyHoldsTheLongestIdsAndFields() throws {
+        let target = Self.longestTarget
+        for bytes in [target.organizationIDBytes, target.programIDBytes, target.partnerIDBytes, target.codeBytes] {
+            #expect(bytes.count == 64)
+        }
+        let click = try #require(Self.clicks.first { $0.name == "every field at its longest" })
+        #expect(click.userAgent.count == ClickRecord.maximumUserAgentLength)
+        #expect(click.referer.count == ClickRecord.maximumRefererLength)
+        #expect(click.ip.count == ClickRecord.maximumIPLength)
+    }
+
+    @Test func fieldsAreCutAtTheirLimitsInBytes() throws {
+        let click = Self.clicks.first { $0.name.contains("cut") }!
+        let bytes = click.encoded()
+        let lengths = bytes.withUnsafeBytes { payload in
+            [4, 6].map { Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: $0, as: UInt16.self))) }
+        }
+        #expect(lengths[0] == ClickRecord.maximumUserAgentLength)
+        #expect(lengths[1] == ClickRecord.maximumRefererLength)
+        #expect(Int(bytes[8]) == ClickRecord.maximumIPLength)
+        // 0x41 then 255 two-byte "ü": the 512th byte is the first half of one, read back as U+FFFD.
+        let decoded = try #require(bytes.withUnsafeBytes { JournalRecord.decode($0) })
+        #expect(decoded.userAgent == "A" + String(repeating: "ü", count: 255) + "\u{FFFD}")
+    }
+
+    /// Version 1, byte for byte. A change here breaks the ingestion of segments an earlier build left behind:
+    /// give the new layout a new version instead, and keep decoding this one.
+    static let goldenPayload: [UInt8] =
+        [
+            0x01,  // version
+            0x00,  // platform: ios
+            0x20, 0x00,  // code fields: 32 bytes
+            0x14, 0x00,  // User-Agent: 20 bytes
+            0x15, 0x00,  // referer: 21 bytes
+            0x09,  // client address: 9 bytes
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // zero
+            0x00, 0xA8, 0xDA, 0x76, 0x9B, 0x01, 0x00, 0x00,  // 1_767_225_600_000 ms since 1970
+        ]
+        + Array("clk_000000000000000000000000000000".utf8) + Array("1000000000".utf8)  // the click id
+        + Array("org_acme".utf8) + [0] + Array("prg_acme".utf8) + [0] + Array("part_sam".utf8) + [0]
+        + Array("SAM20".utf8)  // the code fields
+        + Array("Mozilla/5.0 (iPhone)".utf8) + Array("https://ref.example/a".utf8) + Array("127.0.0.1".utf8)
+
+    @Test func theVersion1LayoutIsPinned() throws {
+        #expect(Self.goldenPayload.count == 150)
+        #expect(JournalRecord.fixedSize == 68)
+        let click = Click(name: "golden", target: Self.acme)
+        #expect(click.encoded() == Self.goldenPayload)
+        #expect(Self.goldenPayload.withUnsafeBytes { JournalRecord.decode($0) } == click.expected)
+    }
+
+    @Test func thePlatformIsOneByteInAFixedOrder() {
+        for (platform, byte) in [(Platform.ios, 0), (.android, 1), (.desktop, 2), (.other, 3)] as [(Platform, UInt8)] {
+            let bytes = Click(name: "platform", target: Self.acme, platform: platform).encoded()
+            #expect(bytes[1] == byte, "\(platform)")
+            #expect(bytes.withUnsafeBytes { JournalRecord.decode($0) }?.platform == platform)
+        }
+    }
+
+    /// The frame around the payload, as the writer puts it in a segment file: header (length, checksum),
+    /// payload, zero padding to 8 bytes, and the seal marker when the writer closes.
+    @Test func theWriterWritesTheVersion1FrameAndSeal() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory)
+        let writer = journal.makeWriter(stream: 0)
+        let click = Click(name: "golden", target: Self.acme)
+        Array(Self.clickID.utf8).withUnsafeBytes { id in
+            click.userAgent.withUnsafeBytes { agent in
+                click.referer.withUnsafeBytes { referer in
+                    click.ip.withUnsafeBytes { ip in
+                        writer.append(
+                            clickID: id.baseAddress!, createdAt: click.createdAt, platform: click.platform,
+                            target: click.target, userAgent: agent, referer: referer, ip: ip)
+                    }
+                }
+            }
+        }
+        writer.close()
+        let name = try #require(journal.segmentNames().first)
+        let file = try #require(FileManager.default.contents(atPath: journal.directory + "/" + name))
+        let expected: [UInt8] =
+            [0x96, 0x00, 0x00, 0x00]  // payload length: 150
+            + [0xF5, 0xB6, 0x6F, 0x9E]  // checksum
+            + Self.goldenPayload + [0x00, 0x00]  // payload, padded to 152
+            + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]  // seal marker
+        #expect([UInt8](file) == expected)
+    }
+
+    // MARK: - Malformed payloads
+
+    static func decodes(_ payload: [UInt8]) -> Bool {
+        payload.withUnsafeBytes { JournalRecord.decode($0) } != nil
+    }
+
+    static func changed(_ offset: Int, to value: UInt8) -> [UInt8] {
+        var bytes = goldenPayload
+        bytes[offset] = value
+        return bytes
+    }
+
+    @Test func theGoldenPayloadIsValidSoEveryRejectionBelowIsCausedByItsChange() {
+        #expect(Self.decodes(Self.goldenPayload))
+    }
+
+    @Test(arguments: [0, 2, 0x7F, 0xFF] as [UInt8]) func anotherVersionIsRefused(_ version: UInt8) {
+        #expect(!Self.decodes(Self.changed(0, to: version)))
+    }
+
+    @Test func anUnknownPlatformIsRefused() {
+        #expect(!Self.decodes(Self.changed(1, to: 4)))
+        #expect(!Self.decodes(Self.changed(1, to: 0xFF)))
+    }
+
+    /// Each length one more and one less than the bytes hold: the total no longer adds up.
+    @Test(arguments: [2, 4, 6, 8]) func lengthsThatDoNotAddUpAreRefused(_ offset: Int) {
+        let length = Self.goldenPayload[offset]
+        #expect(!Self.decodes(Self.changed(offset, to: length + 1)))
+        #expect(!Self.decodes(Self.changed(offset, to: length - 1)))
+        // The high byte of the 16-bit lengths: 256 more.
+        if offset < 8 { #expect(!Self.decodes(Self.changed(offset + 1, to: 1))) }
+    }
+
+    @Test func aPayloadCutShortOrWithExtraBytesIsRefused() {
+        #expect(!Self.decodes(Array(Self.goldenPayload.dropLast())))
+        #expect(!Self.decodes(Self.goldenPayload + [0]))
+        #expect(!Self.decodes(Array(Self.goldenPayload.prefix(JournalRecord.fixedSize))))
+        #expect(!Self.decodes(Array(Self.goldenPayload.prefix(JournalRecord.fixedSize - 1))))
+        #expect(!Self.decodes([]))
+    }
+
+    @Test func codeFieldsWithoutExactlyThreeSeparatorsAreRefused() throws {
+        let fields = JournalRecord.fixedSize
+        let separators = (fields..<fields + 32).filter { Self.goldenPayload[$0] == 0 }
+        #expect(separators.count == 3)
+        for separator in separators {
+            #expect(!Self.decodes(Self.changed(separator, to: 0x5F)), "separator at \(separator) missing")
+        }
+        // A fourth separator inside the code.
+        #expect(!Self.decodes(Self.changed(fields + 29, to: 0)))
+        // Lengths that add up, but the code fields end before the last separator: it falls into the User-Agent.
+        var short = Self.goldenPayload
+        short[2] = 0x1A  // 26 bytes: "org_acme\0prg_acme\0part_sa"
+        short[4] = 0x1A  // the User-Agent takes the 6 bytes the code fields lost
+        #expect(!Self.decodes(short))
+    }
+}
