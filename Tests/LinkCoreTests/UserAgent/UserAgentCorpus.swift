@@ -1,10 +1,10 @@
 import Foundation
 import LinkCore
 
-/// The labelled corpus in `../shared/corpus/ua-dev.tsv`, read once per test.
+/// The labelled corpus in `Tests/Fixtures/corpus/ua-dev.tsv`, read once per test.
 ///
 /// Located from this file's path: the repository root is the nearest
-/// directory above it holding `Package.swift`, and `shared/` sits beside it.
+/// directory above it holding `Package.swift`.
 struct UserAgentCorpus {
     struct Row {
         var label: UserAgentLabel
@@ -27,7 +27,7 @@ struct UserAgentCorpus {
     }
 
     static var url: URL? {
-        repositoryRoot()?.deletingLastPathComponent().appendingPathComponent("shared/corpus/ua-dev.tsv")
+        repositoryRoot()?.appendingPathComponent("Tests/Fixtures/corpus/ua-dev.tsv")
     }
 
     /// Parses the TSV: `label, platform, source, user_agent`, header first,
