@@ -1,6 +1,7 @@
 import Foundation
 import LinkCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import EdgeStore
@@ -104,7 +105,9 @@ import Testing
             let writer = journal.makeWriter(stream: 0)
             let expected = (0..<50).map { Self.append($0, to: writer) }
             let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
-            startThread(name: "test-ingest") { ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound) }
+            TestThread.start(name: "test-ingest") {
+                ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound)
+            }
             let deadline = Date().addingTimeInterval(ingests ? 5 : 0.5)
             while ingester.ingestedCount < expected.count && Date() < deadline { usleep(10_000) }
             ingester.stop()
