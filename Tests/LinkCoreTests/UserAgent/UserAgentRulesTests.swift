@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 /// The rules file, its compiled copy, and the rule language itself.
@@ -7,9 +8,8 @@ import Testing
 struct UserAgentRulesTests {
     @Test("the compiled-in rules equal rules/user-agent-rules.txt (run scripts/generate-ua-rules.sh)")
     func generatedTextIsCurrent() throws {
-        let root = try #require(UserAgentCorpus.repositoryRoot())
-        let onDisk = try String(
-            contentsOf: root.appendingPathComponent("rules/user-agent-rules.txt"), encoding: .utf8)
+        let root = try #require(TestFiles.repositoryRoot)
+        let onDisk = try String(contentsOfFile: root + "/rules/user-agent-rules.txt", encoding: .utf8)
         // A multi-line literal drops the newline before its closing delimiter.
         #expect(UserAgentClassifier.rulesText + "\n" == onDisk)
     }
