@@ -19,15 +19,7 @@ import Testing
 
     /// Every click id in the store of `directory`, as the file holds them.
     static func storedIDs(_ directory: String) throws -> [String] {
-        let store = try SQLiteStore(directory: directory)
-        var ids: [String] = []
-        var query = ClickQuery(organizationID: "org_acme", limit: ClickQuery.maximumLimit)
-        while true {
-            let page = try store.clicks(query)
-            ids += page.items.map(\.id)
-            guard page.hasMore, let last = page.items.last else { return ids }
-            query.startingAfter = last.id
-        }
+        try SQLiteStore(directory: directory).allClicks().map(\.id)
     }
 
     /// Journal segments that hold at least one record (a new, unused segment starts with a zero header).

@@ -10,14 +10,7 @@ import TestSupport
 extension TestServer {
     /// Every stored click of an organization, newest first, read through the test's own store connection.
     func storedClicks(organizationID: String = "org_acme") throws -> [ClickRecord] {
-        var clicks: [ClickRecord] = []
-        var query = ClickQuery(organizationID: organizationID, limit: ClickQuery.maximumLimit)
-        while true {
-            let page = try store.clicks(query)
-            clicks += page.items
-            guard page.hasMore, let last = page.items.last else { return clicks }
-            query.startingAfter = last.id
-        }
+        try store.allClicks(organizationID: organizationID)
     }
 
     /// Waits until the click `id` is in the store; `false` when it is not there within `seconds`.

@@ -47,15 +47,9 @@ import Testing
             referer: String(referer.utf8.prefix(1024))!, ip: ip)
     }
 
+    /// Every stored click of `org_acme`, in id order (the order they were appended in).
     static func stored(_ store: SQLiteStore) throws -> [ClickRecord] {
-        var clicks: [ClickRecord] = []
-        var query = ClickQuery(organizationID: "org_acme", limit: 100)
-        while true {
-            let page = try store.clicks(query)
-            clicks += page.items
-            guard page.hasMore else { return clicks.sorted { $0.id < $1.id } }
-            query.startingAfter = page.items.last!.id
-        }
+        try store.allClicks().sorted { $0.id < $1.id }
     }
 
     /// Segment files that hold at least one frame.
