@@ -24,14 +24,17 @@ let package = Package(
                 .embedInCode("Templates/fallback.html"), .embedInCode("Templates/preview.html"),
                 .embedInCode("Templates/not-found.html"),
             ],
-            // A loop's state (LoopContext) is confined to its thread, so the runtime's exclusivity checks on
+            // A loop's state (H2OLoop, LinkHandler) is confined to its thread, so the runtime's exclusivity checks on
             // its stored properties can never fire; in release they cost about 1% of the link path's CPU
             // (swift_beginAccess, AccessSet::insert and the TLS lookup behind them, measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .executableTarget(name: "tolt-edge", dependencies: ["LinkCore", "EdgeStore", "EdgeServer"]),
-        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
-        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore"]),
-        .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore"]),
+        // What the test targets share (fixtures, temporary directories, the raw HTTP client, child processes,
+        // the browser session, clocks); below EdgeServer, so store and core tests build without the server.
+        .target(name: "TestSupport", dependencies: ["LinkCore", "EdgeStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "TestSupport"]),
+        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore", "TestSupport"]),
+        .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

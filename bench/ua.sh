@@ -3,7 +3,7 @@
 #
 #   bench/ua.sh            from the repository root
 #
-# Input: the UA column of ../shared/corpus/ua-dev.tsv (10,778 strings).
+# Input: the UA column of Tests/Fixtures/corpus/ua-dev.tsv (10,778 strings).
 # Ours:  `tolt-edge ua --bench` (release build): ~1 s of in-order passes for
 #        UAs/s, then ~1 s of per-UA samples (16 calls per clock_gettime pair)
 #        for the median ns/UA.
@@ -13,7 +13,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-corpus="$root/../shared/corpus/ua-dev.tsv"
+corpus="$root/Tests/Fixtures/corpus/ua-dev.tsv"
 [[ -f "$corpus" ]] || { echo "error: $corpus not found" >&2; exit 1; }
 
 work="$root/.build/bench-ua"

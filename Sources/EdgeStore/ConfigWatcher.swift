@@ -24,7 +24,7 @@ public final class ConfigWatcher: Sendable {
     /// The table now in force.
     public var table: LinkTable { current.withLock { $0 } }
 
-    /// Bumped on every swap: a loop thread compares it (one relaxed load) before taking a new table.
+    /// Bumped on every swap: a loop thread compares it (one acquiring load) before taking a new table.
     public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
 
     /// Rebuilds the table when the stored revision differs from the one in force. Returns whether it did.

@@ -8,7 +8,8 @@ import LinkCore
 /// The link path, `GET` and `HEAD /a/<public_key>/<code>`: one per loop thread, with that loop's journal writer,
 /// copy of the link table, User-Agent cache and random pool, used only on that thread.
 ///
-/// It touches no database and allocates only through its responder (the engine's per-request memory).
+/// It touches no database and allocates only through its responder (the engine's per-request memory), except
+/// when trusted proxies are configured and a tap came through one (``ClientAddress``).
 final class LinkHandler {
     let application: EdgeApplication
     private let journal: JournalWriter

@@ -71,10 +71,10 @@ public final class ClickIngester: Sendable {
     public func stop() { stopping.signal() }
 
     /// Ingests everything in the journal now, sealed segments completely. Returns whether it moved anything.
-    @discardableResult
     ///
     /// `maximumBatches` bounds the work of one call, so that ``run(interval:isBusy:maximumBacklog:)`` looks at
     /// the load again between slices of a large backlog.
+    @discardableResult
     public func pass(maximumBatches: Int = .max) throws -> Bool {
         // Names first, then the live set: a segment listed but not live by then is sealed for good.
         let names = journal.segmentNames()

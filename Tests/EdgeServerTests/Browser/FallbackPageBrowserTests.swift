@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The fallback page as a person sees it in headless Chromium: the code, a copy button that really copies,
@@ -112,7 +113,7 @@ import Testing
         #expect(try browser.visibleText(button) == ("Copy code", true))
         try browser.click(button)
         let status = try #require(try browser.element("#status"))
-        let copied = TestServer.eventually { (try? browser.visibleText(status).text) == "Copied \(code)" }
+        let copied = eventually { (try? browser.visibleText(status).text) == "Copied \(code)" }
         #expect(copied, "status line: \(String(describing: try? browser.visibleText(status).text))")
         #expect(try browser.visibleText(button).text == "Copied")
         let clipboard = try browser.runAsync(

@@ -1,4 +1,5 @@
 import LinkCore
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,10 +10,10 @@ import Testing
 /// both clicks listed with the demo secret key.
 @Suite struct ServeDemoTests {
     @Test func theDemoLinkWorksAsTheReadmeSays() throws {
-        let directory = try TestFiles.temporaryDirectory()
-        defer { TestFiles.remove(directory) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try ChildServer(
-            dataDirectory: directory + "/data", outputIn: directory, label: "demo", arguments: ["--demo"])
+            dataDirectory: directory.path + "/data", outputIn: directory.path, label: "demo", arguments: ["--demo"])
         defer {
             server.child.signal(SIGTERM)
             _ = server.child.waitForExit(within: 10)
@@ -35,7 +36,7 @@ import Testing
 
         var listed: [JSONValue] = []
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 let response = try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_demo")])
                 listed = try response.json["data"]?.arrayValue ?? []
                 return listed.count == 2

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 @testable import EdgeServer
@@ -11,7 +12,7 @@ import Testing
     static func openLink(_ client: HTTPClient, path: String = "/a/pk_acme/SAM20") throws -> String {
         let response = try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
         guard response.status == 302, let id = LinkResponses.clickID(in: response), LinkResponses.isClickID(id) else {
-            throw ClientError("\(path) gave no click: \(response.status) \(response.header("location") ?? "-")")
+            throw TestError("\(path) gave no click: \(response.status) \(response.header("location") ?? "-")")
         }
         return id
     }
@@ -108,7 +109,7 @@ import Testing
         try server.importConfig(
             #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
                 + #""codes":[{"code":"SAM20","active":false}]}]}]}]}"#)
-        #expect(try TestServer.eventually(within: 3) { try client.request("GET", "/a/pk_acme/SAM20").status == 404 })
+        #expect(try eventually(within: 3) { try client.request("GET", "/a/pk_acme/SAM20").status == 404 })
         let response = try client.claim(ClaimBody.make(user: "u1", clickID: click, firstSeenAt: Self.recent))
         #expect(response.isError(404, "unknown_code"), "\(response.status) \(response.text)")
     }

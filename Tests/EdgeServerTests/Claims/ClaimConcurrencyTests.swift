@@ -2,6 +2,7 @@ import EdgeStore
 import Foundation
 import LinkCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import EdgeServer
@@ -35,7 +36,7 @@ import Testing
         for index in 0..<count {
             ready.enter()
             done.enter()
-            Thread.detachNewThread {
+            TestThread.start(name: "claim-race") {
                 ready.leave()
                 start.wait()
                 let result = Result { try body(index) }

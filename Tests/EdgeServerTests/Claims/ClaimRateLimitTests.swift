@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EdgeServer
@@ -18,7 +19,7 @@ import Testing
         }
     }
 
-    static func isLimited(_ response: HTTPResponse) -> Bool {
+    static func isLimited(_ response: TestSupport.HTTPResponse) -> Bool {
         guard response.isError(429, "rate_limited"), let wait = response.header("retry-after").flatMap(Int.init)
         else { return false }
         return (1...60).contains(wait) && response.header("access-control-allow-origin") == "*"

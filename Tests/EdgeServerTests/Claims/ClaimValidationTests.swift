@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 @testable import EdgeServer

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 @testable import EdgeServer
@@ -29,7 +30,7 @@ import Testing
         ]
         for body in claims {
             let response = try client.claim(body)
-            guard response.status == 200 else { throw ClientError("\(body): \(response.status) \(response.text)") }
+            guard response.status == 200 else { throw TestError("\(body): \(response.status) \(response.text)") }
         }
         return (server, click)
     }

@@ -1,6 +1,7 @@
 import EdgeStore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,26 +11,15 @@ import Testing
 /// The real `tolt-edge serve` as a child process: killed with SIGKILL under load it loses no answered click
 /// and doubles none; stopped with SIGTERM it drains its journal and exits 0.
 @Suite(.serialized) struct CrashRecoveryTests {
-    /// A data directory with the standard configuration imported, as `tolt-edge import` would leave it.
-    static func dataDirectory() throws -> String {
-        let directory = try TestFiles.temporaryDirectory()
-        let store = try SQLiteStore(directory: directory)
-        try store.migrate()
-        try ConfigImporter.importDocument(try ConfigDocument(json: Array(TestServer.standardConfig.utf8)), into: store)
-        return directory
+    /// A data directory with the standard configuration imported, as `tolt-edge import` would leave it (the
+    /// test's store connection closed again, as that process's would be).
+    static func dataDirectory() throws -> TemporaryDirectory {
+        try StoreFixture(importing: ConfigFixtures.standard).temporaryDirectory
     }
 
     /// Every click id in the store of `directory`, as the file holds them.
     static func storedIDs(_ directory: String) throws -> [String] {
-        let store = try SQLiteStore(directory: directory)
-        var ids: [String] = []
-        var query = ClickQuery(organizationID: "org_acme", limit: ClickQuery.maximumLimit)
-        while true {
-            let page = try store.clicks(query)
-            ids += page.items.map(\.id)
-            guard page.hasMore, let last = page.items.last else { return ids }
-            query.startingAfter = last.id
-        }
+        try SQLiteStore(directory: directory).allClicks().map(\.id)
     }
 
     /// Journal segments that hold at least one record (a new, unused segment starts with a zero header).
@@ -46,8 +36,9 @@ import Testing
     }
 
     @Test func aServerKilledUnderLoadLosesNoAnsweredClickAndDoublesNone() throws {
-        let directory = try Self.dataDirectory()
-        defer { TestFiles.remove(directory) }
+        let data = try Self.dataDirectory()
+        defer { data.remove() }
+        let directory = data.path
         let first = try ChildServer(dataDirectory: directory, outputIn: directory, label: "first")
         let connections = 8
         let load = LoadResults()
@@ -55,7 +46,7 @@ import Testing
         let port = first.port
         for _ in 0..<connections {
             finished.enter()
-            Thread {
+            TestThread.start(name: "crash-load") {
                 defer { finished.leave() }
                 let client = HTTPClient(port: port)
                 while true {
@@ -69,7 +60,7 @@ import Testing
                     }
                     load.ids.withLock { $0.append(id) }
                 }
-            }.start()
+            }
         }
         // Load for a while, with at least some hundreds of answered clicks, then kill without warning.
         let loadStart = TestClock.now()
@@ -94,7 +85,7 @@ import Testing
 
         // A third run settles: the journal of both earlier runs is ingested and deleted.
         let third = try ChildServer(dataDirectory: directory, outputIn: directory, label: "third")
-        let settled = TestServer.eventually(within: 20) { Self.segmentsWithRecords(directory).isEmpty }
+        let settled = eventually(within: 20) { Self.segmentsWithRecords(directory).isEmpty }
         #expect(settled, "the journal was ingested: \(Self.segmentsWithRecords(directory)) \(third.child.stderr)")
         let stored = try Self.storedIDs(directory)
         let storedSet = Set(stored)
@@ -109,8 +100,9 @@ import Testing
     }
 
     @Test func sigtermDrainsTheJournalAndExitsZero() throws {
-        let directory = try Self.dataDirectory()
-        defer { TestFiles.remove(directory) }
+        let data = try Self.dataDirectory()
+        defer { data.remove() }
+        let directory = data.path
         let server = try ChildServer(dataDirectory: directory, outputIn: directory, label: "serve")
         let client = server.client()
         var ids: [String] = []
@@ -141,8 +133,9 @@ extension CrashRecoveryTests {
     /// with 503, never as recorded; the server keeps going on a new segment; and after a restart the store
     /// holds exactly the clicks that were answered with a redirect: none lost, none from a 503.
     @Test func aJournalWriteThatFailsAnswers503AndStoresExactlyTheAnsweredClicks() throws {
-        let directory = try Self.dataDirectory()
-        defer { TestFiles.remove(directory) }
+        let data = try Self.dataDirectory()
+        defer { data.remove() }
+        let directory = data.path
         // About 250 clicks fit in 64 KiB, so each segment fills up and its next write fails.
         let limited = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "limited", fileSizeLimit: 64 << 10)
@@ -169,7 +162,7 @@ extension CrashRecoveryTests {
 
         let settled = try ChildServer(dataDirectory: directory, outputIn: directory, label: "settled")
         var stored: [String] = []
-        let complete = TestServer.eventually(within: 20) {
+        let complete = eventually(within: 20) {
             stored = (try? Self.storedIDs(directory)) ?? []
             return stored.count >= answered.count
         }

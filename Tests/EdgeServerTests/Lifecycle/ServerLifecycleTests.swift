@@ -1,5 +1,6 @@
 import EdgeServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,9 +13,9 @@ import Testing
     /// Runs ``ServerLifecycleProbe`` in a test process of its own: tests running in parallel in this process open and
     /// close descriptors and allocate all the time, which would move the counts the probe compares.
     @Test func fiftyStartsAndStopsGiveBackTheirDescriptorsAndMemory() throws {
-        let directory = try TestFiles.temporaryDirectory()
-        defer { TestFiles.remove(directory) }
-        let output = directory + "/probe.out"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let output = directory.path + "/probe.out"
         let probe = try SpawnedProcess(
             executable: "/proc/self/exe",
             arguments: ["--testing-library", "swift-testing", "--filter", ServerLifecycleProbe.name],

@@ -1,5 +1,6 @@
 import EdgeStore
 import LinkCore
+import TestSupport
 import Testing
 
 /// `GET /v1/clicks`: the organization's clicks, newest first, paged and filtered, behind its secret key.

@@ -1,6 +1,7 @@
 import EdgeStore
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 /// Codes, names, templates, paths and headers are hostile: a value never adds a header line, never changes
@@ -40,7 +41,7 @@ import Testing
         try server.importConfig(Self.config)
         let client = server.client()
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 try client.request("GET", "/a/pk_acme/\(encode("@evil.com"))").status == 302
             })
         for code in Self.codes {
@@ -64,7 +65,7 @@ import Testing
             #expect(LinkResponses.origin(of: play.header("location") ?? "") == "https://play.google.com")
         }
         // The stored click holds the code as it is, not its encoding.
-        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == 2 * Self.codes.count })
+        #expect(try eventually(within: 2) { try server.storedClicks().count == 2 * Self.codes.count })
         #expect(Set(try server.storedClicks().map(\.code)) == Set(Self.codes + Self.codes.map { $0 + "L" }))
     }
 
@@ -74,7 +75,7 @@ import Testing
         try server.importConfig(Self.config)
         let client = server.client()
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 try client.request("GET", "/a/pk_acme/\(encode("@evil.com"))").status == 302
             })
         for code in Self.codes {
@@ -197,7 +198,7 @@ import Testing
         ]
         try server.store.applyConfig(changes, expectedRevision: try server.store.configRevision())
         let client = server.client()
-        #expect(try TestServer.eventually(within: 2) { try client.request("GET", "/a/pk_acme/RAW2").status != 404 })
+        #expect(try eventually(within: 2) { try client.request("GET", "/a/pk_acme/RAW2").status != 404 })
         for path in ["/a/pk_acme/RAW1", "/a/pk_acme/RAW2"] {
             for agent in [Agents.android, Agents.iPhone, Agents.desktop] {
                 let response = try client.request("GET", path, headers: [("User-Agent", agent)])

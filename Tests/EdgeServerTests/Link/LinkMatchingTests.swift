@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Which links resolve: codes match without case, only when code and partner are active and one partner
@@ -69,7 +70,7 @@ import Testing
         #expect(
             play.header("location")?.hasPrefix(
                 "https://play.google.com/store/apps/details?id=com.acme.lite&hl=en&referrer=") == true)
-        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == paths.count + 1 })
+        #expect(try eventually(within: 2) { try server.storedClicks().count == paths.count + 1 })
     }
 
     @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HACK", "GOT"])

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Link-preview fetchers and `HEAD` get the Open Graph page and record nothing; other bots get what a

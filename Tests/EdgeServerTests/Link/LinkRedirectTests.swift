@@ -1,6 +1,7 @@
 import EdgeStore
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 /// A person's tap on `/a/<key>/<code>`: recorded as a click, then sent to the app, to Google Play, or to the
@@ -24,7 +25,7 @@ import Testing
 
         let client = server.client()
         var listed: JSONValue?
-        let appeared = try TestServer.eventually(within: 2) {
+        let appeared = try eventually(within: 2) {
             let page = try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
             listed = try page.json["data"]?.arrayValue?.first { $0["id"]?.stringValue == id }
             return listed != nil
@@ -130,7 +131,7 @@ import Testing
         #expect(Set(ids).count == 20)
         let times = ids.compactMap { ClickID(parsing: $0)?.timestampMilliseconds }
         #expect(times.count == 20 && times == times.sorted(), "click ids start with their time")
-        #expect(try TestServer.eventually(within: 2) { try server.storedClicks().count == 20 })
+        #expect(try eventually(within: 2) { try server.storedClicks().count == 20 })
         #expect(Set(try server.storedClicks().map(\.id)) == Set(ids))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A configuration change made by another connection or process reaches the link path within 2 seconds,
@@ -21,7 +22,7 @@ import Testing
               "app_links":{"deep_link_template":"https://acme.example/claim/{code}?c={click_id}"}}]}]}
             """)
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 try Self.tap(client, "/a/pk_acme/SAM20").location?.hasPrefix("https://acme.example/claim/SAM20?c=clk_")
                     == true
             })
@@ -37,7 +38,7 @@ import Testing
         )
         let client = server.client()
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 let response = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.android)])
                 return response.header("location")?.hasPrefix(
                     "https://play.google.com/store/apps/details?id=com.acme&referrer=tolt_code%3DSAM20%26tolt_click%3Dclk_"
@@ -58,7 +59,7 @@ import Testing
               {"id":"prg_acme","partners":[{"id":"part_sam","codes":[{"code":"sam20","active":false}]}]},
               {"id":"prg_play","partners":[{"id":"part_lee","status":"inactive"}]}]}]}
             """)
-        #expect(try TestServer.eventually(within: 2) { try Self.tap(client, "/a/pk_acme/SAM20").status == 404 })
+        #expect(try eventually(within: 2) { try Self.tap(client, "/a/pk_acme/SAM20").status == 404 })
         #expect(try Self.tap(client, "/a/pk_acme/LEE").status == 404)
         // Reactivating brings the link back, with the stored spelling of the code.
         try server.importConfig(
@@ -67,7 +68,7 @@ import Testing
               {"id":"prg_acme","partners":[{"id":"part_sam","codes":[{"code":"SAM20","active":true}]}]}]}]}
             """)
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 try Self.tap(client, "/a/pk_acme/sam20").location?.hasPrefix("myapp://claim?tolt_code=SAM20&") == true
             })
     }
@@ -83,12 +84,12 @@ import Testing
               {"id":"part_sam","codes":[{"code":"NEW30","active":true}]},
               {"id":"part_kim","name":"Kim","status":"active","codes":[{"code":"KIM5","active":true}]}]}]}]}
             """)
-        #expect(try TestServer.eventually(within: 2) { try Self.tap(client, "/a/pk_acme/new30").status == 302 })
+        #expect(try eventually(within: 2) { try Self.tap(client, "/a/pk_acme/new30").status == 302 })
         let kim = try Self.tap(client, "/a/pk_acme/KIM5")
         #expect(kim.location?.hasPrefix("myapp://claim?tolt_code=KIM5&tolt_click=clk_") == true)
         #expect(try Self.tap(client, "/a/pk_acme/SAM20").status == 302, "codes not in the file still work")
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 Set(try server.storedClicks().map(\.partnerID)) == ["part_sam", "part_kim"]
             })
     }
@@ -109,7 +110,7 @@ import Testing
         #expect(result.stdout.contains("created code CLI1 of part_sam"))
 
         #expect(
-            try TestServer.eventually(within: 2) {
+            try eventually(within: 2) {
                 try Self.tap(client, "/a/pk_acme/cli1").location?.hasPrefix("https://cli.example/c/CLI1/clk_") == true
             })
         #expect(try Self.tap(client, "/a/pk_acme/SAM20").status == 404)

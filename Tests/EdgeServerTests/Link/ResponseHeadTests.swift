@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The HTTP/1 response head the server writes itself (status line, Date, Connection, Content-Length, then the

@@ -1,4 +1,5 @@
 import LinkCore
+import TestSupport
 import Testing
 
 @testable import EdgeServer

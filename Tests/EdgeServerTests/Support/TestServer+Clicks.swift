@@ -1,5 +1,6 @@
 import EdgeStore
 import LinkCore
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,19 +10,12 @@ import LinkCore
 extension TestServer {
     /// Every stored click of an organization, newest first, read through the test's own store connection.
     func storedClicks(organizationID: String = "org_acme") throws -> [ClickRecord] {
-        var clicks: [ClickRecord] = []
-        var query = ClickQuery(organizationID: organizationID, limit: ClickQuery.maximumLimit)
-        while true {
-            let page = try store.clicks(query)
-            clicks += page.items
-            guard page.hasMore, let last = page.items.last else { return clicks }
-            query.startingAfter = last.id
-        }
+        try store.allClicks(organizationID: organizationID)
     }
 
     /// Waits until the click `id` is in the store; `false` when it is not there within `seconds`.
     func waitForClick(_ id: String, organizationID: String = "org_acme", within seconds: Double = 2) throws -> Bool {
-        try TestServer.eventually(within: seconds) {
+        try eventually(within: seconds) {
             try storedClicks(organizationID: organizationID).contains { $0.id == id }
         }
     }
@@ -34,11 +28,11 @@ extension TestServer {
     func clicksThroughSentinel() throws -> (clicks: [ClickRecord], sentinel: String) {
         let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         guard let sentinel = LinkResponses.clickID(in: response) else {
-            throw ClientError(
+            throw TestError(
                 "the sentinel click got no click id: \(response.status) \(response.header("location") ?? "")")
         }
         guard try waitForClick(sentinel) else {
-            throw ClientError("the sentinel click \(sentinel) was not stored in 2 s")
+            throw TestError("the sentinel click \(sentinel) was not stored in 2 s")
         }
         return (try storedClicks(), sentinel)
     }

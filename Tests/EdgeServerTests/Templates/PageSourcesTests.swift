@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EdgeServer
@@ -14,9 +15,9 @@ import Testing
 
     @Test(arguments: ["fallback.html", "preview.html", "not-found.html"])
     func pageIsItsFile(name: String) throws {
-        let file = URL(fileURLWithPath: TestFiles.repositoryRoot)
-            .appendingPathComponent("Sources/EdgeServer/Templates").appendingPathComponent(name)
-        #expect(try Self.pages[name] == String(contentsOf: file, encoding: .utf8))
+        let root = try #require(TestFiles.repositoryRoot)
+        let file = root + "/Sources/EdgeServer/Templates/" + name
+        #expect(try Self.pages[name] == String(contentsOfFile: file, encoding: .utf8))
     }
 
     @Test func templatesCompile() throws {

@@ -1,5 +1,6 @@
 import EdgeStore
 import LinkCore
+import TestSupport
 import Testing
 
 /// `tolt-edge import` merges: creates, updates by id, leaves what the file does not name, and changes
@@ -8,7 +9,7 @@ import Testing
     @Test func importCreatesEveryObjectAndSaysSo() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let report = try fixture.importJSON(Documents.acme)
+        let report = try fixture.importJSON(ConfigFixtures.acme)
         #expect(report.changes.contains("created organization org_acme"))
         #expect(report.changes.contains("created program prg_play"))
         #expect(report.changes.contains("created partner part_idle"))
@@ -32,9 +33,9 @@ import Testing
     @Test func aSecondImportOfTheSameFileReportsNothingAndWritesNothing() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let revision = try fixture.store.configRevision()
-        #expect(try fixture.importJSON(Documents.acme).reportsNothing)
+        #expect(try fixture.importJSON(ConfigFixtures.acme).reportsNothing)
         #expect(try fixture.store.configRevision() == revision)
 
         // Without ids, objects are found again by their natural keys: still nothing to do.
@@ -51,7 +52,7 @@ import Testing
     @Test func anUpdateByIdChangesOnlyTheFieldsItNames() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
         let report = try fixture.importJSON(
             """
@@ -101,7 +102,7 @@ import Testing
     @Test func aCodeTwoPartnersHoldIsAcceptedWithAWarning() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let report = try fixture.importJSON(
             """
             {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play",
@@ -125,7 +126,7 @@ import Testing
     @Test func exportRoundTripsWithoutSecrets() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
         #expect(!exported.contains("sk_acme_secret") && !exported.contains("secret_key"))
 

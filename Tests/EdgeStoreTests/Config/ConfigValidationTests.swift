@@ -1,4 +1,5 @@
 import EdgeStore
+import TestSupport
 import Testing
 
 /// A configuration file with any invalid field is refused whole, with an error that names the field.
@@ -104,7 +105,7 @@ import Testing
     func anInvalidFieldIsNamedAndNothingIsWritten(_ invalid: Case) throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
         let error = try #require(throws: StoreError.self) { try fixture.importJSON(invalid.json) }
         #expect(error.code == "invalid_config")
@@ -115,7 +116,7 @@ import Testing
     @Test func validChangesBeforeAnInvalidFieldAreNotWrittenEither() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
         let json = """
             {"organizations":[

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import EdgeStore
@@ -46,15 +47,9 @@ import Testing
             referer: String(referer.utf8.prefix(1024))!, ip: ip)
     }
 
+    /// Every stored click of `org_acme`, in id order (the order they were appended in).
     static func stored(_ store: SQLiteStore) throws -> [ClickRecord] {
-        var clicks: [ClickRecord] = []
-        var query = ClickQuery(organizationID: "org_acme", limit: 100)
-        while true {
-            let page = try store.clicks(query)
-            clicks += page.items
-            guard page.hasMore else { return clicks.sorted { $0.id < $1.id } }
-            query.startingAfter = page.items.last!.id
-        }
+        try store.allClicks().sorted { $0.id < $1.id }
     }
 
     /// Segment files that hold at least one frame.
@@ -104,8 +99,9 @@ import Testing
             let writer = journal.makeWriter(stream: 0)
             let expected = (0..<50).map { Self.append($0, to: writer) }
             let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+            // stop() only asks the ingester to stop: wait for run() to return before reading the store.
             let finished = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
+            TestThread.start(name: "test-ingest") {
                 ingester.run(interval: 0.01, isBusy: { true }, maximumBacklog: bound)
                 finished.signal()
             }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCore
 import Testing
+import TestSupport
 
 @testable import EdgeStore
 

@@ -1,4 +1,5 @@
 import LinkCore
+import TestSupport
 import Testing
 
 @testable import EdgeStore
@@ -36,7 +37,7 @@ import Testing
     @Test func migratingAgainChangesNothingAndKeepsTheData() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        try fixture.importJSON(Documents.acme)
+        try fixture.importJSON(ConfigFixtures.acme)
         let click = ClickRecord(
             id: "clk_0000000000000000000000000000000000000001", createdAt: 1_767_225_600_000,
             organizationID: "org_acme",
@@ -71,7 +72,7 @@ import Testing
             try db.execute(SQLiteMigrations.steps[0])
             try db.execute("PRAGMA user_version = 1")
         }
-        try fixture.importJSON(Documents.acme, into: old)
+        try fixture.importJSON(ConfigFixtures.acme, into: old)
         let records = try old.configRecords()
         try old.migrate()
         #expect(try Self.version(old) == SQLiteMigrations.steps.count)

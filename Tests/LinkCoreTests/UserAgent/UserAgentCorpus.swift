@@ -1,10 +1,8 @@
 import Foundation
 import LinkCore
+import TestSupport
 
-/// The labelled corpus in `../shared/corpus/ua-dev.tsv`, read once per test.
-///
-/// Located from this file's path: the repository root is the nearest
-/// directory above it holding `Package.swift`, and `shared/` sits beside it.
+/// The labelled corpus in `Tests/Fixtures/corpus/ua-dev.tsv`, read once per test.
 struct UserAgentCorpus {
     struct Row {
         var label: UserAgentLabel
@@ -15,33 +13,18 @@ struct UserAgentCorpus {
 
     var rows: [Row]
 
-    static func repositoryRoot(from file: String = #filePath) -> URL? {
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }
-
-    static var url: URL? {
-        repositoryRoot()?.deletingLastPathComponent().appendingPathComponent("shared/corpus/ua-dev.tsv")
-    }
-
     /// Parses the TSV: `label, platform, source, user_agent`, header first,
     /// no quoting (the user agent is everything after the third TAB).
     static func load() throws -> UserAgentCorpus {
-        guard let url else { throw CocoaError(.fileNoSuchFile) }
-        let text = try String(contentsOf: url, encoding: .utf8)
+        let path = try TestFiles.fixture("corpus/ua-dev.tsv")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         var rows: [Row] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true).dropFirst() {
             let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count == 4,
                 let label = UserAgentLabel(rawValue: String(fields[0])),
                 let platform = Platform(rawValue: String(fields[1]))
-            else { throw CocoaError(.fileReadCorruptFile) }
+            else { throw TestError("\(path): not `label<TAB>platform<TAB>source<TAB>user_agent`: \(line)") }
             rows.append(Row(label: label, platform: platform, source: String(fields[2]), userAgent: String(fields[3])))
         }
         return UserAgentCorpus(rows: rows)

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import TestSupport
 import Testing
 
 /// The rules file, its compiled copy, and the rule language itself.
@@ -7,10 +8,9 @@ import Testing
 struct UserAgentRulesTests {
     @Test("the embedded rules are Sources/LinkCore/UserAgent/user-agent-rules.txt, byte for byte")
     func embeddedTextIsTheFile() throws {
-        let root = try #require(UserAgentCorpus.repositoryRoot())
+        let root = try #require(TestFiles.repositoryRoot)
         let onDisk = try String(
-            contentsOf: root.appendingPathComponent("Sources/LinkCore/UserAgent/user-agent-rules.txt"),
-            encoding: .utf8)
+            contentsOfFile: root + "/Sources/LinkCore/UserAgent/user-agent-rules.txt", encoding: .utf8)
         #expect(UserAgentClassifier.rulesText == onDisk)
     }
 

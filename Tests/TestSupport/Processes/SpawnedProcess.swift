@@ -7,15 +7,15 @@
 /// Foundation's `Process.run()` in Swift 6.3.1 crashes now and then on Linux (it copies a whole 256-byte
 /// `d_name` out of `readdir`'s buffer while listing `/proc/self/fd`, swift-corelibs-foundation #5472); it
 /// took the test runner down in about one run in ten here. This spawns directly instead.
-final class SpawnedProcess {
-    enum TerminationReason { case exit, uncaughtSignal }
+package final class SpawnedProcess {
+    package enum TerminationReason { case exit, uncaughtSignal }
 
-    let processIdentifier: pid_t
+    package let processIdentifier: pid_t
     private var status: Int32?
 
     /// Starts `executable arguments…` with standard input from /dev/null and the outputs appended to the given
     /// files (or /dev/null), and no other descriptor of the test process.
-    init(executable: String, arguments: [String], standardOutput: String? = nil, standardError: String? = nil)
+    package init(executable: String, arguments: [String], standardOutput: String? = nil, standardError: String? = nil)
         throws
     {
         var actions = posix_spawn_file_actions_t()
@@ -35,12 +35,12 @@ final class SpawnedProcess {
         let rc = argv.withUnsafeBufferPointer {
             posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ)
         }
-        guard rc == 0 else { throw ClientError("cannot start \(executable): error \(rc)") }
+        guard rc == 0 else { throw TestError("cannot start \(executable): error \(rc)") }
         processIdentifier = pid
     }
 
     /// Whether the child has not exited yet (reaps it when it has).
-    var isRunning: Bool {
+    package var isRunning: Bool {
         if status != nil { return false }
         var raw: Int32 = 0
         guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
@@ -48,7 +48,8 @@ final class SpawnedProcess {
         return false
     }
 
-    func waitUntilExit() {
+    /// Blocks until the child exits, and reaps it.
+    package func waitUntilExit() {
         while status == nil {
             var raw: Int32 = 0
             if waitpid(processIdentifier, &raw, 0) == processIdentifier { status = raw }
@@ -56,12 +57,13 @@ final class SpawnedProcess {
     }
 
     /// The signal's number when ``terminationReason`` is `.uncaughtSignal`, else the exit code.
-    var terminationStatus: Int32 {
+    package var terminationStatus: Int32 {
         guard let status else { return -1 }
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : status & 0x7F
     }
 
-    var terminationReason: TerminationReason {
+    /// Whether the child exited by itself or was killed by a signal (valid once it has exited).
+    package var terminationReason: TerminationReason {
         guard let status else { return .exit }
         return status & 0x7F == 0 ? .exit : .uncaughtSignal
     }

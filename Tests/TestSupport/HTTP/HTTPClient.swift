@@ -4,39 +4,23 @@ import Foundation
     import Glibc
 #endif
 
-/// A response as it came off the wire.
-struct HTTPResponse {
-    var status: Int
-    /// Header names lower-cased, in order, with their raw values.
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-    /// The bytes of the status line and headers, exactly as received.
-    var rawHead: [UInt8]
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.name == name.lowercased() }?.value
-    }
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-}
-
 /// A minimal blocking HTTP/1.1 client over a real socket, so tests see exactly what the server sends:
 /// no redirects followed, no header normalization.
-final class HTTPClient {
-    let port: Int
+package final class HTTPClient {
+    package let port: Int
     private var descriptor: Int32 = -1
 
-    init(port: Int) { self.port = port }
+    package init(port: Int) { self.port = port }
 
     deinit { disconnect() }
 
-    func disconnect() {
+    package func disconnect() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
     }
 
     /// Sends one request on a kept-alive connection (reconnecting when needed) and reads the response.
-    func request(
+    package func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> HTTPResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
@@ -47,7 +31,7 @@ final class HTTPClient {
     }
 
     /// Sends raw bytes (for malformed requests) and reads one response.
-    func exchange(_ bytes: [UInt8], isHead: Bool = false) throws -> HTTPResponse {
+    package func exchange(_ bytes: [UInt8], isHead: Bool = false) throws -> HTTPResponse {
         if descriptor < 0 { try connect() }
         do {
             try send(bytes)
@@ -62,7 +46,7 @@ final class HTTPClient {
     }
 
     /// Sends several requests in one write (HTTP/1.1 pipelining) and reads `count` responses in order.
-    func pipeline(_ bytes: [UInt8], count: Int) throws -> [HTTPResponse] {
+    package func pipeline(_ bytes: [UInt8], count: Int) throws -> [HTTPResponse] {
         disconnect()
         try connect()
         try send(bytes)
@@ -72,7 +56,7 @@ final class HTTPClient {
 
     private func connect() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientError("socket failed") }
+        guard fd >= 0 else { throw TestError("socket failed") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -86,7 +70,7 @@ final class HTTPClient {
         }
         guard rc == 0 else {
             close(fd)
-            throw ClientError("connect to \(port) failed: errno \(errno)")
+            throw TestError("connect to \(port) failed: errno \(errno)")
         }
         descriptor = fd
     }
@@ -97,7 +81,7 @@ final class HTTPClient {
             let count = bytes.withUnsafeBytes {
                 Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
             }
-            guard count > 0 else { throw ClientError("send failed") }
+            guard count > 0 else { throw TestError("send failed") }
             sent += count
         }
     }
@@ -107,7 +91,7 @@ final class HTTPClient {
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw ClientError("connection closed") }
+        guard count > 0 else { throw TestError("connection closed") }
         buffer.append(contentsOf: chunk[0..<count])
     }
 
@@ -123,7 +107,7 @@ final class HTTPClient {
         buffer.removeFirst(headEnd! + 4)
         let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw ClientError("bad status line") }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestError("bad status line") }
         var headers: [(String, String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -159,7 +143,7 @@ final class HTTPClient {
                 lineEnd = Self.find([13, 10], in: buffer)
             }
             let sizeText = String(decoding: buffer[..<lineEnd!], as: UTF8.self).split(separator: ";")[0]
-            guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size") }
+            guard let size = Int(sizeText, radix: 16) else { throw TestError("bad chunk size") }
             buffer.removeFirst(lineEnd! + 2)
             while buffer.count < size + 2 { try fill() }
             body += buffer[..<size]
@@ -168,16 +152,12 @@ final class HTTPClient {
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    /// The first index at which `needle` starts in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
             if Array(haystack[index..<index + needle.count]) == needle { return index }
         }
         return nil
     }
-}
-
-struct ClientError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -8,18 +8,18 @@ import Foundation
 /// opens one session, and speaks the W3C WebDriver JSON protocol through ``HTTPClient``.
 ///
 /// Call ``quit()`` in a `defer`: it ends the session, stops chromedriver and kills any Chromium it left behind.
-final class ChromeDriverSession {
-    static let chromiumPath = "/usr/bin/chromium"
-    static let chromedriverPath = "/usr/bin/chromedriver"
+package final class ChromeDriverSession {
+    package static let chromiumPath = "/usr/bin/chromium"
+    package static let chromedriverPath = "/usr/bin/chromedriver"
 
     private let driver: SpawnedProcess
     private let client: HTTPClient
     private var sessionID: String?
 
     /// Starts chromedriver and a headless Chromium that presents itself with `userAgent`.
-    init(userAgent: String) throws {
+    package init(userAgent: String) throws {
         for path in [Self.chromiumPath, Self.chromedriverPath] where access(path, X_OK) != 0 {
-            throw ClientError("\(path) is missing: run scripts/install-deps.sh test (make test installs it)")
+            throw TestError("\(path) is missing: run scripts/install-deps.sh test (make test installs it)")
         }
         let port = try Self.freeLoopbackPort()
         driver = try SpawnedProcess(
@@ -37,7 +37,7 @@ final class ChromeDriverSession {
             let capabilities = ["capabilities": ["alwaysMatch": ["goog:chromeOptions": options]]]
             let created = try command("POST", "/session", capabilities)
             guard let id = (created as? [String: Any])?["sessionId"] as? String else {
-                throw ClientError("chromedriver answered no session id: \(created)")
+                throw TestError("chromedriver answered no session id: \(created)")
             }
             sessionID = id
             _ = try command("POST", "/session/\(id)/timeouts", ["script": 5_000, "pageLoad": 10_000])
@@ -48,67 +48,67 @@ final class ChromeDriverSession {
     }
 
     /// Opens `url` and waits for the page to load.
-    func open(_ url: String) throws {
+    package func open(_ url: String) throws {
         _ = try sessionCommand("POST", "/url", ["url": url])
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page and returns its result.
-    func run(_ script: String, _ args: [Any] = []) throws -> Any {
+    package func run(_ script: String, _ args: [Any] = []) throws -> Any {
         try sessionCommand("POST", "/execute/sync", ["script": script, "args": args])
     }
 
     /// Runs `script` whose last argument is a callback, and returns what it passes to the callback.
-    func runAsync(_ script: String, _ args: [Any] = []) throws -> Any {
+    package func runAsync(_ script: String, _ args: [Any] = []) throws -> Any {
         try sessionCommand("POST", "/execute/async", ["script": script, "args": args])
     }
 
     /// The WebDriver element reference for `selector`, or `nil` when the page has none.
-    func element(_ selector: String) throws -> String? {
+    package func element(_ selector: String) throws -> String? {
         let found = try sessionCommand("POST", "/elements", ["using": "css selector", "value": selector])
         guard let first = (found as? [[String: Any]])?.first else { return nil }
         return first.values.first as? String
     }
 
     /// The element's text as rendered (what a person sees), and whether it is displayed.
-    func visibleText(_ element: String) throws -> (text: String, displayed: Bool) {
+    package func visibleText(_ element: String) throws -> (text: String, displayed: Bool) {
         let text = try sessionCommand("GET", "/element/\(element)/text") as? String ?? ""
         let displayed = try sessionCommand("GET", "/element/\(element)/displayed") as? Bool ?? false
         return (text, displayed)
     }
 
     /// Clicks the element as a user would (a trusted event, with user activation).
-    func click(_ element: String) throws {
+    package func click(_ element: String) throws {
         _ = try sessionCommand("POST", "/element/\(element)/click", [:])
     }
 
     /// Runs a Chrome DevTools Protocol command in the session's browser.
-    func devTools(_ command: String, _ params: [String: Any]) throws {
+    package func devTools(_ command: String, _ params: [String: Any]) throws {
         _ = try sessionCommand("POST", "/goog/cdp/execute", ["cmd": command, "params": params])
     }
 
     /// Lets pages of `origin` write and read the clipboard without asking, as a person who allowed it would.
-    func grantClipboard(to origin: String) throws {
+    package func grantClipboard(to origin: String) throws {
         try devTools(
             "Browser.grantPermissions",
             ["origin": origin, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]])
     }
 
     /// A PNG of the viewport.
-    func screenshot() throws -> Data {
+    package func screenshot() throws -> Data {
         guard let base64 = try sessionCommand("GET", "/screenshot") as? String, let png = Data(base64Encoded: base64)
-        else { throw ClientError("screenshot was not base64") }
+        else { throw TestError("screenshot was not base64") }
         return png
     }
 
     /// Ends the session (Chromium quits), stops chromedriver, and kills any browser process still alive.
-    func quit() {
+    package func quit() {
         let browsers = Self.children(of: driver.processIdentifier).filter(Self.isLiveChromium)
         if let id = sessionID { _ = try? command("DELETE", "/session/\(id)", nil) }
         sessionID = nil
         // chromedriver exits at once on its own /shutdown, but lingers for seconds after SIGTERM.
         _ = try? client.request("GET", "/shutdown")
         client.disconnect()
-        _ = TestServer.eventually(within: 2) { !driver.isRunning && !browsers.contains(where: Self.isLiveChromium) }
+        _ = eventually(within: 2) { !driver.isRunning && !browsers.contains(where: Self.isLiveChromium) }
         if driver.isRunning {
             kill(driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
@@ -118,7 +118,7 @@ final class ChromeDriverSession {
     }
 
     private func sessionCommand(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> Any {
-        guard let id = sessionID else { throw ClientError("no WebDriver session") }
+        guard let id = sessionID else { throw TestError("no WebDriver session") }
         return try command(method, "/session/\(id)\(path)", body)
     }
 
@@ -131,24 +131,24 @@ final class ChromeDriverSession {
         let value = (json as? [String: Any])?["value"] ?? NSNull()
         guard response.status == 200 else {
             let failure = value as? [String: Any]
-            throw ClientError(
+            throw TestError(
                 "WebDriver \(method) \(path): \(failure?["error"] ?? response.status) \(failure?["message"] ?? "")")
         }
         return value
     }
 
     private func waitUntilReady() throws {
-        let ready = TestServer.eventually(within: 5) {
+        let ready = eventually(within: 5) {
             guard let status = try? command("GET", "/status", nil) as? [String: Any] else { return false }
             return status["ready"] as? Bool == true
         }
-        guard ready else { throw ClientError("chromedriver did not become ready within 5 s") }
+        guard ready else { throw TestError("chromedriver did not become ready within 5 s") }
     }
 
     /// A loopback port nothing listens on now (the kernel picks it; chromedriver binds it right after).
     private static func freeLoopbackPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientError("socket failed") }
+        guard fd >= 0 else { throw TestError("socket failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -159,7 +159,7 @@ final class ChromeDriverSession {
                 bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
             }
         }
-        guard rc == 0 else { throw ClientError("bind to a free port failed: errno \(errno)") }
+        guard rc == 0 else { throw TestError("bind to a free port failed: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -1,0 +1,12 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Seconds on the monotonic clock, for deadlines and timeouts: unlike the wall clock it never jumps.
+package enum TestClock {
+    package static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
