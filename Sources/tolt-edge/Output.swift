@@ -1,31 +1,18 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import EdgeStore
 
 /// Writing to standard output and error without Foundation.
 enum Output {
     static func out(_ text: String) { write(1, text) }
     static func err(_ text: String) { write(2, text) }
 
-    static func out(bytes: [UInt8]) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
-    }
+    static func out(bytes: [UInt8]) { write(1, bytes) }
 
-    private static func write(_ descriptor: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+    private static func write(_ descriptor: Int32, _ text: String) { write(descriptor, Array(text.utf8)) }
+
+    /// A failed write is dropped: output going to a closed or full destination is no reason to fail the work
+    /// the command did.
+    private static func write(_ descriptor: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { _ = try? FileDescriptor.writeAll(descriptor, $0) }
     }
 
     /// Runs a command body, turning usage errors into exit code 2 with the command's help.

@@ -41,15 +41,15 @@ enum UserAgentCommand {
         for argument in arguments {
             switch argument {
             case "--help", "-h":
-                writeAll(1, Array(usage.utf8))
+                Output.out(usage)
                 return 0
             case "--explain" where mode == .classify: mode = .explain
             case "--bench" where mode == .classify: mode = .bench
             case "--explain", "--bench":
-                writeAll(2, Array("tolt-edge ua: --explain and --bench cannot be combined\n".utf8))
+                Output.err("tolt-edge ua: --explain and --bench cannot be combined\n")
                 return 2
             default:
-                writeAll(2, Array("tolt-edge ua: unknown argument '\(argument)'; see tolt-edge ua --help\n".utf8))
+                Output.err("tolt-edge ua: unknown argument '\(argument)'; see tolt-edge ua --help\n")
                 return 2
             }
         }
@@ -114,16 +114,6 @@ enum UserAgentCommand {
         }
     }
 
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 { offset += written } else if errno != EINTR { return }
-            }
-        }
-    }
-
     /// Collects output and writes it in 64 KiB blocks.
     private struct OutputBuffer {
         var bytes: [UInt8] = []
@@ -136,7 +126,7 @@ enum UserAgentCommand {
         }
 
         mutating func flush() {
-            UserAgentCommand.writeAll(1, bytes)
+            Output.out(bytes: bytes)
             bytes.removeAll(keepingCapacity: true)
         }
     }
@@ -153,7 +143,7 @@ extension UserAgentCommand {
     /// is one sample, and the median over all samples is reported.
     fileprivate static func bench(_ input: [UInt8], _ lines: [Range<Int>], _ classifier: UserAgentClassifier) {
         guard !lines.isEmpty else {
-            writeAll(2, Array("tolt-edge ua --bench: no User-Agents on standard input\n".utf8))
+            Output.err("tolt-edge ua --bench: no User-Agents on standard input\n")
             return
         }
         var checksum = 0
@@ -193,7 +183,7 @@ extension UserAgentCommand {
             checksum: \(checksum & 0xFFFF)
 
             """
-        writeAll(1, Array(report.utf8))
+        Output.out(report)
     }
 
     /// A cheap number per verdict, summed so the optimizer cannot drop the calls.

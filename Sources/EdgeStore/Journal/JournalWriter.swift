@@ -84,20 +84,17 @@ public final class JournalWriter {
             }
         }
         guard var current = segment else { return }
-        var written = 0
-        while written < staged {
-            let count = write(current.descriptor, staging + written, staged - written)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                // A full disk, most likely. Cut the torn tail off and leave the segment: a segment no writer
-                // holds ends at its first incomplete frame, so every frame before it is still ingested.
-                journal.report(StoreError.io("cannot write \(current.name): \(String(cString: strerror(errno)))"))
-                _ = ftruncate(current.descriptor, off_t(current.size))
-                lostStaged = true
-                seal(writeMarker: false)
-                return
-            }
-            written += count
+        do {
+            try FileDescriptor.writeAll(current.descriptor, UnsafeRawBufferPointer(start: staging, count: staged))
+        } catch {
+            // A full disk, most likely. Cut off the torn tail (the `error.written` bytes that reached the file)
+            // and leave the segment: a segment no writer holds ends at its first incomplete frame, so every
+            // frame before it is still ingested.
+            journal.report(StoreError.io("cannot write \(current.name): \(error)"))
+            _ = ftruncate(current.descriptor, off_t(current.size))
+            lostStaged = true
+            seal(writeMarker: false)
+            return
         }
         current.size += staged
         segment = current
