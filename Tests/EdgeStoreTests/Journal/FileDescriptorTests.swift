@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import EdgeStore
@@ -58,7 +59,7 @@ import Testing
         let bytes = Self.pattern(4 << 20)
         let received = Mutex<[UInt8]>([])
         let done = Atomic<Bool>(false)
-        startThread(name: "test-drain") {
+        TestThread.start(name: "test-drain") {
             let all = Self.readAll(reader, count: 4 << 20)
             received.withLock { $0 = all }
             done.store(true, ordering: .releasing)
@@ -162,7 +163,7 @@ import Testing
         let thread = Mutex<pthread_t?>(nil)
         let result = Mutex<FileDescriptor.WriteError??>(nil)
         let released = Atomic<Bool>(false)
-        startThread(name: "test-eintr") {
+        TestThread.start(name: "test-eintr") {
             // A thread inherits its creator's signal mask, and the test runner's threads may block SIGUSR2.
             var signals = sigset_t()
             sigemptyset(&signals)
