@@ -79,7 +79,8 @@ static void shut_down(h2o_socket_t *socket) {
 
 static int shut_down_request(h2o_req_t *req, void *count) {
     ++*(size_t *)count;
-    if (req->conn != NULL && req->conn->callbacks->get_socket != NULL) shut_down(req->conn->callbacks->get_socket(req->conn));
+    if (req->conn != NULL && req->conn->callbacks->get_socket != NULL)
+        shut_down(req->conn->callbacks->get_socket(req->conn));
     return 0;
 }
 
@@ -130,7 +131,8 @@ void tolt_h2o_loop_destroy(tolt_h2o_loop *loop) {
     free(loop);
 }
 
-h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size, int (*on_req)(h2o_handler_t *, h2o_req_t *)) {
+h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size,
+                                         int (*on_req)(h2o_handler_t *, h2o_req_t *)) {
     h2o_globalconf_t *config = calloc(1, sizeof *config);
     h2o_config_init(config);
     config->max_request_entity_size = max_request_entity_size;

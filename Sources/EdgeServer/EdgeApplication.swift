@@ -35,7 +35,9 @@ final class EdgeApplication: Sendable {
         var router = Router(trustedProxies: configuration.trustedProxies)
         router.add(Route(.prefix("/a/"), methods: [.get, .head], handler: .link))
         router.add(
-            Route(.exact("/healthz"), methods: [.get, .head], handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
+            Route(
+                .exact("/healthz"), methods: [.get, .head],
+                handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
         api.register(in: &router)
         return router
     }

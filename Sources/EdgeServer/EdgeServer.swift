@@ -54,7 +54,8 @@ public final class EdgeServer: Sendable {
         let configuration = self.configuration
         let load = application.load
         background.withLock { threads in
-            threads.append(ServerThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) })
+            threads.append(
+                ServerThread(name: "tolt-config") { watcher.run(interval: configuration.configPollInterval) })
             threads.append(
                 ServerThread(name: "tolt-ingest") {
                     ingester.run(interval: configuration.ingestInterval, isBusy: load.isBusy)
@@ -72,7 +73,9 @@ public final class EdgeServer: Sendable {
         engine.stop()
         ingester.stop()
         watcher.stop()
-        for thread in background.withLock({ threads in defer { threads = [] }; return threads }) { thread.join() }
+        for thread in background.withLock({ threads in
+            defer { threads = [] }; return threads
+        }) { thread.join() }
         for failure in journal.takeFailures() { log("journal: \(failure)") }
         do {
             try ingester.drain()

@@ -110,7 +110,8 @@ void tolt_h2o_loop_destroy(tolt_h2o_loop *loop);
 
 /** A global configuration with one host and one handler at `/` calling `on_req`, with `max_request_entity_size`
     and no `server` header of h2o's own. */
-h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size, int (*on_req)(h2o_handler_t *, h2o_req_t *));
+h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size,
+                                         int (*on_req)(h2o_handler_t *, h2o_req_t *));
 
 /** Disposes of a configuration made by `tolt_h2o_config_create`, after every loop using it is destroyed. */
 void tolt_h2o_config_destroy(h2o_globalconf_t *config);

@@ -101,7 +101,8 @@ final class H2OEngine: Sendable {
                 let config = global
                 state.threads.append(
                     ServerThread(name: "tolt-loop-\(index)") { [self] in
-                        let loop = H2OLoop(index: index, application: application, router: router, config: config.config)
+                        let loop = H2OLoop(
+                            index: index, application: application, router: router, config: config.config)
                         addWaker(loop.waker, index: index)
                         loop.run(listener: listener, engine: self)
                     })

@@ -58,7 +58,8 @@ final class H2OLoop {
     var waker: Waker {
         let offset = MemoryLayout<tolt_h2o_loop>.offset(of: \.receiver)!
         return Waker(
-            receiver: (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: h2o_multithread_receiver_t.self))
+            receiver: (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(
+                to: h2o_multithread_receiver_t.self))
     }
 
     /// Serves connections from `listener` until `engine` stops, then closes them, seals the journal and takes the

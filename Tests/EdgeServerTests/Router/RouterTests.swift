@@ -148,12 +148,14 @@ import Testing
 
     @Test func theRouterAnswersUnknownPathsMethodsAndPreflightsItself() throws {
         try Self.withApplication { application, link in
-            guard case .api(404, _, let body)? = Self.dispatch("GET", "/nope", in: application, link: link).answers.first
+            guard
+                case .api(404, _, let body)? = Self.dispatch("GET", "/nope", in: application, link: link).answers.first
             else { Issue.record("expected 404"); return }
             #expect(body.contains("\"error\":\"not_found\""))
 
-            guard case .api(405, let headers, _)? = Self.dispatch("POST", "/a/pk_acme/SAM20", in: application, link: link)
-                .answers.first
+            guard
+                case .api(405, let headers, _)? = Self.dispatch("POST", "/a/pk_acme/SAM20", in: application, link: link)
+                    .answers.first
             else { Issue.record("expected 405"); return }
             #expect(headers["allow"] == "GET, HEAD")
 
@@ -164,7 +166,9 @@ import Testing
             else { Issue.record("expected a preflight answer"); return }
             #expect(preflight["access-control-allow-methods"] == "POST, OPTIONS")
 
-            guard case .now(200, nil, "ok\n")? = Self.dispatch("GET", "/healthz", in: application, link: link).answers.first
+            guard
+                case .now(200, nil, "ok\n")? = Self.dispatch("GET", "/healthz", in: application, link: link).answers
+                    .first
             else { Issue.record("expected ok"); return }
             guard case .worker? = Self.dispatch("POST", "/client/claims", in: application, link: link).answers.first
             else { Issue.record("claims run on a worker"); return }

@@ -1,7 +1,7 @@
 import Foundation
 import LinkCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import EdgeStore
 
