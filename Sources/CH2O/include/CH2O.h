@@ -102,8 +102,9 @@ void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener);
 size_t tolt_h2o_loop_close_connections(tolt_h2o_loop *loop);
 
 /** Disposes of everything the loop record holds: receiver, queue, context, event loop (and its epoll
-    descriptor, which h2o 2.2 leaves open), and the record itself. Every connection must be closed and no worker reply still on its way: h2o asserts
-    that no timeout entry is left, and a reply sent to a freed receiver would write freed memory. */
+    descriptor, which h2o 2.2 leaves open), and the record itself. Every connection must be closed and no worker
+    reply still on its way: h2o asserts that no timeout entry is left, and a reply sent to a freed receiver would
+    write freed memory. */
 void tolt_h2o_loop_destroy(tolt_h2o_loop *loop);
 
 /* ---- global configuration ---- */
