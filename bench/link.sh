@@ -5,6 +5,8 @@
 #   ROUNDS=9 DURATION=20 bench/link.sh     more and longer rounds
 #   BUILD_DIR=/work/build-bench bench/link.sh   SwiftPM scratch path of the release build
 #   TARGETS="ios-template preview-bot" bench/link.sh   only these tolt-edge targets (nginx always runs)
+#   BASELINE=/path/to/older/tolt-edge bench/link.sh    also run another build (say, before a change) as
+#                                                       base-<target>, in the same rounds, and compare
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
@@ -107,6 +109,27 @@ ua[desktop-fallback]="$ua_desktop"
 ua[preview-bot]="$ua_preview"
 clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [android-play]=1 [desktop-fallback]=1 [preview-bot]=0)
 
+# --- BASELINE: another tolt-edge build on a port and data directory of its own, measured in the same rounds as
+# base-<target>. Its clicks are not checked at the end (it is killed, not drained).
+baseline="${BASELINE:-}"
+base_pid=""
+if [[ -n "$baseline" ]]; then
+    [[ -x "$baseline" ]] || die "BASELINE=$baseline is not an executable"
+    "$baseline" import "$work/config.json" --data "$work/base-data" >/dev/null
+    base_port=$(free_port)
+    "$baseline" serve --host 127.0.0.1 --port "$base_port" --data "$work/base-data" --threads "$threads" \
+        >"$work/base-server.log" 2>&1 &
+    base_pid=$!
+    cleanup_pids+=("$base_pid")
+    wait_http "$base_port" /healthz "$base_pid"
+    for target in ${TARGETS:-ios-template android-play desktop-fallback preview-bot}; do
+        targets+=("base-$target")
+        url[base-$target]="${url[$target]/:$port\//:$base_port/}"
+        ua[base-$target]="${ua[$target]}"
+        clicks[base-$target]=0
+    done
+fi
+
 # --- every target must answer what it should before anything is measured.
 check() {
     local target=$1 want_status=$2 want=$3 got_status location body
@@ -147,17 +170,24 @@ for round in $(seq "$rounds"); do
         out="$work/wrk-$target-$round.txt"
         # While nginx is measured, tolt-edge is stopped, so that its ingester (which moves the clicks of the
         # previous rounds into SQLite whenever the link load drops) takes no CPU, disk or cache from nginx.
+        # Likewise, with a BASELINE, the tolt-edge build not being measured is stopped.
         nginx=${nginx_pid[$target]:-}
+        paused=()
         if [[ -n "$nginx" ]]; then
             pids=("$nginx" $(pgrep -P "$nginx"))
-            kill -STOP "$server_pid"
+            paused=("$server_pid" $base_pid)
+        elif [[ "$target" == base-* ]]; then
+            pids=("$base_pid")
+            paused=("$server_pid")
         else
             pids=("$server_pid")
+            paused=($base_pid)
         fi
+        ((${#paused[@]} == 0)) || kill -STOP "${paused[@]}"
         before=$(process_ticks "${pids[@]}")
         wrk -t1 -c64 -d"${duration}s" --latency -s "$work/$target.lua" "${url[$target]}" >"$out"
         after=$(process_ticks "${pids[@]}")
-        if [[ -n "$nginx" ]]; then kill -CONT "$server_pid"; fi
+        ((${#paused[@]} == 0)) || kill -CONT "${paused[@]}"
         record_round "$target" "$round" "$out" $((after - before))
     done
 done
@@ -196,6 +226,19 @@ for target in "${targets[@]:2}"; do
         "$(paired_ratio "$target" nginx-nolog 3)" "$(paired_ratio "$target" nginx-buffered 3)" \
         "$(p99_rounds "$target" nginx-nolog)" "$(p99_rounds "$target" nginx-buffered)"
 done
+
+if [[ -n "$baseline" ]]; then
+    echo
+    echo "per round, against the BASELINE build in the same round ($baseline):"
+    printf '%-17s %10s %12s %14s\n' target "req/s" "cpu/req" "p99 no worse"
+    for target in "${targets[@]:2}"; do
+        [[ "$target" == base-* ]] && continue
+        printf '%-17s %9.2fx %11.2fx %14s\n' "$target" "$(paired_ratio "$target" "base-$target" 3)" \
+            "$(paired_ratio "$target" "base-$target" 9)" "$(p99_rounds "$target" "base-$target")"
+    done
+    # Its clicks are not counted: no drain to wait for.
+    kill -KILL "$base_pid" 2>/dev/null || true
+fi
 
 # --- SIGTERM drains the journal into the store; every answered click must be there.
 clicking=()
