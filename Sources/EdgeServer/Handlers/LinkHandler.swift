@@ -12,6 +12,10 @@ import LinkCore
 /// when trusted proxies are configured and a tap came through one (``ClientAddress``).
 final class LinkHandler {
     let application: EdgeApplication
+    /// Copied out of the application once, so that a tap does not copy the configuration or the pages to read them.
+    private let trustedProxies: TrustedProxies
+    private let pages: Pages
+    private let signer: ClickSigner
     private let journal: JournalWriter
     private let random = RandomPool()
     private let userAgents: UserAgentCache
@@ -22,6 +26,9 @@ final class LinkHandler {
 
     init(application: EdgeApplication, loop index: Int) {
         self.application = application
+        trustedProxies = application.configuration.trustedProxies
+        pages = application.pages
+        signer = application.signer
         journal = application.journal.makeWriter(stream: index)
         userAgents = UserAgentCache(classifier: application.classifier)
         linkRequests = application.load.counters[index]
@@ -77,7 +84,7 @@ final class LinkHandler {
         case .notFound:
             sendNotFound(to: responder)
         case .preview(let target):
-            responder.send(page(application.pages.preview, target: target, request: request, responder: responder))
+            responder.send(page(pages.preview, target: target, request: request, responder: responder))
         case .redirect(let target, let chunks):
             let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
             send(redirect(chunks: chunks, clickID: click?.id, responder: responder), after: click, to: responder)
@@ -86,7 +93,7 @@ final class LinkHandler {
             send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
         case .page(let target):
             let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
-            let response = page(application.pages.fallback, target: target, request: request, responder: responder)
+            let response = page(pages.fallback, target: target, request: request, responder: responder)
             send(response, after: click, to: responder)
         }
     }
@@ -100,7 +107,7 @@ final class LinkHandler {
     }
 
     private func sendNotFound<Responder: HTTPResponder>(to responder: Responder) {
-        responder.send(HTTPResponse(status: 404, contentType: .html, body: application.pages.notFound.bytes))
+        responder.send(HTTPResponse(status: 404, contentType: .html, body: pages.notFound.bytes))
     }
 
     /// Takes a new link table when the watcher swapped one in: one atomic load per call.
@@ -126,12 +133,11 @@ final class LinkHandler {
         _ request: HTTPRequest, target: LinkTarget, platform: Platform, responder: Responder
     ) -> RecordedClick {
         let id = responder.allocate(ClickID.encodedLength)
-        application.signer.mint(
+        signer.mint(
             timestampMilliseconds: UInt64(request.receivedAt), codeReference: target.reference,
             random: random.nextValue(), into: id)
         withUnsafeTemporaryAllocation(byteCount: ClientAddress.maximumLength, alignment: 8) { address in
-            let ipLength = ClientAddress.write(
-                of: request, trusting: application.configuration.trustedProxies, into: address)
+            let ipLength = ClientAddress.write(of: request, trusting: trustedProxies, into: address)
             journal.append(
                 clickID: id, createdAt: request.receivedAt, platform: platform, target: target,
                 userAgent: request.header(.userAgent), referer: request.header(.referer),
@@ -178,7 +184,7 @@ final class LinkHandler {
 
     /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way.
     private func page<Responder: HTTPResponder>(
-        _ page: PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
+        _ page: borrowing PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
     ) -> HTTPResponse {
         let host = UnsafeRawBufferPointer(rebasing: request.authority.prefix(255))
         let scheme = request.scheme
