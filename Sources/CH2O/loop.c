@@ -26,8 +26,6 @@ tolt_h2o_loop *tolt_h2o_loop_create(h2o_globalconf_t *config, void *owner, h2o_m
     return loop;
 }
 
-tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req) { return (tolt_h2o_loop *)req->conn->ctx; }
-
 tolt_h2o_loop *tolt_h2o_loop_of_receiver(h2o_multithread_receiver_t *receiver) {
     return (tolt_h2o_loop *)((char *)receiver - offsetof(tolt_h2o_loop, receiver));
 }
@@ -69,12 +67,13 @@ void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener) {
     free(accept);
 }
 
-/** Shuts a connection's socket down in both directions: its pending read sees the end of the stream, and h2o
-    closes the connection as if the client had. */
+/** Shuts the reading side of a connection's socket down: its pending read sees the end of the stream, and h2o
+    closes the connection as if the client had. The writing side stays open, so a response still being written
+    goes out whole (and no write meets EPIPE). */
 static void shut_down(h2o_socket_t *socket) {
     if (socket == NULL) return;
     int descriptor = h2o_socket_get_fd(socket);
-    if (descriptor >= 0) shutdown(descriptor, SHUT_RDWR);
+    if (descriptor >= 0) shutdown(descriptor, SHUT_RD);
 }
 
 static int shut_down_request(h2o_req_t *req, void *count) {
@@ -129,6 +128,10 @@ void tolt_h2o_loop_destroy(tolt_h2o_loop *loop) {
     h2o_evloop_destroy(evloop);
     if (ep >= 0) close(ep);
     free(loop);
+    /* h2o keeps freed socket buffers for reuse in a thread-local list that nothing frees when the thread ends (its
+       request-pool chunks too, in a list it does not export). This thread is about to end: free what it kept. */
+    while (h2o_socket_buffer_prototype.allocator.cnt != 0)
+        free(h2o_mem_alloc_recycle(&h2o_socket_buffer_prototype.allocator, 0));
 }
 
 h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size,

@@ -3,26 +3,6 @@
 
 #include <string.h>
 
-socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out) {
-    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_peername == NULL) return 0;
-    return req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)out);
-}
-
-h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *token) {
-    ssize_t index = h2o_find_header(&req->headers, token, -1);
-    if (index < 0) return h2o_iovec_init(NULL, 0);
-    return req->headers.entries[index].value;
-}
-
-int64_t tolt_h2o_request_millis(h2o_req_t *req) {
-    return (int64_t)req->processed_at.at.tv_sec * 1000 + req->processed_at.at.tv_usec / 1000;
-}
-
-h2o_iovec_t tolt_h2o_scheme(h2o_req_t *req) {
-    if (req->scheme == NULL) return h2o_iovec_init("http", 4);
-    return req->scheme->name;
-}
-
 void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *)) {
     return h2o_mem_alloc_shared(&req->pool, size, dispose);
 }

@@ -23,6 +23,7 @@ public final class EdgeServer: Sendable {
     private let log: @Sendable (String) -> Void
     /// The watcher's and the ingester's threads, joined by ``stop()``.
     private let background = Mutex<[ServerThread]>([])
+    private let stopLock = Mutex<Void>(())
 
     /// Opens the store (migrating it), the journal, and binds the listeners.
     public init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog)
@@ -30,6 +31,9 @@ public final class EdgeServer: Sendable {
     {
         self.configuration = configuration
         self.log = log
+        // A peer gone mid-write must fail the write, not kill the process (h2o writes with writev, which has no
+        // MSG_NOSIGNAL); ``prepareSignals()`` does the same for `tolt-edge serve`, this for any embedder.
+        signal(SIGPIPE, SIG_IGN)
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
         let location = StoreLocation(dataDirectory: directory)
@@ -64,25 +68,33 @@ public final class EdgeServer: Sendable {
         engine.start()
     }
 
-    /// Stops accepting, lets the loops answer what they have in flight and seal their journal segments, joins
-    /// every thread the server started, and moves every journaled click into the store. Returns whether the journal
-    /// was drained completely. Once it returns, the server holds no thread and no connection; its listeners, store
-    /// connections and journal descriptors close as it is released.
+    /// Stops accepting, lets the loops answer what they have in flight (requests on workers, for up to 30 s) and
+    /// close their connections (up to 5 s more) and seal their journal segments, joins every thread the server
+    /// started, and moves every journaled click into the store. Returns whether the journal was drained completely.
+    /// Once it returns, the server holds no thread and no connection; its store connections and journal descriptors
+    /// close as it is released.
     @discardableResult
     public func stop() -> Bool {
-        engine.stop()
-        ingester.stop()
-        watcher.stop()
-        for thread in background.withLock({ threads in
-            defer { threads = [] }; return threads
-        }) { thread.join() }
-        for failure in journal.takeFailures() { log("journal: \(failure)") }
-        do {
-            try ingester.drain()
-            return true
-        } catch {
-            log("could not drain the click journal: \(error); it stays on disk and is ingested at the next start")
-            return false
+        // One stop at a time: a second caller (a signal and a test's teardown, say) waits for the first and then
+        // finds nothing left to drain.
+        stopLock.withLock { _ in
+            engine.stop()
+            ingester.stop()
+            watcher.stop()
+            for thread in background.withLock({ threads in
+                defer { threads = [] }
+                return threads
+            }) {
+                thread.join()
+            }
+            for failure in journal.takeFailures() { log("journal: \(failure)") }
+            do {
+                try ingester.drain()
+                return true
+            } catch {
+                log("could not drain the click journal: \(error); it stays on disk and is ingested at the next start")
+                return false
+            }
         }
     }
 

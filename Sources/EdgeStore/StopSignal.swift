@@ -43,12 +43,14 @@ public final class StopSignal: Sendable {
     @discardableResult
     public func wait(seconds: Double) -> Bool {
         guard !isSignalled else { return true }
+        // At most a day per call, so no interval overflows the system calls' arguments.
+        let milliseconds = Int32(max(0, min(seconds, 86_400)) * 1000)
         guard descriptor >= 0 else {
-            usleep(UInt32(seconds * 1_000_000))
+            usleep(UInt32(min(milliseconds, 4_000_000)) * 1000)
             return isSignalled
         }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, Int32(seconds * 1000))
+        _ = poll(&entry, 1, milliseconds)
         return isSignalled
     }
 }

@@ -13,18 +13,31 @@
 #include <sys/socket.h>
 
 /* ---- requests ---- */
+/* The accessors the link path calls on every request stay inline: each is a few loads. */
 
 /** The peer address of a request's connection; returns its length, or 0 when unknown. */
-socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out);
+static inline socklen_t tolt_h2o_peer(h2o_req_t *req, struct sockaddr_storage *out) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_peername == NULL) return 0;
+    return req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)out);
+}
 
 /** The value of the first header with `token`, or a zero-length vector. */
-h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *token);
+static inline h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *token) {
+    ssize_t index = h2o_find_header(&req->headers, token, -1);
+    if (index < 0) return h2o_iovec_init(NULL, 0);
+    return req->headers.entries[index].value;
+}
 
 /** Milliseconds since 1970 at which h2o began processing the request (no extra clock read). */
-int64_t tolt_h2o_request_millis(h2o_req_t *req);
+static inline int64_t tolt_h2o_request_millis(h2o_req_t *req) {
+    return (int64_t)req->processed_at.at.tv_sec * 1000 + req->processed_at.at.tv_usec / 1000;
+}
 
 /** The request's URL scheme name (`http`, `https`). */
-h2o_iovec_t tolt_h2o_scheme(h2o_req_t *req);
+static inline h2o_iovec_t tolt_h2o_scheme(h2o_req_t *req) {
+    if (req->scheme == NULL) return h2o_iovec_init("http", 4);
+    return req->scheme->name;
+}
 
 /* ---- responses ---- */
 
@@ -77,7 +90,7 @@ typedef struct tolt_h2o_loop {
 tolt_h2o_loop *tolt_h2o_loop_create(h2o_globalconf_t *config, void *owner, h2o_multithread_receiver_cb deliver);
 
 /** The loop record of the context that runs `req`. */
-tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req);
+static inline tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req) { return (tolt_h2o_loop *)req->conn->ctx; }
 
 /** The loop record that holds `receiver`. */
 tolt_h2o_loop *tolt_h2o_loop_of_receiver(h2o_multithread_receiver_t *receiver);
@@ -98,13 +111,15 @@ void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener);
 
 /** Asks every open connection to close: h2o stops keep-alive; each HTTP/1 connection's socket is shut down, so h2o
     reads its end and closes it in the next iteration; each HTTP/2 connection gets a GOAWAY and is closed by h2o
-    within about 1.5 s. Returns how many connections were still open. */
+    within about 1.5 s. Returns how many connections were still open. Only the reading side of a socket is shut
+    down: a response still being written goes out whole. */
 size_t tolt_h2o_loop_close_connections(tolt_h2o_loop *loop);
 
 /** Disposes of everything the loop record holds: receiver, queue, context, event loop (and its epoll
     descriptor, which h2o 2.2 leaves open), and the record itself. Every connection must be closed and no worker
     reply still on its way: h2o asserts that no timeout entry is left, and a reply sent to a freed receiver would
-    write freed memory. */
+    write freed memory. Runs on the loop's thread: it also empties that thread's list of socket buffers kept for
+    reuse, which h2o never frees. */
 void tolt_h2o_loop_destroy(tolt_h2o_loop *loop);
 
 /* ---- global configuration ---- */

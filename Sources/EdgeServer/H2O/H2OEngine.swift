@@ -40,6 +40,9 @@ final class H2OEngine: Sendable {
     /// The listening descriptors, until the loops take them over (each loop closes its own).
     private let listeners: [Int32]
     private let state = Mutex<State>(State())
+    /// Held for the whole of ``stop()``, so that a second caller returns only once the loops are joined; `true`
+    /// once they are.
+    private let stopping_ = Mutex<Bool>(false)
     let log: @Sendable (String) -> Void
     /// The port the listeners are bound to (the chosen one when 0 was asked for).
     let port: Int
@@ -49,7 +52,6 @@ final class H2OEngine: Sendable {
         /// The loops that can be woken, by index; a loop leaves before it takes itself apart.
         var wakers: [Int: Waker] = [:]
         var started = false
-        var stopped = false
     }
 
     /// Binds the listeners (so that a busy port fails here, before anything starts) and prepares h2o.
@@ -111,16 +113,20 @@ final class H2OEngine: Sendable {
     }
 
     /// Stops accepting, lets every loop answer what it has in flight, close its connections, seal its journal
-    /// segment and take itself apart, and joins the loop threads. Returns once all of that is done.
+    /// segment and take itself apart, and joins the loop threads. Returns once all of that is done, also to a second
+    /// caller, who waits for the first.
     func stop() {
-        let threads = state.withLock { state -> [ServerThread] in
-            guard state.started, !state.stopped else { return [] }
-            state.stopped = true
-            stopping.store(true, ordering: .relaxed)
-            for waker in state.wakers.values { waker.wake() }
-            return state.threads
+        stopping_.withLock { joined in
+            guard !joined else { return }
+            let threads = state.withLock { state -> [ServerThread] in
+                guard state.started else { return [] }
+                stopping.store(true, ordering: .relaxed)
+                for waker in state.wakers.values { waker.wake() }
+                return state.threads
+            }
+            for thread in threads { thread.join() }
+            joined = true
         }
-        for thread in threads { thread.join() }
     }
 
     /// Called by a loop once it can be woken: a stop from now on wakes it (one that came earlier set the flag its

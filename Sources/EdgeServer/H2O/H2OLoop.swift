@@ -1,5 +1,6 @@
 internal import CH2O
 import Dispatch
+import EdgeStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,6 +17,8 @@ final class H2OLoop {
     private var record: UnsafeMutablePointer<tolt_h2o_loop>!
     /// Requests handed to workers and not yet answered.
     private var pendingCount = 0
+    /// Workers that have not yet returned from sending their reply to this loop's receiver.
+    private let workersSending = WorkerCount()
     /// Requests this loop took in its current event-loop iteration.
     private var iterationRequests = 0
     /// Link responses held until the journal holding their clicks is written, and the ones being sent.
@@ -84,27 +87,33 @@ final class H2OLoop {
             tolt_h2o_loop_destroy(record)
         } else {
             // h2o asserts that nothing is left on a context it disposes of, and a worker's late reply would write
-            // into a freed receiver: keep the loop rather than crash.
+            // into a freed receiver: keep the loop (and this object, which h2o's callbacks point at) rather than
+            // crash. Its connections and descriptors stay open until the process ends.
+            _ = Unmanaged.passRetained(self)
             engine.log("loop \(index): connections or worker replies still open at shutdown; the loop is kept")
         }
         record = nil
     }
 
-    /// Answers what is in flight (requests waiting on workers) for up to 30 seconds, then closes every connection
-    /// within 3 seconds. Returns whether everything closed and every worker reply came back.
+    /// Asks h2o to shut down (no more keep-alive on HTTP/1, GOAWAY on HTTP/2), answers what is in flight (requests
+    /// waiting on workers) for up to 30 seconds, then closes every connection within 5 seconds. Returns whether
+    /// everything closed and every worker has finished sending its reply.
     private func closeConnections(_ evloop: UnsafeMutablePointer<h2o_evloop_t>) -> Bool {
-        var waited = 0
-        while pendingCount > 0 && waited < 3000 {
+        h2o_context_request_shutdown(&record.pointee.context)
+        let workersDeadline = Clock.monotonicSeconds() + 30
+        while pendingCount > 0 && Clock.monotonicSeconds() < workersDeadline {
             h2o_evloop_run(evloop, 10)
             flushHeld()
-            waited += 1
         }
-        waited = 0
-        while tolt_h2o_loop_close_connections(record) > 0 || pendingCount > 0 {
-            guard waited < 300 else { return false }
+        let closeDeadline = Clock.monotonicSeconds() + 5
+        // A worker decrements `workersSending` only after h2o_multithread_send_message returned: its reply may be
+        // delivered (pendingCount 0) while the call still holds the receiver.
+        while tolt_h2o_loop_close_connections(record) > 0 || pendingCount > 0
+            || workersSending.count.load(ordering: .acquiring) > 0
+        {
+            guard Clock.monotonicSeconds() < closeDeadline else { return false }
             h2o_evloop_run(evloop, 10)
             flushHeld()
-            waited += 1
         }
         return true
     }
@@ -183,12 +192,15 @@ final class H2OLoop {
         slot.storeBytes(of: Unmanaged.passRetained(pending).toOpaque(), as: UnsafeMutableRawPointer.self)
         pendingCount += 1
         let waker = self.waker
+        let sending = workersSending
+        sending.count.add(1, ordering: .relaxed)
         workers.async {
             let reply = Reply(pending: pending, response: work())
             let message = UnsafeMutablePointer<tolt_h2o_message>.allocate(capacity: 1)
             message.initialize(to: tolt_h2o_message())
             message.pointee.payload = Unmanaged.passRetained(reply).toOpaque()
             h2o_multithread_send_message(waker.receiver, &message.pointee.super)
+            sending.count.subtract(1, ordering: .releasing)
         }
     }
 
@@ -201,6 +213,11 @@ final class H2OLoop {
         guard let request = reply.pending.request else { return }
         H2OResponder(request: request, loop: self).send(reply.response)
     }
+}
+
+/// How many workers are still at work for a loop, counted from other threads.
+private final class WorkerCount: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// A request waiting for a worker. `@unchecked Sendable`: a worker only carries it back; `request` is read and

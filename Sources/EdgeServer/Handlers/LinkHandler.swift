@@ -71,28 +71,34 @@ final class LinkHandler {
                 caller = userAgents.classify(userAgent)
                 return caller
             }
-            answer(request, decision, recordsClick: recordsClick, platform: caller.platform, to: responder)
+            answer(
+                request, decision, recordsClick: recordsClick, platform: caller.platform, userAgent: userAgent,
+                to: responder)
         }
     }
 
     @inline(__always)
     private func answer<Responder: HTTPResponder>(
         _ request: HTTPRequest, _ decision: LinkDecision, recordsClick: Bool, platform: Platform,
-        to responder: Responder
+        userAgent: UnsafeRawBufferPointer, to responder: Responder
     ) {
+        @inline(__always) func record(_ target: LinkTarget) -> RecordedClick? {
+            guard recordsClick else { return nil }
+            return self.record(request, target: target, platform: platform, userAgent: userAgent, responder: responder)
+        }
         switch decision {
         case .notFound:
             sendNotFound(to: responder)
         case .preview(let target):
             responder.send(page(pages.preview, target: target, request: request, responder: responder))
         case .redirect(let target, let chunks):
-            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            let click = record(target)
             send(redirect(chunks: chunks, clickID: click?.id, responder: responder), after: click, to: responder)
         case .play(let target, let prefix):
-            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            let click = record(target)
             send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
         case .page(let target):
-            let click = recordsClick ? record(request, target: target, platform: platform, responder: responder) : nil
+            let click = record(target)
             let response = page(pages.fallback, target: target, request: request, responder: responder)
             send(response, after: click, to: responder)
         }
@@ -130,7 +136,8 @@ final class LinkHandler {
     /// Mints a click id and stages the click in the journal; the response is held until the journal is written.
     @inline(__always)
     private func record<Responder: HTTPResponder>(
-        _ request: HTTPRequest, target: LinkTarget, platform: Platform, responder: Responder
+        _ request: HTTPRequest, target: LinkTarget, platform: Platform, userAgent: UnsafeRawBufferPointer,
+        responder: Responder
     ) -> RecordedClick {
         let id = responder.allocate(ClickID.encodedLength)
         signer.mint(
@@ -140,7 +147,7 @@ final class LinkHandler {
             let ipLength = ClientAddress.write(of: request, trusting: trustedProxies, into: address)
             journal.append(
                 clickID: id, createdAt: request.receivedAt, platform: platform, target: target,
-                userAgent: request.header(.userAgent), referer: request.header(.referer),
+                userAgent: userAgent, referer: request.header(.referer),
                 ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
         }
         return RecordedClick(
