@@ -13,6 +13,16 @@ struct HeaderTokens: @unchecked Sendable {
 
     static let shared = HeaderTokens()
 
+    /// ``request`` as a plain table that lives as long as the process: read per header lookup on the link path,
+    /// where an array's bounds check and reference count would cost more than the lookup itself. `nonisolated(unsafe)`:
+    /// written once by its lazy initializer, read-only afterwards.
+    nonisolated(unsafe) static let requestTokens: UnsafePointer<UnsafePointer<h2o_token_t>> = {
+        let tokens = shared.request
+        let table = UnsafeMutablePointer<UnsafePointer<h2o_token_t>>.allocate(capacity: tokens.count)
+        table.initialize(from: tokens, count: tokens.count)
+        return UnsafePointer(table)
+    }()
+
     private init() {
         func token(_ name: String) -> UnsafePointer<h2o_token_t> {
             guard let token = name.withCString({ h2o_lookup_token($0, name.utf8.count) }) else {

@@ -1,5 +1,7 @@
 /// One entry of the ``Router``'s table: a path, the methods it answers, and who answers.
-struct Route: Sendable {
+///
+/// A class, immutable: looking at a route on every request then costs one reference, not a copy of each field.
+final class Route: Sendable {
     /// How a route's path matches a request's path.
     enum Path: Sendable, Equatable {
         /// The whole path.
@@ -38,6 +40,7 @@ struct Route: Sendable {
         switch path {
         case .exact(let text), .prefix(let text): pathBytes = Array(text.utf8)
         }
+        precondition(pathBytes.first == UInt8(ascii: "/"), "a route's path starts with /")
     }
 
     /// The `Allow` header of a `405`: the route's methods, with `OPTIONS` when it answers preflights.

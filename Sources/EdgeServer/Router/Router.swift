@@ -22,10 +22,8 @@ struct Router: Sendable {
     /// Answers `request` through `responder`: the link path goes to `link`, the loop's link handler.
     @inline(__always)
     func dispatch<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder, link: LinkHandler) {
-        // By index: `for route in routes` would copy each route it looks at (a retain and a release of its
-        // path, methods, handler and bytes), on every request.
-        for index in routes.indices where routes[index].matches(request.path) {
-            return dispatch(request, route: routes[index], to: responder, link: link)
+        for route in routes where route.matches(request.path) {
+            return dispatch(request, route: route, to: responder, link: link)
         }
         let shown = String(decoding: request.path.prefix(200), as: UTF8.self)
         responder.send(APIResponse.error(.notFound("No such path: \(shown)")))
@@ -33,7 +31,7 @@ struct Router: Sendable {
 
     @inline(__always)
     private func dispatch<Responder: HTTPResponder>(
-        _ request: HTTPRequest, route: borrowing Route, to responder: Responder, link: LinkHandler
+        _ request: HTTPRequest, route: Route, to responder: Responder, link: LinkHandler
     ) {
         guard route.methods.contains(request.method) else {
             if route.allowsCrossOrigin && request.method == .options {
