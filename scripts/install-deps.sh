@@ -8,7 +8,7 @@ case "${1:-build}" in
   # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of
   # chromium-common, skipped by --no-install-recommends) gives pages real sans and monospace faces.
   test) need+=(sqlite3 chromium chromium-driver fonts-liberation) ;;
-  bench) need+=(wrk nginx-light python3-venv sqlite3 curl) ;;
+  bench) need+=(wrk nginx-light python3-venv sqlite3 curl valgrind) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 missing=()
