@@ -238,6 +238,7 @@ if [[ -n "$baseline" ]]; then
     done
     # Its clicks are not counted: no drain to wait for.
     kill -KILL "$base_pid" 2>/dev/null || true
+    wait "$base_pid" 2>/dev/null || true
 fi
 
 # --- SIGTERM drains the journal into the store; every answered click must be there.

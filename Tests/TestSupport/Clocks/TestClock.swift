@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import EdgeStore
 
-/// Seconds on the monotonic clock, for deadlines and timeouts: unlike the wall clock it never jumps.
+/// Seconds on the monotonic clock (EdgeStore's ``Clock``), for deadlines and timeouts: unlike the wall clock it
+/// never jumps.
 package enum TestClock {
-    package static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    package static func now() -> Double { Clock.monotonicSeconds() }
 }
