@@ -89,6 +89,9 @@ typedef struct tolt_h2o_loop {
     (`deliver` runs on the loop thread with the received messages). */
 tolt_h2o_loop *tolt_h2o_loop_create(h2o_globalconf_t *config, void *owner, h2o_multithread_receiver_cb deliver);
 
+/** The receiver inside a loop record (a stable address, for other threads to send to). */
+static inline h2o_multithread_receiver_t *tolt_h2o_loop_receiver(tolt_h2o_loop *loop) { return &loop->receiver; }
+
 /** The loop record of the context that runs `req`. */
 static inline tolt_h2o_loop *tolt_h2o_loop_of_request(h2o_req_t *req) { return (tolt_h2o_loop *)req->conn->ctx; }
 

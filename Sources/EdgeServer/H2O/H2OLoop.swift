@@ -58,12 +58,7 @@ final class H2OLoop {
     }
 
     /// A handle other threads use to wake this loop; valid until the loop leaves ``H2OEngine/wakers``.
-    var waker: Waker {
-        let offset = MemoryLayout<tolt_h2o_loop>.offset(of: \.receiver)!
-        return Waker(
-            receiver: (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(
-                to: h2o_multithread_receiver_t.self))
-    }
+    var waker: Waker { Waker(receiver: tolt_h2o_loop_receiver(record)) }
 
     /// Serves connections from `listener` until `engine` stops, then closes them, seals the journal and takes the
     /// loop apart.
@@ -149,6 +144,8 @@ final class H2OLoop {
 
     /// Gives a held response its body; it goes out with the next flush.
     func release(_ token: HeldResponse, body: UnsafeRawBufferPointer) {
+        // A token of an earlier flush means a handler kept one past its request: a bug, loud in debug builds.
+        assert(token.generation == holdGeneration && token.index < held.count, "a held response's token went stale")
         guard token.generation == holdGeneration, token.index < held.count else { return }
         held[token.index].body = body
     }
