@@ -68,7 +68,10 @@ struct H2OResponder: HTTPResponder {
                 &request.pointee.pool, &request.pointee.res.headers, name.baseAddress, name.count, 1, nil,
                 value.baseAddress, value.count)
         }
-        writeHead(status: response.status, length: response.body.count, contentType: .json, cacheControl: .noStore)
+        // An empty answer (a preflight's 204) has no content to type.
+        writeHead(
+            status: response.status, length: response.body.count, contentType: response.body.isEmpty ? nil : .json,
+            cacheControl: .noStore)
     }
 
     /// Adds a response header whose value lives at least as long as the request.
