@@ -32,7 +32,7 @@ public final class EdgeServer: Sendable {
         self.configuration = configuration
         self.log = log
         // A peer gone mid-write must fail the write, not kill the process (h2o writes with writev, which has no
-        // MSG_NOSIGNAL); ``prepareSignals()`` does the same for `tolt-edge serve`, this for any embedder.
+        // MSG_NOSIGNAL): set here, for `tolt-edge serve` and any other embedder alike.
         signal(SIGPIPE, SIG_IGN)
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
@@ -111,11 +111,10 @@ public final class EdgeServer: Sendable {
     }
 
     /// Blocks SIGTERM and SIGINT in the calling thread and every thread it starts afterwards, so that
-    /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGPIPE (a peer
-    /// gone mid-write) and SIGXFSZ (a file-size limit reached): both then fail the write instead of killing
-    /// the process, and a journal write that fails answers its taps with 503, never as recorded.
+    /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGXFSZ (a file-size
+    /// limit reached), so the write fails instead of killing the process and a journal write that fails answers its
+    /// taps with 503, never as recorded. (SIGPIPE, a peer gone mid-write, is ignored by ``init(configuration:log:)``.)
     public static func prepareSignals() {
-        signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
         var signals = sigset_t()
         sigemptyset(&signals)

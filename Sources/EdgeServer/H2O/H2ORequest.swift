@@ -34,7 +34,7 @@ extension HTTPRequest {
 
 /// ``HTTPRequestSource/HeaderReader`` for h2o: the header's token, looked up once at start-up.
 private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length in
-    let value = tolt_h2o_header(request.assumingMemoryBound(to: h2o_req_t.self), HeaderTokens.requestTokens[Int(name)])
+    let value = tolt_h2o_header(request.assumingMemoryBound(to: h2o_req_t.self), HeaderTokens.shared.request[Int(name)])
     length.pointee = value.len
     return UnsafeRawPointer(value.base)
 }

@@ -2,26 +2,19 @@ internal import CH2O
 
 /// h2o's header tokens, looked up once: the `H2O_TOKEN_*` macros do not import into Swift.
 ///
-/// `@unchecked Sendable`: the tokens are static, immutable data inside libh2o.
+/// `@unchecked Sendable`: the tokens are static, immutable data inside libh2o, and the request table is written
+/// once here and never freed or changed.
 struct HeaderTokens: @unchecked Sendable {
     let location: UnsafePointer<h2o_token_t>
     let contentType: UnsafePointer<h2o_token_t>
     let cacheControl: UnsafePointer<h2o_token_t>
     let server: UnsafePointer<h2o_token_t>
-    /// The token of each ``HTTPHeaderName``, by its raw value.
-    let request: [UnsafePointer<h2o_token_t>]
+    /// The token of each ``HTTPHeaderName``, by its raw value: a plain table that lives as long as the process,
+    /// read per header lookup on the link path, where an array's bounds check and reference count would cost more
+    /// than the lookup itself.
+    let request: UnsafePointer<UnsafePointer<h2o_token_t>>
 
     static let shared = HeaderTokens()
-
-    /// ``request`` as a plain table that lives as long as the process: read per header lookup on the link path,
-    /// where an array's bounds check and reference count would cost more than the lookup itself. `nonisolated(unsafe)`:
-    /// written once by its lazy initializer, read-only afterwards.
-    nonisolated(unsafe) static let requestTokens: UnsafePointer<UnsafePointer<h2o_token_t>> = {
-        let tokens = shared.request
-        let table = UnsafeMutablePointer<UnsafePointer<h2o_token_t>>.allocate(capacity: tokens.count)
-        table.initialize(from: tokens, count: tokens.count)
-        return UnsafePointer(table)
-    }()
 
     private init() {
         func token(_ name: String) -> UnsafePointer<h2o_token_t> {
@@ -34,6 +27,9 @@ struct HeaderTokens: @unchecked Sendable {
         contentType = token("content-type")
         cacheControl = token("cache-control")
         server = token("server")
-        request = HTTPHeaderName.allCases.sorted { $0.rawValue < $1.rawValue }.map { token($0.lowercasedName) }
+        let tokens = HTTPHeaderName.allCases.sorted { $0.rawValue < $1.rawValue }.map { token($0.lowercasedName) }
+        let table = UnsafeMutablePointer<UnsafePointer<h2o_token_t>>.allocate(capacity: tokens.count)
+        table.initialize(from: tokens, count: tokens.count)
+        request = UnsafePointer(table)
     }
 }

@@ -22,7 +22,8 @@ struct HeldResponse {
 /// ``sendHeld(_:_:)`` after ``hold()``, or ``respondOnWorker(_:)``. Every method runs on the loop thread that
 /// received the request.
 protocol HTTPResponder {
-    /// Memory that lives until the response is sent: for bodies and header values built per request.
+    /// Memory that lives until the response is sent: for bodies and header values built per request. Zero bytes is
+    /// a valid size.
     func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer
 
     /// Sends `response` now.

@@ -161,7 +161,7 @@ final class LinkHandler {
         let clickID = clickID ?? UnsafeRawBufferPointer(start: nil, count: 0)
         var length = clickID.count * (chunks.count - 1)
         for chunk in chunks { length += chunk.count }
-        let memory = responder.allocate(max(length, 1))
+        let memory = responder.allocate(length)
         var writer = ByteWriter(base: memory, capacity: length)
         for (position, chunk) in chunks.enumerated() {
             if position > 0 { writer.write(clickID) }
