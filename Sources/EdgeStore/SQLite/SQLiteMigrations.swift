@@ -35,5 +35,40 @@ enum SQLiteMigrations {
             UNIQUE (organization_id, customer_id));
         CREATE INDEX customers_by_partner ON customers (organization_id, partner_id, seq);
         """,
+        // 3: RevenueCat webhooks and commissions. The organization's webhook authorization and each program's
+        // commission rule; every event once per organization and RevenueCat event id; transactions (a
+        // purchase, its refund state, which can arrive first); one commission per transaction; user ids a
+        // TRANSFER moved to a customer; and on the customer, the event times that order its status and start a
+        // rule's duration.
+        """
+        ALTER TABLE organizations ADD COLUMN revenuecat_authorization TEXT;
+        ALTER TABLE programs ADD COLUMN commission_percent_bp INTEGER;
+        ALTER TABLE programs ADD COLUMN commission_fixed_cents INTEGER;
+        ALTER TABLE programs ADD COLUMN commission_recurring INTEGER;
+        ALTER TABLE programs ADD COLUMN commission_duration_months INTEGER;
+        ALTER TABLE customers ADD COLUMN status_changed_at INTEGER;
+        ALTER TABLE customers ADD COLUMN first_paid_at INTEGER;
+        CREATE TABLE customer_aliases (
+            organization_id TEXT NOT NULL, app_user_id TEXT NOT NULL, customer TEXT NOT NULL,
+            PRIMARY KEY (organization_id, app_user_id)) WITHOUT ROWID;
+        CREATE TABLE webhook_events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT, organization_id TEXT NOT NULL, event_id TEXT NOT NULL,
+            received_at INTEGER NOT NULL, type TEXT NOT NULL, environment TEXT, app_user_id TEXT, customer TEXT,
+            outcome TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (organization_id, event_id));
+        CREATE TABLE transactions (
+            organization_id TEXT NOT NULL, transaction_id TEXT NOT NULL, customer TEXT, revenue_cents INTEGER,
+            purchased_at INTEGER, refunded INTEGER NOT NULL DEFAULT 0, refund_changed_at INTEGER,
+            PRIMARY KEY (organization_id, transaction_id)) WITHOUT ROWID;
+        CREATE INDEX transactions_by_customer ON transactions (customer);
+        CREATE TABLE commissions (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, organization_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL, partner_id TEXT NOT NULL, program_id TEXT NOT NULL,
+            customer TEXT NOT NULL, event_id TEXT NOT NULL, transaction_id TEXT NOT NULL, product_id TEXT,
+            revenue_cents INTEGER NOT NULL, amount INTEGER NOT NULL, currency TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'reversed')),
+            UNIQUE (organization_id, transaction_id));
+        CREATE INDEX commissions_by_organization ON commissions (organization_id, seq);
+        CREATE INDEX commissions_by_customer ON commissions (customer);
+        """,
     ]
 }

@@ -71,6 +71,21 @@ public enum Timestamp {
             + "\(pad(rest % 60, 2)).\(pad(millis, 3))Z"
     }
 
+    /// The same wall-clock time (UTC) `months` calendar months later; a day past the end of the month moves to
+    /// the month's last day (Jan 31 + 1 month is Feb 28 or 29).
+    ///
+    ///     Timestamp.adding(months: 1, to: Timestamp.parse("2026-01-31T10:00:00Z")!)  // 2026-02-28T10:00:00Z
+    public static func adding(months: Int, to milliseconds: Int64) -> Int64 {
+        let days = Int(milliseconds.dividedRoundingDown(by: 86_400_000))
+        let timeOfDay = milliseconds - Int64(days) * 86_400_000
+        let (year, month, day) = civilFromDays(days)
+        let monthIndex = year * 12 + (month - 1) + months
+        let newYear = monthIndex.dividedRoundingDown(by: 12)
+        let newMonth = monthIndex - newYear * 12 + 1
+        let newDay = min(day, daysIn(month: newMonth, year: newYear))
+        return Int64(daysFromCivil(year: newYear, month: newMonth, day: newDay)) * 86_400_000 + timeOfDay
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -6,12 +6,17 @@ public struct OrganizationRecord: Sendable, Equatable {
     public var name: String
     public var publicKey: String
     public var secretKey: String
+    /// The value RevenueCat sends in the `Authorization` header of this organization's webhook; `nil` until
+    /// set, and until then the webhook refuses every event. A secret: never exported or listed.
+    public var revenueCatAuthorization: String?
 
-    public init(id: String, name: String, publicKey: String, secretKey: String) {
+    public init(id: String, name: String, publicKey: String, secretKey: String, revenueCatAuthorization: String? = nil)
+    {
         self.id = id
         self.name = name
         self.publicKey = publicKey
         self.secretKey = secretKey
+        self.revenueCatAuthorization = revenueCatAuthorization
     }
 }
 
@@ -25,10 +30,13 @@ public struct ProgramRecord: Sendable, Equatable {
     public var deepLinkTemplate: String?
     public var googlePlayURL: String?
     public var appStoreURL: String?
+    /// What partners earn on their customers' purchases; `nil` pays nothing.
+    public var commission: CommissionRule?
 
     public init(
         id: String, organizationID: String, name: String, claimWindowDays: Int? = nil,
-        deepLinkTemplate: String? = nil, googlePlayURL: String? = nil, appStoreURL: String? = nil
+        deepLinkTemplate: String? = nil, googlePlayURL: String? = nil, appStoreURL: String? = nil,
+        commission: CommissionRule? = nil
     ) {
         self.id = id
         self.organizationID = organizationID
@@ -37,6 +45,7 @@ public struct ProgramRecord: Sendable, Equatable {
         self.deepLinkTemplate = deepLinkTemplate
         self.googlePlayURL = googlePlayURL
         self.appStoreURL = appStoreURL
+        self.commission = commission
     }
 }
 

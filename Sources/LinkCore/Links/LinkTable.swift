@@ -18,6 +18,7 @@ public final class LinkTable: Sendable {
     private let matches: [Match]
     private let index: ByteKeyTable
     private let targetsByReference: [UInt32: LinkTarget]
+    private let programsByID: [String: ProgramRecord]
 
     /// Builds the table. Only active codes of active partners take part in matching; a code that folds to
     /// the same lower case for two partners of one organization becomes a ``Match/conflict``.
@@ -35,6 +36,9 @@ public final class LinkTable: Sendable {
         organizationByPublicKey = byPublic
         organizationBySecretKey = bySecret
 
+        var programsByID: [String: ProgramRecord] = [:]
+        for program in records.programs { programsByID[program.id] = program }
+        self.programsByID = programsByID
         var settings: [String: ProgramSettings] = [:]
         for program in records.programs {
             guard let position = organizationIndex[program.organizationID] else { continue }
@@ -100,6 +104,11 @@ public final class LinkTable: Sendable {
     /// The code a click id refers to, active or not.
     public func target(reference: UInt32) -> LinkTarget? {
         targetsByReference[reference]
+    }
+
+    /// The program with this id.
+    public func program(id: String) -> ProgramRecord? {
+        programsByID[id]
     }
 
     /// How many codes take part in matching.

@@ -1,0 +1,98 @@
+/// What the store knows about the customer an event concerns, read in the transaction that will apply the
+/// event: the input of ``CommissionPlanner``.
+public struct CommissionLedger: Sendable, Equatable {
+    /// The claimed customer the event's user ids lead to; `nil` when none does (the event is unattributed).
+    public var customer: Customer?
+    /// Every transaction of the customer, and the event's own transaction when the store has it (a refund
+    /// that arrived before its purchase has no customer yet).
+    public var transactions: [Transaction]
+
+    public init(customer: Customer?, transactions: [Transaction] = []) {
+        self.customer = customer
+        self.transactions = transactions
+    }
+
+    /// A claimed customer.
+    public struct Customer: Sendable, Equatable {
+        /// The customer's id (`cust_…`).
+        public var id: String
+        public var partnerID: String
+        public var programID: String
+        public var status: CustomerStatus
+        /// The event time of the event that last set `status`, so that an older event arriving late does not
+        /// undo a newer one.
+        public var statusChangedAt: Int64?
+        /// When the customer first paid (purchase time), the start of a rule's `duration_months`.
+        public var firstPaidAt: Int64?
+
+        public init(
+            id: String, partnerID: String, programID: String, status: CustomerStatus, statusChangedAt: Int64? = nil,
+            firstPaidAt: Int64? = nil
+        ) {
+            self.id = id
+            self.partnerID = partnerID
+            self.programID = programID
+            self.status = status
+            self.statusChangedAt = statusChangedAt
+            self.firstPaidAt = firstPaidAt
+        }
+    }
+
+    /// A store transaction (RevenueCat's `transaction_id`): its purchase, its refund state and its commission.
+    public struct Transaction: Sendable, Equatable {
+        public var transactionID: String
+        /// The customer (`cust_…`) that made the purchase; `nil` for a refund whose purchase has not arrived.
+        public var customerID: String?
+        /// The purchase's price in cents; `nil` until the purchase arrives.
+        public var revenueCents: Int64?
+        /// Milliseconds since 1970.
+        public var purchasedAt: Int64?
+        public var refunded: Bool
+        /// The event time of the refund or reversal that last set `refunded`.
+        public var refundChangedAt: Int64?
+        /// The commission the purchase earned, when it earned one.
+        public var commission: Commission?
+
+        public init(
+            transactionID: String, customerID: String? = nil, revenueCents: Int64? = nil, purchasedAt: Int64? = nil,
+            refunded: Bool = false, refundChangedAt: Int64? = nil, commission: Commission? = nil
+        ) {
+            self.transactionID = transactionID
+            self.customerID = customerID
+            self.revenueCents = revenueCents
+            self.purchasedAt = purchasedAt
+            self.refunded = refunded
+            self.refundChangedAt = refundChangedAt
+            self.commission = commission
+        }
+
+        /// Whether the customer paid for this transaction.
+        public var isPaidPurchase: Bool { (revenueCents ?? 0) > 0 }
+    }
+
+    /// A commission's id and status.
+    public struct Commission: Sendable, Equatable {
+        public var id: String
+        public var status: CommissionStatus
+
+        public init(id: String, status: CommissionStatus) {
+            self.id = id
+            self.status = status
+        }
+    }
+
+    /// The transaction with this id.
+    public func transaction(_ id: String) -> Transaction? {
+        transactions.first { $0.transactionID == id }
+    }
+}
+
+/// Where a claimed customer stands: `lead` (claimed) → `trialing` → `paying` → `canceled` or `refunded`.
+public enum CustomerStatus: String, Sendable, CaseIterable {
+    case lead, trialing, paying, canceled, refunded
+}
+
+/// A commission is `pending` (owed) or `reversed` (its purchase was refunded).
+public enum CommissionStatus: String, Sendable, CaseIterable {
+    case pending, reversed
+}

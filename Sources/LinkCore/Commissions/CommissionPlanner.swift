@@ -1,0 +1,144 @@
+/// Turns one RevenueCat event into what it changes: the rules of the webhook, pure, so that they are tested
+/// without a store or a socket. The store reads the ``CommissionLedger`` and applies the ``WebhookPlan`` in
+/// one transaction.
+///
+/// - A paid production `INITIAL_PURCHASE`, `NON_RENEWING_PURCHASE` or `RENEWAL` of a claimed customer records
+///   its transaction and, when the program's rule allows, earns a commission (`reversed` at once when the
+///   purchase's refund arrived first).
+/// - A refund (`CANCELLATION` by `CUSTOMER_SUPPORT`, or a negative price) reverses the commission of its
+///   transaction; `REFUND_REVERSED` puts it back. Both are kept on the transaction when its purchase has not
+///   arrived, and the later of two refund events (by event time) wins.
+/// - `TRANSFER` makes the customer of the old ids answer for the new ones.
+/// - Sandbox events, unknown types and the rest change nothing.
+public enum CommissionPlanner {
+    /// The plan for `event`. `rule` is the customer's program's rule (`nil`: the program pays nothing);
+    /// `now` stands in for a missing event time; `makeID` names a new commission.
+    public static func plan(
+        _ event: RevenueCatEvent, ledger: CommissionLedger, rule: CommissionRule?, now: Int64,
+        makeID: () -> String
+    ) -> WebhookPlan {
+        guard event.isProduction else { return WebhookPlan(outcome: .sandbox) }
+        let time = event.timestamp ?? now
+        if event.isRefund {
+            return refund(event, ledger: ledger, refunded: true, time: time)
+        }
+        switch event.type {
+        case "REFUND_REVERSED":
+            return refund(event, ledger: ledger, refunded: false, time: time)
+        case "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL":
+            return purchase(event, ledger: ledger, rule: rule, time: time, makeID: makeID)
+        case "TRANSFER":
+            guard ledger.customer != nil else { return WebhookPlan(outcome: .unattributed) }
+            var plan = WebhookPlan(outcome: .transferred)
+            plan.aliases = event.transferredTo.filter { !event.transferredFrom.contains($0) }
+            return plan
+        case "CANCELLATION", "EXPIRATION":
+            guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
+            guard customer.status == .trialing || customer.status == .paying else {
+                return WebhookPlan(outcome: .ignored)
+            }
+            return statusChange(customer, to: .canceled, at: time)
+        case "UNCANCELLATION":
+            guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
+            guard customer.status == .canceled else { return WebhookPlan(outcome: .ignored) }
+            return statusChange(customer, to: customer.firstPaidAt == nil ? .trialing : .paying, at: time)
+        default:
+            return WebhookPlan(outcome: .ignored)
+        }
+    }
+
+    private static func purchase(
+        _ event: RevenueCatEvent, ledger: CommissionLedger, rule: CommissionRule?, time: Int64, makeID: () -> String
+    ) -> WebhookPlan {
+        guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
+        guard let price = event.price, price.cents > 0 else {
+            guard event.periodType == "TRIAL" else { return WebhookPlan(outcome: .freePurchase) }
+            guard customer.status == .lead || customer.status == .canceled else {
+                return WebhookPlan(outcome: .trialStarted)
+            }
+            var plan = statusChange(customer, to: .trialing, at: time)
+            plan.outcome = .trialStarted
+            return plan
+        }
+        // A purchase without a transaction id cannot be matched with its refund; its event id stands in.
+        let transactionID = event.transactionID ?? "event:" + event.id
+        let stored = ledger.transaction(transactionID)
+        if stored?.revenueCents != nil { return WebhookPlan(outcome: .duplicateTransaction) }
+        let purchasedAt = event.purchasedAt ?? time
+        let transaction = CommissionLedger.Transaction(
+            transactionID: transactionID, customerID: customer.id, revenueCents: price.cents,
+            purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt)
+        let firstPaidAt = min(customer.firstPaidAt ?? purchasedAt, purchasedAt)
+        var plan = WebhookPlan(outcome: .purchaseRecorded)
+        if firstPaidAt != customer.firstPaidAt { plan.firstPaidAt = firstPaidAt }
+        let earlierPaid = ledger.transactions.contains {
+            $0.customerID == customer.id && $0.isPaidPurchase && $0.transactionID != transactionID
+        }
+        if let rule, rule.recurring || !earlierPaid,
+            rule.durationMonths.map({ purchasedAt < Timestamp.adding(months: $0, to: firstPaidAt) }) ?? true
+        {
+            let amount = rule.cents(of: price)
+            if amount > 0 {
+                let status: CommissionStatus = transaction.refunded ? .reversed : .pending
+                plan.newCommission = NewCommission(
+                    id: makeID(), transactionID: transactionID, productID: event.productID, revenueCents: price.cents,
+                    amountCents: amount, status: status)
+                plan.outcome = .commissionCreated
+            }
+        }
+        var after = ledger.transactions.filter { $0.transactionID != transactionID }
+        after.append(transaction)
+        let status: CustomerStatus = allPaidRefunded(after, customer: customer.id) ? .refunded : .paying
+        if let change = statusChange(customer, to: status, at: time).customerStatus {
+            plan.customerStatus = change
+        }
+        plan.transactions = [transaction]
+        return plan
+    }
+
+    private static func refund(_ event: RevenueCatEvent, ledger: CommissionLedger, refunded: Bool, time: Int64)
+        -> WebhookPlan
+    {
+        guard let transactionID = event.transactionID else { return WebhookPlan(outcome: .ignored) }
+        var transaction =
+            ledger.transaction(transactionID)
+            ?? CommissionLedger.Transaction(transactionID: transactionID, customerID: ledger.customer?.id)
+        if let changed = transaction.refundChangedAt, changed > time { return WebhookPlan(outcome: .staleRefund) }
+        transaction.refunded = refunded
+        transaction.refundChangedAt = time
+        var plan = WebhookPlan(outcome: refunded ? .refunded : .refundReversed)
+        plan.transactions = [transaction]
+        if var commission = transaction.commission {
+            commission.status = refunded ? .reversed : .pending
+            if commission != transaction.commission { plan.commissionStatuses = [(commission.id, commission.status)] }
+        }
+        // The customer is the one that made the purchase; before the purchase arrives, whoever the ids lead to.
+        guard let customer = ledger.customer, transaction.customerID == nil || transaction.customerID == customer.id
+        else { return plan }
+        var after = ledger.transactions.filter { $0.transactionID != transactionID }
+        after.append(transaction)
+        if allPaidRefunded(after, customer: customer.id) {
+            plan.customerStatus = statusChange(customer, to: .refunded, at: time).customerStatus
+        } else if customer.status == .refunded {
+            plan.customerStatus = statusChange(customer, to: .paying, at: time).customerStatus
+        }
+        return plan
+    }
+
+    /// Whether the customer paid at least once and every paid purchase was refunded.
+    private static func allPaidRefunded(_ transactions: [CommissionLedger.Transaction], customer: String) -> Bool {
+        let paid = transactions.filter { $0.customerID == customer && $0.isPaidPurchase }
+        return !paid.isEmpty && paid.allSatisfy(\.refunded)
+    }
+
+    /// A status change, unless the status is already that or a later event set it.
+    private static func statusChange(_ customer: CommissionLedger.Customer, to status: CustomerStatus, at time: Int64)
+        -> WebhookPlan
+    {
+        var plan = WebhookPlan(outcome: .statusChanged)
+        if customer.status != status, time >= (customer.statusChangedAt ?? .min) {
+            plan.customerStatus = (status, time)
+        }
+        return plan
+    }
+}

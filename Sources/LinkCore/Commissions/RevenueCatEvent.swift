@@ -1,0 +1,124 @@
+/// The fields of a RevenueCat webhook event that attribution reads, parsed from the body RevenueCat posts:
+/// `{"api_version":"1.0","event":{"id":…,"type":…,…}}`.
+///
+/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`): every other
+/// field is read when it has the documented type and ignored otherwise, so an event RevenueCat changes or
+/// adds later is still stored and answered `200` rather than refused and retried for hours.
+public struct RevenueCatEvent: Sendable, Equatable {
+    /// The largest body accepted, in bytes.
+    public static let maximumBodySize = 1 << 20
+    /// The longest id (event, user, transaction, product) read; longer ones are refused or ignored.
+    public static let maximumIDLength = 512
+    /// The most user ids read from `aliases`, `transferred_from` or `transferred_to`.
+    public static let maximumIDCount = 100
+
+    /// RevenueCat's event id, unique per event and kept across redeliveries.
+    public var id: String
+    /// `INITIAL_PURCHASE`, `RENEWAL`, `CANCELLATION`, …, or a type added later.
+    public var type: String
+    /// `PRODUCTION` or `SANDBOX`.
+    public var environment: String?
+    public var appUserID: String?
+    public var originalAppUserID: String?
+    public var aliases: [String] = []
+    /// A `TRANSFER`'s old and new user ids.
+    public var transferredFrom: [String] = []
+    public var transferredTo: [String] = []
+    public var transactionID: String?
+    public var originalTransactionID: String?
+    public var productID: String?
+    /// `TRIAL`, `INTRO`, `NORMAL`, `PROMOTIONAL`, `PREPAID`.
+    public var periodType: String?
+    /// A `CANCELLATION`'s reason: `CUSTOMER_SUPPORT` is a refund.
+    public var cancelReason: String?
+    /// The price in US dollars, negative for a refund; `nil` when absent or out of range.
+    public var price: USDAmount?
+    /// Milliseconds since 1970.
+    public var purchasedAt: Int64?
+    /// Milliseconds since 1970: when RevenueCat created the event, the order of events for one customer.
+    public var timestamp: Int64?
+
+    public init(id: String, type: String) {
+        self.id = id
+        self.type = type
+    }
+
+    /// Parses a webhook body; the error says what is missing.
+    public init(body: [UInt8]) throws(RevenueCatEventError) {
+        let root: JSONValue
+        do { root = try JSONParser.parse(body) } catch { throw .init("The body is not valid JSON: \(error)") }
+        guard case .object = root else { throw .init("The body must be a JSON object") }
+        guard let version = root["api_version"], version != .null else {
+            throw .init("api_version is required: the body must be {\"api_version\":…,\"event\":{…}}")
+        }
+        guard let event = root["event"], case .object = event else {
+            throw .init("event must be an object: the body must be {\"api_version\":…,\"event\":{…}}")
+        }
+        guard case .string(let id)? = event["id"], !id.isEmpty, id.utf8.count <= Self.maximumIDLength else {
+            throw .init("event.id must be a string of 1–\(Self.maximumIDLength) bytes")
+        }
+        guard case .string(let type)? = event["type"], !type.isEmpty, type.utf8.count <= 64 else {
+            throw .init("event.type must be a string of 1–64 bytes")
+        }
+        self.init(id: id, type: type)
+        func text(_ name: String) -> String? {
+            guard case .string(let value)? = event[name], !value.isEmpty, value.utf8.count <= Self.maximumIDLength
+            else { return nil }
+            return value
+        }
+        func texts(_ name: String) -> [String] {
+            guard case .array(let items)? = event[name] else { return [] }
+            var seen: Set<String> = []
+            var result: [String] = []
+            for case .string(let value) in items where !value.isEmpty && value.utf8.count <= Self.maximumIDLength {
+                if seen.insert(value).inserted { result.append(value) }
+                if result.count == Self.maximumIDCount { break }
+            }
+            return result
+        }
+        func milliseconds(_ name: String) -> Int64? {
+            guard case .number(let value)? = event[name] else { return nil }
+            return Int64(value)
+        }
+        environment = text("environment")
+        appUserID = text("app_user_id")
+        originalAppUserID = text("original_app_user_id")
+        aliases = texts("aliases")
+        transferredFrom = texts("transferred_from")
+        transferredTo = texts("transferred_to")
+        transactionID = text("transaction_id")
+        originalTransactionID = text("original_transaction_id")
+        productID = text("product_id")
+        periodType = text("period_type")
+        cancelReason = text("cancel_reason")
+        if case .number(let value)? = event["price"] { price = USDAmount(parsing: value) }
+        purchasedAt = milliseconds("purchased_at_ms")
+        timestamp = milliseconds("event_timestamp_ms")
+    }
+
+    /// The user ids to find the customer by, in order: `app_user_id`, `original_app_user_id`, then each alias;
+    /// for a `TRANSFER`, the ids it moves away from.
+    public var customerLookupIDs: [String] {
+        if type == "TRANSFER" { return transferredFrom }
+        var ids: [String] = []
+        for id in [appUserID, originalAppUserID].compactMap({ $0 }) + aliases where !ids.contains(id) {
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// Whether the event is from the production environment: only those pay.
+    public var isProduction: Bool { environment == "PRODUCTION" }
+
+    /// Whether the event takes a purchase back: a `CANCELLATION` by customer support, or a negative price.
+    public var isRefund: Bool {
+        (type == "CANCELLATION" && cancelReason == "CUSTOMER_SUPPORT") || (price.map { $0.micros < 0 } ?? false)
+    }
+}
+
+/// Why a webhook body was refused (`400`).
+public struct RevenueCatEventError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
