@@ -9,16 +9,21 @@ public struct CustomerRecord: Sendable, Equatable {
     public var code: String
     /// The click the claim came from, for a click claim.
     public var clickID: String?
-    /// `lead`, later `paying`.
+    /// `lead`, `trialing`, `paying`, `canceled` or `refunded` (``CustomerStatus``).
     public var status: String
     /// Milliseconds since 1970.
     public var claimedAt: Int64
     /// Milliseconds since 1970, as the app reported it.
     public var firstSeenAt: Int64?
+    /// What the customer paid, in cents: their purchases less refunds.
+    public var revenueCents: Int64
+    /// What their partner earned on them, in cents: pending commissions.
+    public var commissionCents: Int64
 
     public init(
         id: String, organizationID: String, customerID: String, partnerID: String, programID: String, code: String,
-        clickID: String?, status: String, claimedAt: Int64, firstSeenAt: Int64?
+        clickID: String?, status: String, claimedAt: Int64, firstSeenAt: Int64?, revenueCents: Int64 = 0,
+        commissionCents: Int64 = 0
     ) {
         self.id = id
         self.organizationID = organizationID
@@ -30,6 +35,8 @@ public struct CustomerRecord: Sendable, Equatable {
         self.status = status
         self.claimedAt = claimedAt
         self.firstSeenAt = firstSeenAt
+        self.revenueCents = revenueCents
+        self.commissionCents = commissionCents
     }
 }
 

@@ -31,10 +31,29 @@ public protocol Store: AnyObject, Sendable {
     /// Creates the customer unless the organization already has one with this `customerID`; returns the
     /// customer that holds the user afterwards and whether this call created it. Atomic in the store.
     func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool)
-    /// The customer for an app user id in an organization.
+    /// The customer for an app user id in an organization: the one claimed with it, or the one a RevenueCat
+    /// `TRANSFER` moved it to.
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord?
-    /// An organization's customers, newest claim first.
+    /// An organization's customers, newest claim first, with their revenue and commission totals.
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord>
+
+    /// Stores a RevenueCat event once per organization and event id and applies what it changes, atomically:
+    /// inside one transaction the store inserts the event (a redelivery stops here: ``WebhookOutcome/duplicate``),
+    /// finds the customer by the event's user ids, reads its ``CommissionLedger``, calls `plan` (pure and quick:
+    /// it runs while the store is locked) and writes the plan. Returns what the event did.
+    func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
+        -> WebhookOutcome
+    /// An organization's commissions, newest first.
+    func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord>
+    /// An organization's webhook events, newest first; `startingAfter` is the last event id of the previous page.
+    func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws -> Page<StoredWebhookEvent>
+}
+
+extension Store {
+    /// The first page of an organization's webhook events.
+    public func webhookEvents(organizationID: String, limit: Int) throws -> Page<StoredWebhookEvent> {
+        try webhookEvents(organizationID: organizationID, limit: limit, startingAfter: nil)
+    }
 }
 
 /// One page of a list, and whether more follow.

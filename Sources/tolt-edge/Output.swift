@@ -31,7 +31,8 @@ enum Output {
     static let mainUsage = """
         usage: tolt-edge <command> [options]
 
-        Partner-attribution links: answers /a/<public_key>/<code>, records clicks, takes claims.
+        Partner-attribution links: answers /a/<public_key>/<code>, records clicks, takes claims, turns
+        RevenueCat purchases into commissions.
 
         commands:
           serve       run the server (--demo stores a demo program)
@@ -39,6 +40,7 @@ enum Output {
           export      print the configuration in the import form (without secret keys)
           clicks      list an organization's clicks, newest first
           customers   list an organization's customers (claimed users)
+          commissions list what partners earned on their customers' purchases
           migrate     bring the store's schema up to date
           ua          classify User-Agents read from standard input
 

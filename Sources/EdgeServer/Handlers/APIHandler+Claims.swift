@@ -16,9 +16,7 @@ extension APIHandler {
                 headers: [("retry-after", String(wait))])
         }
         guard request.body.count <= ClaimRequest.maximumBodySize else {
-            throw APIError(
-                status: 413, code: "invalid_request",
-                message: "The body is larger than \(ClaimRequest.maximumBodySize) bytes")
+            throw APIError.payloadTooLarge(limit: ClaimRequest.maximumBodySize)
         }
         do {
             let claim = try ClaimRequest(body: request.body)

@@ -6,7 +6,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// The JSON API: `GET /v1/clicks`, `GET /v1/customers` (secret key) and `POST /client/claims` (public key).
+/// The JSON API: `GET /v1/clicks`, `/v1/customers` and `/v1/commissions` (secret key), `POST /client/claims`
+/// (public key) and `POST /webhooks/revenuecat/<public_key>` (RevenueCat's authorization value).
 /// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
     /// The one connection that writes: claims are serialized here rather than by SQLite's busy-wait sleeps.
@@ -34,11 +35,15 @@ final class APIHandler: Sendable {
     func register(in router: inout Router) {
         router.add(Route(.exact("/v1/clicks"), methods: [.get, .head], handler: .worker(listClicks)))
         router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
+        router.add(Route(.exact("/v1/commissions"), methods: [.get, .head], handler: .worker(listCommissions)))
+        router.add(Route(.exact("/v1/webhook_events"), methods: [.get, .head], handler: .worker(listWebhookEvents)))
         router.add(Route(.exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, handler: .worker(claim)))
+        router.add(
+            Route(.prefix(Self.revenueCatWebhookPrefix), methods: [.post], handler: .worker(receiveRevenueCatEvent)))
     }
 
     /// The organization whose secret key the request carries.
-    private func authenticate(_ request: APIRequest) throws -> OrganizationRecord {
+    func authenticate(_ request: APIRequest) throws -> OrganizationRecord {
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
             throw APIError.unauthorized
         }
@@ -49,7 +54,7 @@ final class APIHandler: Sendable {
         return organization
     }
 
-    private func limit(_ request: APIRequest) throws -> Int {
+    func limit(_ request: APIRequest) throws -> Int {
         guard let text = request.query["limit"] else { return 20 }
         guard let limit = Int(text), (1...ClickQuery.maximumLimit).contains(limit) else {
             throw APIError.invalidRequest("limit must be an integer from 1 to \(ClickQuery.maximumLimit)")
@@ -89,8 +94,9 @@ final class APIHandler: Sendable {
             query.startingAfter = after
         }
         if let status = request.query["status"] {
-            guard ["lead", "paying"].contains(status) else {
-                throw APIError.invalidRequest("status must be lead or paying")
+            guard CustomerStatus(rawValue: status) != nil else {
+                throw APIError.invalidRequest(
+                    "status must be one of " + CustomerStatus.allCases.map(\.rawValue).joined(separator: ", "))
             }
             query.status = status
         }

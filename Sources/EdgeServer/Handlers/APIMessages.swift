@@ -77,6 +77,9 @@ struct APIError: Error, Sendable {
             status: 405, code: "method_not_allowed", message: "Use \(allowed) on this path",
             headers: [("allow", allowed)])
     }
+    static func payloadTooLarge(limit: Int) -> APIError {
+        APIError(status: 413, code: "payload_too_large", message: "The request body is larger than \(limit) bytes")
+    }
     static let internalError = APIError(
         status: 500, code: "internal_error", message: "The server could not complete the request; try again")
 }

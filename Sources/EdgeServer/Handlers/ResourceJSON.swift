@@ -37,7 +37,8 @@ public enum ResourceJSON {
     }
 
     /// A customer: `id`, `customer_id`, `partner_id`, `program_id`, `code`, `click_id` (or null), `status`,
-    /// `claimed_at` and `first_seen_at` (or null).
+    /// `claimed_at`, `first_seen_at` (or null), `revenue_cents` (purchases less refunds) and `commission_cents`
+    /// (pending commissions).
     public static func customer(_ customer: CustomerRecord, into json: inout JSONWriter) {
         json.object {
             $0.string("id", customer.id)
@@ -49,6 +50,44 @@ public enum ResourceJSON {
             $0.string("status", customer.status)
             $0.string("claimed_at", Timestamp.format(customer.claimedAt))
             $0.string("first_seen_at", customer.firstSeenAt.map(Timestamp.format))
+            $0.raw("revenue_cents", String(customer.revenueCents))
+            $0.raw("commission_cents", String(customer.commissionCents))
+        }
+    }
+
+    /// A commission: `id`, `created_at`, `partner_id`, `program_id`, `customer_id` (the app user id),
+    /// `event_id`, `transaction_id`, `product_id` (or null), `revenue_cents`, `amount` (cents), `currency` and
+    /// `status` (`pending` or `reversed`).
+    public static func commission(_ commission: CommissionRecord, into json: inout JSONWriter) {
+        json.object {
+            $0.string("id", commission.id)
+            $0.string("created_at", Timestamp.format(commission.createdAt))
+            $0.string("partner_id", commission.partnerID)
+            $0.string("program_id", commission.programID)
+            $0.string("customer_id", commission.customerID)
+            $0.string("event_id", commission.eventID)
+            $0.string("transaction_id", commission.transactionID)
+            $0.string("product_id", commission.productID)
+            $0.raw("revenue_cents", String(commission.revenueCents))
+            $0.raw("amount", String(commission.amountCents))
+            $0.string("currency", commission.currency)
+            $0.string("status", commission.status.rawValue)
+        }
+    }
+
+    /// A webhook event: `event_id`, `type`, `environment`, `app_user_id`, `customer` (`cust_…` or null),
+    /// `outcome`, `received_at` and `body`, the event as RevenueCat posted it.
+    public static func webhookEvent(_ event: StoredWebhookEvent, into json: inout JSONWriter) {
+        json.object {
+            $0.string("event_id", event.eventID)
+            $0.string("type", event.type)
+            $0.string("environment", event.environment)
+            $0.string("app_user_id", event.appUserID)
+            $0.string("customer", event.customer)
+            $0.string("outcome", event.outcome)
+            $0.string("received_at", Timestamp.format(event.receivedAt))
+            // Stored only after it parsed as JSON: it goes out as it came in.
+            $0.raw("body", String(decoding: event.body, as: UTF8.self))
         }
     }
 }

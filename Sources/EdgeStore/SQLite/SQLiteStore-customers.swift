@@ -3,11 +3,21 @@ extension SQLiteStore {
         id, organization_id, customer_id, partner_id, program_id, code, click_id, status, claimed_at, first_seen_at
         """
 
+    /// A customer with its totals: revenue of purchases not refunded, and pending commissions.
+    static let customerSelect = """
+        SELECT c.id, c.organization_id, c.customer_id, c.partner_id, c.program_id, c.code, c.click_id, c.status,
+            c.claimed_at, c.first_seen_at,
+            (SELECT COALESCE(SUM(t.revenue_cents), 0) FROM transactions t WHERE t.customer = c.id AND t.refunded = 0),
+            (SELECT COALESCE(SUM(m.amount), 0) FROM commissions m WHERE m.customer = c.id AND m.status = 'pending')
+        FROM customers c
+        """
+
     static func customer(_ row: SQLiteRow) -> CustomerRecord {
         CustomerRecord(
             id: row.text(0), organizationID: row.text(1), customerID: row.text(2), partnerID: row.text(3),
             programID: row.text(4), code: row.text(5), clickID: row.optionalText(6), status: row.text(7),
-            claimedAt: row.int(8), firstSeenAt: row.optionalInt(9))
+            claimedAt: row.int(8), firstSeenAt: row.optionalInt(9), revenueCents: row.int(10),
+            commissionCents: row.int(11))
     }
 
     public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
@@ -28,7 +38,7 @@ extension SQLiteStore {
                     ])
                 let created = db.changes == 1
                 let stored = try db.rows(
-                    "SELECT \(Self.customerColumns) FROM customers WHERE organization_id = ? AND customer_id = ?",
+                    "\(Self.customerSelect) WHERE c.organization_id = ? AND c.customer_id = ?",
                     [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
                 guard let winner = stored.first else {
                     throw StoreError.database("the customer vanished inside its own transaction")
@@ -41,33 +51,37 @@ extension SQLiteStore {
     public func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
         try withConnection { db in
             try db.rows(
-                "SELECT \(Self.customerColumns) FROM customers WHERE organization_id = ? AND customer_id = ?",
+                """
+                \(Self.customerSelect) WHERE c.organization_id = ?1 AND (c.customer_id = ?2 OR c.id = (SELECT a.customer
+                    FROM customer_aliases a WHERE a.organization_id = ?1 AND a.app_user_id = ?2))
+                ORDER BY c.customer_id = ?2 DESC LIMIT 1
+                """,
                 [.text(organizationID), .text(customerID)], Self.customer
             ).first
         }
     }
 
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
-        var sql = "SELECT \(Self.customerColumns) FROM customers WHERE organization_id = ?"
+        var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
         var bindings: [SQLiteValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
-            sql += " AND seq < (SELECT seq FROM customers WHERE id = ?)"
+            sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
             bindings.append(.text(after))
         }
         if let partner = query.partnerID {
-            sql += " AND partner_id = ?"
+            sql += " AND c.partner_id = ?"
             bindings.append(.text(partner))
         }
         if let status = query.status {
-            sql += " AND status = ?"
+            sql += " AND c.status = ?"
             bindings.append(.text(status))
         }
         if let customerID = query.customerID {
-            sql += " AND customer_id = ?"
+            sql += " AND c.customer_id = ?"
             bindings.append(.text(customerID))
         }
         let limit = max(1, min(query.limit, ClickQuery.maximumLimit))
-        sql += " ORDER BY seq DESC LIMIT \(limit + 1)"
+        sql += " ORDER BY c.seq DESC LIMIT \(limit + 1)"
         let rows = try withConnection { try $0.rows(sql, bindings, Self.customer) }
         return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }

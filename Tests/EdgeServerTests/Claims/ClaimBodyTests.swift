@@ -21,7 +21,7 @@ import Testing
 
         let oversized = Self.prefix + [UInt8](repeating: 0x61, count: filler + 1) + Self.suffix
         let response = try client.claim(bytes: oversized)
-        #expect(response.isError(413, "invalid_request"), "\(response.status) \(response.text)")
+        #expect(response.isError(413, "payload_too_large"), "\(response.status) \(response.text)")
         #expect(response.message.contains("16384"))
         #expect(response.header("access-control-allow-origin") == "*")
         #expect(try client.customers().count == 1)

@@ -234,6 +234,17 @@ final class FlakyStore: Store {
         try base.customer(organizationID: organizationID, customerID: customerID)
     }
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try base.customers(query) }
+    func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
+        -> WebhookOutcome
+    {
+        try base.recordWebhookEvent(event, plan: plan)
+    }
+    func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> { try base.commissions(query) }
+    func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws
+        -> Page<StoredWebhookEvent>
+    {
+        try base.webhookEvents(organizationID: organizationID, limit: limit, startingAfter: startingAfter)
+    }
 }
 
 /// Staged clicks reach the file only on a flush, all in one write.

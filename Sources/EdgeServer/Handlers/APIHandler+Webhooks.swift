@@ -1,0 +1,80 @@
+import EdgeStore
+import LinkCore
+
+extension APIHandler {
+    /// The path under which each organization's RevenueCat webhook lives: `/webhooks/revenuecat/<public_key>`.
+    static let revenueCatWebhookPrefix = "/webhooks/revenuecat/"
+
+    /// `POST /webhooks/revenuecat/<public_key>`: checks the organization (404) and RevenueCat's `Authorization`
+    /// value (401), the size (413) and the envelope (400), then stores the event once and applies it. Every
+    /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
+    func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
+        let publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
+        let table = watcher.table
+        guard !publicKey.contains("/"), let organization = table.organization(publicKey: String(publicKey)) else {
+            throw APIError.notFound(
+                "No organization has the public key in this webhook URL", code: "unknown_public_key")
+        }
+        guard let expected = organization.revenueCatAuthorization else {
+            throw APIError(
+                status: 401, code: "unauthorized",
+                message: "This organization has no RevenueCat authorization set: add \"revenuecat\": "
+                    + "{\"authorization\": …} to it in the import file, and the same value in RevenueCat")
+        }
+        guard let given = request.authorization, ConstantTime.equal(Array(given.utf8), Array(expected.utf8)) else {
+            throw APIError(
+                status: 401, code: "unauthorized",
+                message: "The Authorization header is missing or is not this organization's RevenueCat authorization")
+        }
+        guard request.body.count <= RevenueCatEvent.maximumBodySize else {
+            throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)
+        }
+        let event: RevenueCatEvent
+        do { event = try RevenueCatEvent(body: request.body) } catch { throw APIError.invalidRequest(error.message) }
+        let now = Clock.epochMilliseconds()
+        let record = WebhookEventRecord(
+            organizationID: organization.id, eventID: event.id, type: event.type, environment: event.environment,
+            appUserID: event.appUserID, receivedAt: now, body: request.body, lookupIDs: event.customerLookupIDs,
+            transactionID: event.transactionID)
+        let outcome = try writer.recordWebhookEvent(record) { ledger in
+            let rule = ledger.customer.flatMap { table.program(id: $0.programID)?.commission }
+            return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
+                EntityID.make(prefix: "comm_")
+            }
+        }
+        return APIResponse.success { object in
+            object.member("data") { json in
+                json.object {
+                    $0.string("event_id", event.id)
+                    $0.string("status", outcome == .duplicate ? "duplicate" : "stored")
+                    $0.string("outcome", outcome.rawValue)
+                }
+            }
+        }
+    }
+}
+
+extension APIHandler {
+    /// `GET /v1/webhook_events` with the secret key: the RevenueCat events received, newest first, with what each
+    /// did and its body as posted, so the app's team can see what RevenueCat delivered.
+    func listWebhookEvents(_ request: APIRequest) throws -> APIResponse {
+        let organization = try authenticate(request)
+        let after = request.query["starting_after"]
+        if let after, after.isEmpty || after.utf8.count > RevenueCatEvent.maximumIDLength {
+            throw APIError.invalidRequest("starting_after must be an event id")
+        }
+        let page = try reader.webhookEvents(
+            organizationID: organization.id, limit: try limit(request), startingAfter: after)
+        return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.webhookEvent) }
+    }
+}
+
+/// Comparison of secrets in time that depends on their lengths only, not on where they first differ.
+enum ConstantTime {
+    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}
