@@ -25,6 +25,9 @@ public struct ConfigDocument: Sendable, Equatable {
         public var name: String?
         public var publicKey: String?
         public var secretKey: String?
+        /// `revenuecat.authorization`: the `Authorization` header value RevenueCat's webhook sends. A secret:
+        /// `null` (or `"revenuecat": null`) removes it, absent keeps it.
+        public var revenueCatAuthorization: Field<String> = .absent
         public var programs: [Program] = []
     }
 
@@ -35,7 +38,23 @@ public struct ConfigDocument: Sendable, Equatable {
         public var deepLinkTemplate: Field<String> = .absent
         public var googlePlayURL: Field<String> = .absent
         public var appStoreURL: Field<String> = .absent
+        /// What the program pays partners: absent keeps the stored rule, `null` removes it, a value replaces it.
+        public var commission: Field<Commission> = .absent
         public var partners: [Partner] = []
+    }
+
+    /// A program's `commission` object as written; ``ConfigMerge`` checks the rule and turns it into a
+    /// `CommissionRule`.
+    ///
+    ///     {"percent": 12.5, "recurring": true, "duration_months": 12}    {"fixed_cents": 500, "recurring": false}
+    public struct Commission: Sendable, Equatable {
+        /// The text of the `percent` number exactly as written (`12.5`, `20`), so no floating point rounds it.
+        public var percent: String?
+        public var fixedCents: Int?
+        /// `nil` when left out: recurring.
+        public var recurring: Bool?
+        /// `nil` (left out or `null`): no limit.
+        public var durationMonths: Int?
     }
 
     public struct Partner: Sendable, Equatable {
@@ -87,12 +106,24 @@ public struct ConfigDocument: Sendable, Equatable {
 
     private static func organization(_ value: JSONValue, path: String) throws -> Organization {
         let reader = JSONFieldReader(path: path)
-        let object = try reader.object(value, allowed: ["id", "name", "public_key", "secret_key", "programs"])
+        let object = try reader.object(
+            value, allowed: ["id", "name", "public_key", "secret_key", "revenuecat", "programs"])
         var organization = Organization()
         organization.id = try reader.string(object, "id")
         organization.name = try reader.string(object, "name")
         organization.publicKey = try reader.string(object, "public_key")
         organization.secretKey = try reader.string(object, "secret_key")
+        switch object["revenuecat"] {
+        case nil:
+            break
+        case .null?:
+            organization.revenueCatAuthorization = .null
+        case let revenueCat?:
+            let revenueCatReader = JSONFieldReader(path: reader.path("revenuecat"))
+            let revenueCatObject = try revenueCatReader.object(revenueCat, allowed: ["authorization"])
+            organization.revenueCatAuthorization = try revenueCatReader.field(
+                revenueCatObject, "authorization", revenueCatReader.string)
+        }
         organization.programs = try reader.array(object["programs"], at: reader.path("programs")) {
             try program($0, path: $1)
         }
@@ -101,7 +132,8 @@ public struct ConfigDocument: Sendable, Equatable {
 
     private static func program(_ value: JSONValue, path: String) throws -> Program {
         let reader = JSONFieldReader(path: path)
-        let object = try reader.object(value, allowed: ["id", "name", "claim_window_days", "app_links", "partners"])
+        let object = try reader.object(
+            value, allowed: ["id", "name", "claim_window_days", "app_links", "commission", "partners"])
         var program = Program()
         program.id = try reader.string(object, "id")
         program.name = try reader.string(object, "name")
@@ -121,10 +153,27 @@ public struct ConfigDocument: Sendable, Equatable {
             program.googlePlayURL = try linkReader.field(linkObject, "google_play_url", linkReader.string)
             program.appStoreURL = try linkReader.field(linkObject, "app_store_url", linkReader.string)
         }
+        program.commission = try reader.field(object, "commission") { try commission($0, path: $1) }
         program.partners = try reader.array(object["partners"], at: reader.path("partners")) {
             try partner($0, path: $1)
         }
         return program
+    }
+
+    private static func commission(_ value: JSONValue, path: String) throws -> Commission {
+        let reader = JSONFieldReader(path: path)
+        let object = try reader.object(value, allowed: ["percent", "fixed_cents", "recurring", "duration_months"])
+        var commission = Commission()
+        switch object["percent"] {
+        case nil, .null?: break
+        case .number(let text)?: commission.percent = text
+        case let other?:
+            throw StoreError.invalidConfig("\(reader.path("percent")): must be a number, not \(other.typeName)")
+        }
+        commission.fixedCents = try reader.field(object, "fixed_cents", reader.integer).value
+        commission.recurring = try reader.bool(object, "recurring")
+        commission.durationMonths = try reader.field(object, "duration_months", reader.integer).value
+        return commission
     }
 
     private static func partner(_ value: JSONValue, path: String) throws -> Partner {

@@ -20,7 +20,8 @@ public enum ConfigImporter {
         }
     }
 
-    /// The stored configuration in the import form, without secret keys, ids included.
+    /// The stored configuration in the import form, ids included, without secrets: no secret key and no
+    /// RevenueCat authorization.
     public static func exportDocument(from store: any Store) throws -> [UInt8] {
         let records = try store.configRecords()
         var json = JSONWriter()
@@ -47,6 +48,7 @@ public enum ConfigImporter {
                     $0.string("app_store_url", program.appStoreURL)
                 }
                 json.raw(",")
+                json.key("commission"); commission(program.commission, into: &json); json.raw(",")
                 json.key("partners"); json.raw("[")
                 let partners = records.partners.filter { $0.programID == program.id }
                 for (partnerIndex, partner) in partners.enumerated() {
@@ -71,6 +73,28 @@ public enum ConfigImporter {
         }
         json.raw("\n]}\n")
         return json.bytes
+    }
+
+    /// Writes `rule` in the import form (`{"percent":12.5,"recurring":true,"duration_months":12}`), or `null`.
+    private static func commission(_ rule: CommissionRule?, into json: inout JSONWriter) {
+        guard let rule else { return json.raw("null") }
+        json.object {
+            switch rule.amount {
+            case .percent(let basisPoints): $0.raw("percent", percentText(basisPoints: basisPoints))
+            case .fixedCents(let cents): $0.raw("fixed_cents", String(cents))
+            }
+            $0.raw("recurring", rule.recurring ? "true" : "false")
+            if let months = rule.durationMonths { $0.raw("duration_months", String(months)) }
+        }
+    }
+
+    /// A percentage in basis points as the shortest exact JSON number: 2000 is `20`, 1250 `12.5`, 1 `0.01`.
+    private static func percentText(basisPoints: Int) -> String {
+        let whole = basisPoints / 100
+        let hundredths = basisPoints % 100
+        if hundredths == 0 { return String(whole) }
+        if hundredths % 10 == 0 { return "\(whole).\(hundredths / 10)" }
+        return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
     /// The demo organization `tolt-edge serve --demo` stores: key `pk_demo`, code `SAM20`.

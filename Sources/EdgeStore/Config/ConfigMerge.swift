@@ -45,7 +45,16 @@ struct ConfigMerge {
         if existing.organizations.contains(where: { $0.secretKey == secretKey && $0.id != id }) {
             throw StoreError.invalidConfig("\(path).secret_key: is already used by another organization")
         }
-        let record = OrganizationRecord(id: id, name: name, publicKey: publicKey, secretKey: secretKey)
+        var authorization = stored?.revenueCatAuthorization
+        switch document.revenueCatAuthorization {
+        case .absent: break
+        case .null: authorization = nil
+        case .value(let given):
+            try Self.validRevenueCatAuthorization(given, path: "\(path).revenuecat.authorization")
+            authorization = given
+        }
+        let record = OrganizationRecord(
+            id: id, name: name, publicKey: publicKey, secretKey: secretKey, revenueCatAuthorization: authorization)
         remember(record, stored: stored, kind: "organization", into: \.organizations, in: \ConfigChanges.organizations)
         for (index, program) in document.programs.enumerated() {
             try merge(program, organizationID: id, path: "\(path).programs[\(index)]")
@@ -78,6 +87,12 @@ struct ConfigMerge {
         }
         record.appStoreURL = try Self.apply(document.appStoreURL, to: record.appStoreURL) {
             try Self.validURL($0, path: "\(path).app_links.app_store_url")
+        }
+        switch document.commission {
+        case .absent: break
+        case .null: record.commission = nil
+        case .value(let commission):
+            record.commission = try Self.validCommission(commission, path: "\(path).commission")
         }
         remember(record, stored: stored, kind: "program", into: \.programs, in: \ConfigChanges.programs)
         for (index, partner) in document.partners.enumerated() {

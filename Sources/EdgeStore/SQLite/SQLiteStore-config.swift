@@ -18,18 +18,24 @@ extension SQLiteStore {
             var records = ConfigRecords()
             records.revision = try Self.revision(db)
             records.organizations = try db.rows(
-                "SELECT id, name, public_key, secret_key FROM organizations ORDER BY id"
-            ) { OrganizationRecord(id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKey: $0.text(3)) }
+                "SELECT id, name, public_key, secret_key, revenuecat_authorization FROM organizations ORDER BY id"
+            ) {
+                OrganizationRecord(
+                    id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKey: $0.text(3),
+                    revenueCatAuthorization: $0.optionalText(4))
+            }
             records.programs = try db.rows(
                 """
                 SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
-                    app_store_url FROM programs ORDER BY id
+                    app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
+                    commission_duration_months FROM programs ORDER BY id
                 """
             ) {
                 ProgramRecord(
                     id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
                     claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
-                    googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6))
+                    googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
+                    commission: Self.commission($0, from: 7))
             }
             records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
                 PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
@@ -52,30 +58,38 @@ extension SQLiteStore {
                 for organization in changes.organizations {
                     try db.query(
                         """
-                        INSERT INTO organizations (id, name, public_key, secret_key) VALUES (?, ?, ?, ?)
+                        INSERT INTO organizations (id, name, public_key, secret_key, revenuecat_authorization)
+                            VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET name = excluded.name, public_key = excluded.public_key,
-                            secret_key = excluded.secret_key
+                            secret_key = excluded.secret_key,
+                            revenuecat_authorization = excluded.revenuecat_authorization
                         """,
                         [
                             .text(organization.id), .text(organization.name), .text(organization.publicKey),
-                            .text(organization.secretKey),
+                            .text(organization.secretKey), .optional(organization.revenueCatAuthorization),
                         ])
                 }
                 for program in changes.programs {
                     try db.query(
                         """
                         INSERT INTO programs (id, organization_id, name, claim_window_days, deep_link_template,
-                            google_play_url, app_store_url) VALUES (?, ?, ?, ?, ?, ?, ?)
+                            google_play_url, app_store_url, commission_percent_bp, commission_fixed_cents,
+                            commission_recurring, commission_duration_months)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id,
                             name = excluded.name, claim_window_days = excluded.claim_window_days,
                             deep_link_template = excluded.deep_link_template,
-                            google_play_url = excluded.google_play_url, app_store_url = excluded.app_store_url
+                            google_play_url = excluded.google_play_url, app_store_url = excluded.app_store_url,
+                            commission_percent_bp = excluded.commission_percent_bp,
+                            commission_fixed_cents = excluded.commission_fixed_cents,
+                            commission_recurring = excluded.commission_recurring,
+                            commission_duration_months = excluded.commission_duration_months
                         """,
                         [
                             .text(program.id), .text(program.organizationID), .text(program.name),
                             .optional(program.claimWindowDays), .optional(program.deepLinkTemplate),
                             .optional(program.googlePlayURL), .optional(program.appStoreURL),
-                        ])
+                        ] + Self.commissionColumns(program.commission))
                 }
                 for partner in changes.partners {
                     try db.query(
@@ -101,5 +115,35 @@ extension SQLiteStore {
                     "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'config_revision'")
             }
         }
+    }
+
+    /// A program's rule from its four commission columns starting at `column`: percent (basis points) or
+    /// fixed cents, recurring, duration. No amount is no rule.
+    private static func commission(_ row: SQLiteRow, from column: Int32) -> CommissionRule? {
+        let amount: CommissionRule.Amount
+        if let basisPoints = row.optionalInt(column) {
+            amount = .percent(basisPoints: Int(basisPoints))
+        } else if let cents = row.optionalInt(column + 1) {
+            amount = .fixedCents(Int(cents))
+        } else {
+            return nil
+        }
+        return CommissionRule(
+            amount: amount, recurring: row.optionalInt(column + 2).map { $0 != 0 } ?? true,
+            durationMonths: row.optionalInt(column + 3).map { Int($0) })
+    }
+
+    /// The four commission columns' values for `rule`, all null without one.
+    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLiteValue] {
+        guard let rule else { return [.null, .null, .null, .null] }
+        var percent: Int?
+        var fixedCents: Int?
+        switch rule.amount {
+        case .percent(let basisPoints): percent = basisPoints
+        case .fixedCents(let cents): fixedCents = cents
+        }
+        return [
+            .optional(percent), .optional(fixedCents), .integer(rule.recurring ? 1 : 0), .optional(rule.durationMonths),
+        ]
     }
 }

@@ -101,7 +101,124 @@ import Testing
         Case(name: "organizations missing", json: #"{}"#, path: "organizations: "),
     ]
 
-    @Test(arguments: cases)
+    /// Sets the commission of `prg_acme`.
+    static func commission(_ body: String) -> String { program(#""commission":\#(body)"#) }
+
+    /// Sets `org_acme`'s `revenuecat` member.
+    static func revenueCat(_ body: String) -> String { #"{"organizations":[{"id":"org_acme","revenuecat":\#(body)}]}"# }
+
+    static let percentRule = "must be a number from 0.01 to 100 with at most two decimals"
+
+    static let commissionCases: [Case] = [
+        Case(
+            name: "percent 0", json: commission(#"{"percent":0}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent of the second program above 100",
+            json: #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme"},"#
+                + #"{"id":"prg_play","commission":{"percent":100.01}}]}]}"#,
+            path: "organizations[0].programs[1].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent with three decimals", json: commission(#"{"percent":12.345}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent below a hundredth", json: commission(#"{"percent":0.001}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent negative", json: commission(#"{"percent":-5}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent with a huge exponent", json: commission(#"{"percent":1e400}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent with a tiny exponent", json: commission(#"{"percent":2e-9999}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent with many digits",
+            json: commission(#"{"percent":\#(String(repeating: "9", count: 40))}"#),
+            path: "organizations[0].programs[0].commission.percent: \(percentRule)"),
+        Case(
+            name: "percent as a string", json: commission(#"{"percent":"20"}"#),
+            path: "organizations[0].programs[0].commission.percent: must be a number"),
+        Case(
+            name: "percent and fixed cents", json: commission(#"{"percent":20,"fixed_cents":500}"#),
+            path: "organizations[0].programs[0].commission: must have exactly one of percent and fixed_cents"),
+        Case(
+            name: "neither percent nor fixed cents", json: commission(#"{"recurring":true}"#),
+            path: "organizations[0].programs[0].commission: must have exactly one of percent and fixed_cents"),
+        Case(
+            name: "percent null and no fixed cents", json: commission(#"{"percent":null}"#),
+            path: "organizations[0].programs[0].commission: must have exactly one of percent and fixed_cents"),
+        Case(
+            name: "fixed cents 0", json: commission(#"{"fixed_cents":0}"#),
+            path: "organizations[0].programs[0].commission.fixed_cents: must be an integer from 1 to 10000000"),
+        Case(
+            name: "fixed cents above the maximum", json: commission(#"{"fixed_cents":10000001}"#),
+            path: "organizations[0].programs[0].commission.fixed_cents: must be an integer from 1 to 10000000"),
+        Case(
+            name: "fixed cents with a fraction", json: commission(#"{"fixed_cents":5.5}"#),
+            path: "organizations[0].programs[0].commission.fixed_cents: must be an integer"),
+        Case(
+            name: "recurring not a boolean", json: commission(#"{"percent":20,"recurring":"yes"}"#),
+            path: "organizations[0].programs[0].commission.recurring: must be true or false"),
+        Case(
+            name: "duration of 0 months", json: commission(#"{"percent":20,"duration_months":0}"#),
+            path: "organizations[0].programs[0].commission.duration_months: must be an integer from 1 to 1200"),
+        Case(
+            name: "duration above the maximum", json: commission(#"{"percent":20,"duration_months":1201}"#),
+            path: "organizations[0].programs[0].commission.duration_months: must be an integer from 1 to 1200"),
+        Case(
+            name: "duration as a string", json: commission(#"{"percent":20,"duration_months":"12"}"#),
+            path: "organizations[0].programs[0].commission.duration_months: must be an integer"),
+        Case(
+            name: "unknown commission field", json: commission(#"{"percent":20,"cap_cents":100}"#),
+            path: "organizations[0].programs[0].commission.cap_cents: is not a known field"),
+        Case(
+            name: "commission a number", json: commission("20"),
+            path: "organizations[0].programs[0].commission: must be an object"),
+    ]
+
+    static let authorizationRule =
+        "must be 8–512 printable ASCII characters, without leading or trailing spaces"
+
+    static let revenueCatCases: [Case] = [
+        Case(
+            name: "authorization of 7 bytes", json: revenueCat(#"{"authorization":"1234567"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization empty", json: revenueCat(#"{"authorization":""}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization of 513 bytes",
+            json: revenueCat(#"{"authorization":"\#(String(repeating: "a", count: 513))"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization with a leading space", json: revenueCat(#"{"authorization":" Bearer abcdef"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization with a trailing space", json: revenueCat(#"{"authorization":"Bearer abcdef "}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization with a tab", json: revenueCat(#"{"authorization":"Bearer\tabcdef"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization with CR LF", json: revenueCat(#"{"authorization":"Bearer x\r\nX-A: 1"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization not ASCII", json: revenueCat(#"{"authorization":"Bearer clé-secrète"}"#),
+            path: "organizations[0].revenuecat.authorization: \(authorizationRule)"),
+        Case(
+            name: "authorization a number", json: revenueCat(#"{"authorization":12345678}"#),
+            path: "organizations[0].revenuecat.authorization: must be a string"),
+        Case(
+            name: "unknown revenuecat field", json: revenueCat(#"{"authorization":"Bearer abcdef","secret":"x"}"#),
+            path: "organizations[0].revenuecat.secret: is not a known field"),
+        Case(
+            name: "revenuecat a string", json: revenueCat(#""Bearer abcdef""#),
+            path: "organizations[0].revenuecat: must be an object"),
+    ]
+
+    @Test(arguments: cases + commissionCases + revenueCatCases)
     func anInvalidFieldIsNamedAndNothingIsWritten(_ invalid: Case) throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
@@ -127,6 +244,30 @@ import Testing
             """
         let error = try #require(throws: StoreError.self) { try fixture.importJSON(json) }
         #expect(error.message.hasPrefix("organizations[1].programs[0].partners[0].codes[1].code: "), "\(error.message)")
+        #expect(try fixture.store.configRecords() == before)
+    }
+
+    @Test func aValidCommissionAndAuthorizationBeforeAnInvalidFieldAreNotWritten() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let before = try fixture.store.configRecords()
+        let json = """
+            {"organizations":[{"id":"org_acme","revenuecat":{"authorization":"Bearer abcdef"},"programs":[
+              {"id":"prg_acme","commission":{"percent":20}},
+              {"id":"prg_play","commission":{"fixed_cents":500,"duration_months":0}}]}]}
+            """
+        let error = try #require(throws: StoreError.self) { try fixture.importJSON(json) }
+        #expect(
+            error.message.hasPrefix("organizations[0].programs[1].commission.duration_months: "), "\(error.message)")
+        #expect(try fixture.store.configRecords() == before)
+
+        // And a valid commission before an invalid code of a later partner.
+        let later = """
+            {"organizations":[{"id":"org_acme","revenuecat":{"authorization":"Bearer abcdef"},"programs":[
+              {"id":"prg_acme","commission":{"percent":20},"partners":[{"id":"part_sam","codes":[{"code":"A B"}]}]}]}]}
+            """
+        let codeError = try #require(throws: StoreError.self) { try fixture.importJSON(later) }
+        #expect(codeError.message.hasPrefix("organizations[0].programs[0].partners[0].codes[0].code: "))
         #expect(try fixture.store.configRecords() == before)
     }
 }

@@ -1,12 +1,14 @@
 import LinkCore
 
 extension ConfigRecords {
-    /// The records with code references and secret keys left out, for comparing two stores.
+    /// The records with code references and secrets (secret keys, RevenueCat authorizations) left out, for
+    /// comparing two stores.
     var comparable: String {
         let organizations = self.organizations.map { "\($0.id)|\($0.name)|\($0.publicKey)" }.sorted()
         let programs = self.programs.map {
             "\($0.id)|\($0.organizationID)|\($0.name)|\(String(describing: $0.claimWindowDays))|"
-                + "\($0.deepLinkTemplate ?? "-")|\($0.googlePlayURL ?? "-")|\($0.appStoreURL ?? "-")"
+                + "\($0.deepLinkTemplate ?? "-")|\($0.googlePlayURL ?? "-")|\($0.appStoreURL ?? "-")|"
+                + String(describing: $0.commission)
         }.sorted()
         let partners = self.partners.map { "\($0.id)|\($0.programID)|\($0.name)|\($0.status)" }.sorted()
         let codes = self.codes.map { "\($0.partnerID)|\($0.code)|\($0.active)" }.sorted()
