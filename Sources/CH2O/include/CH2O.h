@@ -64,6 +64,16 @@ tolt_h2o_held *tolt_h2o_start_held(h2o_req_t *req, void (*stop)(h2o_generator_t 
     still holds the request (a worker's reply) learns that it is gone. */
 void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *));
 
+/* ---- h2o's own errors ---- */
+
+/** Makes every error with `status` that h2o sends itself, before any handler has the request (such as its 413 for a
+    body above `max_request_entity_size`), go out with `reason`, the `header_count` headers in `headers` (name, value,
+    name, value, …; names lower-case) and `body` in place of h2o's plain text. h2o's refusal stays as it was: it
+    still stops reading at once and closes the connection after the answer. Everything is copied; call this before
+    the first loop is created. See errors.c. */
+void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t reason, const h2o_iovec_t *headers,
+                                   size_t header_count, h2o_iovec_t body);
+
 /* ---- loops ---- */
 
 /** A reply handed from a worker thread back to the loop that owns the request. */

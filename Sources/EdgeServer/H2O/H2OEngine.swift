@@ -77,9 +77,12 @@ final class H2OEngine: Sendable {
         }
         self.listeners = listeners
         self.port = port
-        // Larger bodies get a 413 before a handler sees them; handlers apply their own, smaller limits.
-        global = Global(
-            config: tolt_h2o_config_create(1 << 20) { _, request in H2OLoop.of(request!).handle(request!) })
+        // Larger bodies get a 413 in the API's error shape before a handler sees them (H2OEngine+OwnErrors).
+        let config: UnsafeMutablePointer<h2o_globalconf_t> = tolt_h2o_config_create(Self.maximumBodySize) {
+            _, request in H2OLoop.of(request!).handle(request!)
+        }
+        Self.replaceOwnErrors(in: config)
+        global = Global(config: config)
     }
 
     deinit {

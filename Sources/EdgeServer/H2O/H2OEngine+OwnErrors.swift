@@ -1,0 +1,55 @@
+internal import CH2O
+
+/// The errors h2o answers itself, before any handler has the request, sent in the API's one error shape.
+///
+/// h2o reads a request's whole body before it calls the handler, and refuses a body above ``maximumBodySize`` with its
+/// own `413` and plain text: from the Content-Length before reading any of it, or as soon as a chunked body reaches
+/// the limit. h2o still decides, stops reading and closes the connection afterwards; only what it writes changes
+/// (`errors.c` in the `CH2O` target).
+extension H2OEngine {
+    /// The largest request body h2o reads; handlers apply their own, smaller limits.
+    static let maximumBodySize = 1 << 20
+
+    /// What a request whose body is above ``maximumBodySize`` gets, on every path.
+    static let bodyTooLarge = APIResponse.error(
+        APIError(
+            status: 413, code: "payload_too_large",
+            message: "The request body is larger than \(maximumBodySize) bytes"))
+
+    /// Makes h2o send ``bodyTooLarge`` in place of its own 413.
+    static func replaceOwnErrors(in config: UnsafeMutablePointer<h2o_globalconf_t>) {
+        replaceError(bodyTooLarge, in: config)
+    }
+
+    /// Makes h2o's own error with `response.status` go out as `response`, with the reason phrase and headers
+    /// ``H2OResponder`` gives every API answer.
+    private static func replaceError(_ response: APIResponse, in config: UnsafeMutablePointer<h2o_globalconf_t>) {
+        var headers: [(name: [UInt8], value: [UInt8])] = response.headers.map {
+            (Array($0.name.lowercased().utf8), Array($0.value.utf8))
+        }
+        headers.append((Array("server".utf8), Array(serverName.bytes)))
+        headers.append((Array("content-type".utf8), Array(StaticText.json.bytes)))
+        headers.append((Array("cache-control".utf8), Array(StaticText.noStore.bytes)))
+
+        // Every text in one buffer, so that one pointer covers them all while h2o copies them.
+        var storage: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        func append(_ bytes: some Collection<UInt8>) {
+            ranges.append(storage.count..<storage.count + bytes.count)
+            storage += bytes
+        }
+        append(StaticText.reason(response.status).bytes)
+        for header in headers {
+            append(header.name)
+            append(header.value)
+        }
+        append(response.body)
+        storage.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
+            let texts = ranges.map { h2o_iovec_t(base: base + $0.lowerBound, len: $0.count) }
+            tolt_h2o_config_replace_error(
+                config, Int32(response.status), texts[0], Array(texts[1..<texts.count - 1]), headers.count,
+                texts[texts.count - 1])
+        }
+    }
+}

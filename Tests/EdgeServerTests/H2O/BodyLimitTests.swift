@@ -1,0 +1,131 @@
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+@testable import EdgeServer
+
+/// A body above 1 MiB is refused by h2o before any handler runs: a `413` in the API's one JSON error shape on every
+/// path, from the Content-Length alone or as soon as a chunked body grows past the limit, on a connection that is
+/// then closed; the server goes on serving. A body within the limit still reaches its handler.
+@Suite struct BodyLimitTests {
+    static let limit = 1 << 20
+    static let message = "The request body is larger than 1048576 bytes"
+
+    static func head(_ method: String, _ path: String, _ headers: [String]) -> [UInt8] {
+        Array((["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers + ["", ""]).joined(separator: "\r\n").utf8)
+    }
+
+    /// `count` bytes of a JSON-looking body (the content does not matter to the limit).
+    static func body(_ count: Int) -> [UInt8] { [UInt8](repeating: 0x61, count: count) }
+
+    /// A chunked body of `count` bytes in chunks of at most 64 KiB, without the last chunk unless `complete`.
+    static func chunked(_ count: Int, complete: Bool) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var left = count
+        while left > 0 {
+            let size = min(left, 65_536)
+            parts.append(Array(String(size, radix: 16).utf8) + [13, 10] + body(size) + [13, 10])
+            left -= size
+        }
+        if complete { parts.append(Array("0\r\n\r\n".utf8)) }
+        return parts
+    }
+
+    /// h2o's refusal, in our shape: 413, JSON, the limit named, and the connection closed after it.
+    static func expectRefused(_ upload: RefusableUpload, _ label: String) {
+        let response = upload.response
+        #expect(response.isError(413, "payload_too_large"), "\(label): \(response.status) \(response.text)")
+        #expect(response.message == message, "\(label)")
+        #expect(response.header("content-type") == "application/json", "\(label)")
+        #expect(response.header("content-length") == String(response.body.count), "\(label)")
+        #expect(response.header("cache-control") == "no-store", "\(label)")
+        #expect(response.header("server") == "tolt-edge", "\(label)")
+        #expect(response.header("connection") == "close" && upload.closed, "\(label): the connection stays open")
+        #expect(
+            String(decoding: response.rawHead.prefix(30), as: UTF8.self).hasPrefix("HTTP/1.1 413 Payload Too Large"))
+    }
+
+    /// The server still answers, on a new connection.
+    static func expectServing(_ server: TestServer, _ label: String) throws {
+        let health = try server.client().request("GET", "/healthz")
+        #expect(health.status == 200 && health.text == "ok\n", "\(label): \(health.status) \(health.text)")
+        let clicks = try server.client().request(
+            "GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+        #expect(clicks.status == 200, "\(label): \(clicks.status) \(clicks.text)")
+    }
+
+    @Test(arguments: ["/client/claims", "/v1/clicks", "/a/pk_acme/SAM20", "/no/such/path"])
+    func aTwoMebibyteBodyIs413InTheErrorShape(path: String) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let upload = try RefusableUpload.send(
+            [
+                Self.head("POST", path, ["Content-Type: application/json", "Content-Length: \(2 * Self.limit)"]),
+                Self.body(2 * Self.limit),
+            ], port: server.port)
+        Self.expectRefused(upload, path)
+        try Self.expectServing(server, path)
+        // Nothing reached the claims handler.
+        #expect(try server.client().customers().isEmpty)
+    }
+
+    @Test func aChunkedBodyIsRefusedAsSoonAsItGrowsPastTheLimit() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        // The limit and one more chunk, never the last chunk: the answer cannot wait for the end of the body.
+        let upload = try RefusableUpload.send(
+            [Self.head("POST", "/client/claims", ["Content-Type: application/json", "Transfer-Encoding: chunked"])]
+                + Self.chunked(Self.limit + 65_536, complete: false), port: server.port)
+        Self.expectRefused(upload, "chunked")
+        try Self.expectServing(server, "chunked")
+    }
+
+    @Test func aContentLengthAboveTheLimitIsRefusedBeforeTheBodyIsSent() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let announced = ["Content-Type: application/json", "Content-Length: \(Self.limit + 1)"]
+        Self.expectRefused(
+            try RefusableUpload.send([Self.head("POST", "/v1/clicks", announced)], port: server.port), "POST")
+        // Asked to confirm first, h2o refuses instead of inviting the body.
+        let expecting = try RefusableUpload.send(
+            [Self.head("POST", "/client/claims", announced + ["Expect: 100-continue"])], port: server.port)
+        Self.expectRefused(expecting, "Expect: 100-continue")
+        // HEAD gets the same head and no body.
+        let head = try RefusableUpload.send([Self.head("HEAD", "/a/pk_acme/SAM20", announced)], port: server.port)
+        #expect(head.response.status == 413 && head.response.header("content-type") == "application/json")
+        #expect(head.response.header("content-length") == String(H2OEngine.bodyTooLarge.body.count))
+        #expect(head.closed)
+        try Self.expectServing(server, "announced")
+    }
+
+    /// At the limit (Content-Length) or just under it (chunked: h2o refuses a chunked body that reaches the limit),
+    /// the body reaches the claims handler, whose own limit is far smaller: its 413, with its CORS header, on a
+    /// connection kept alive.
+    @Test func aBodyWithinTheLimitReachesTheHandler() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let json = "Content-Type: application/json"
+        let uploads = [
+            (
+                "Content-Length",
+                [Self.head("POST", "/client/claims", [json, "Content-Length: \(Self.limit)"]), Self.body(Self.limit)]
+            ),
+            (
+                "chunked",
+                [Self.head("POST", "/client/claims", [json, "Transfer-Encoding: chunked"])]
+                    + Self.chunked(Self.limit - 1, complete: true)
+            ),
+        ]
+        for (label, parts) in uploads {
+            let upload = try RefusableUpload.send(parts, port: server.port)
+            let response = upload.response
+            #expect(upload.bytesWritten == parts.reduce(0) { $0 + $1.count }, "\(label)")
+            #expect(response.isError(413, "invalid_request"), "\(label): \(response.status) \(response.text)")
+            #expect(response.message.contains("\(ClaimRequest.maximumBodySize)"), "\(label): \(response.message)")
+            #expect(response.header("access-control-allow-origin") == "*", "\(label)")
+            #expect(response.header("connection") == "keep-alive", "\(label)")
+        }
+        try Self.expectServing(server, "within")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One request on a connection of its own, written as far as the server reads it, then its response.
+///
+/// The test client (`HTTPClient`) retries a request whose write fails and fails when it cannot write all of it; a
+/// server that refuses a body stops reading it, answers and closes the connection, which can make the rest of the
+/// write fail (`ECONNRESET`, `EPIPE`) while the answer is already waiting to be read. Here a failed write ends the
+/// writing, and the answer is read all the same.
+struct RefusableUpload {
+    /// The response, as the server sent it.
+    var response: HTTPResponse
+    /// How many of the request's bytes the kernel accepted before the server closed the connection.
+    var bytesWritten: Int
+    /// Whether the server closed the connection after the response.
+    var closed: Bool
+
+    /// Writes `parts` one after the other, then reads one response; after a `Connection: close` response, also
+    /// whether the server closed the connection.
+    static func send(_ parts: [[UInt8]], port: Int) throws -> RefusableUpload {
+        let descriptor = try connect(port: port)
+        defer { close(descriptor) }
+        var written = 0
+        writing: for part in parts {
+            var offset = 0
+            while offset < part.count {
+                let count = part.withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                guard count > 0 else { break writing }
+                offset += count
+                written += count
+            }
+        }
+
+        var buffer: [UInt8] = []
+        func fill() -> Bool {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            buffer += chunk[..<count]
+            return true
+        }
+        var headEnd = buffer.firstRange(of: [13, 10, 13, 10])
+        while headEnd == nil {
+            guard fill() else { throw TestError("no response head; \(buffer.count) bytes: \(Self.text(buffer))") }
+            headEnd = buffer.firstRange(of: [13, 10, 13, 10])
+        }
+        let rawHead = Array(buffer[..<headEnd!.lowerBound])
+        buffer.removeSubrange(..<headEnd!.upperBound)
+        var response = try parse(rawHead)
+        let isHead = parts.first.map { $0.starts(with: Array("HEAD ".utf8)) } ?? false
+        let length = isHead ? 0 : response.header("content-length").flatMap(Int.init) ?? 0
+        while buffer.count < length {
+            guard fill() else { throw TestError("the body ended after \(buffer.count) of \(length) bytes") }
+        }
+        response.body = Array(buffer[..<length])
+        buffer.removeSubrange(..<length)
+
+        var closed = false
+        if response.header("connection")?.lowercased() == "close" {
+            // Nothing more, then the end of the stream, or a reset when the server closed with the rest of the body
+            // unread; not a timeout.
+            var byte: UInt8 = 0
+            let count = recv(descriptor, &byte, 1, 0)
+            closed = buffer.isEmpty && (count == 0 || (count < 0 && errno == ECONNRESET))
+        }
+        return RefusableUpload(response: response, bytesWritten: written, closed: closed)
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestError("socket failed: errno \(errno)") }
+        // A server that neither reads nor answers fails the test instead of hanging it.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestError("connect to \(port) failed: errno \(errno)")
+        }
+        return descriptor
+    }
+
+    /// The status line and headers (names lower-cased).
+    private static func parse(_ rawHead: [UInt8]) throws -> HTTPResponse {
+        let lines = text(rawHead).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw TestError("bad status line: \(lines[0])")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (
+                line[..<colon].lowercased(),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
+        }
+        return HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(300), as: UTF8.self) }
+}
