@@ -16,9 +16,24 @@ extension H2OEngine {
             status: 413, code: "payload_too_large",
             message: "The request body is larger than \(maximumBodySize) bytes"))
 
-    /// Makes h2o send ``bodyTooLarge`` in place of its own 413.
+    /// What a request whose framing h2o cannot read gets: a broken Content-Length, an unknown
+    /// Transfer-Encoding, broken chunks.
+    static let malformedRequest = APIResponse.error(
+        APIError(
+            status: 400, code: "bad_request",
+            message: "The request is not valid HTTP/1.1: its Content-Length or Transfer-Encoding is broken"))
+
+    /// What a request with an `Expect` other than `100-continue` gets.
+    static let unknownExpectation = APIResponse.error(
+        APIError(
+            status: 417, code: "expectation_failed", message: "Only 'Expect: 100-continue' is understood"))
+
+    /// Makes h2o send ``bodyTooLarge``, ``malformedRequest`` and ``unknownExpectation`` in place of its own
+    /// plain-text 413, 400 and 417.
     static func replaceOwnErrors(in config: UnsafeMutablePointer<h2o_globalconf_t>) {
         replaceError(bodyTooLarge, in: config)
+        replaceError(malformedRequest, in: config)
+        replaceError(unknownExpectation, in: config)
     }
 
     /// Makes h2o's own error with `response.status` go out as `response`, with the reason phrase and headers

@@ -121,11 +121,33 @@ import Testing
             let upload = try RefusableUpload.send(parts, port: server.port)
             let response = upload.response
             #expect(upload.bytesWritten == parts.reduce(0) { $0 + $1.count }, "\(label)")
-            #expect(response.isError(413, "invalid_request"), "\(label): \(response.status) \(response.text)")
+            #expect(response.isError(413, "payload_too_large"), "\(label): \(response.status) \(response.text)")
             #expect(response.message.contains("\(ClaimRequest.maximumBodySize)"), "\(label): \(response.message)")
             #expect(response.header("access-control-allow-origin") == "*", "\(label)")
             #expect(response.header("connection") == "keep-alive", "\(label)")
         }
         try Self.expectServing(server, "within")
+    }
+}
+
+/// The other errors h2o answers before any handler, in the same shape.
+@Suite struct MalformedFramingTests {
+    @Test func aBrokenContentLengthOrTransferEncodingIsAJSON400AndAnUnknownExpectA417() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let requests: [(head: String, status: Int, code: String)] = [
+            ("POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Length: 12x\r\n\r\n", 400, "bad_request"),
+            ("POST /client/claims HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "bad_request"),
+            ("POST /client/claims HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "bad_request"),
+            (
+                "POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n", 417,
+                "expectation_failed"
+            ),
+        ]
+        for (head, status, code) in requests {
+            let response = try server.client().exchange(Array(head.utf8))
+            #expect(response.isError(status, code), "\(head): \(response.status) \(response.text)")
+        }
+        #expect(try server.client().request("GET", "/healthz").status == 200)
     }
 }
