@@ -1,0 +1,473 @@
+import Testing
+
+@testable import LinkCore
+
+/// `CommissionPlanner.plan` against hand-built ledgers: what a purchase pays (percent, fixed, recurring,
+/// duration), refunds, transfers, sandbox and ignored events, and the customer's status. The extensions in
+/// `CommissionPlannerTests+….swift` hold the refunds, the statuses and the other event types.
+@Suite struct CommissionPlannerTests {
+    typealias Transaction = CommissionLedger.Transaction
+
+    static let customerID = "cust_1"
+    static func time(_ text: String) -> Int64 { Timestamp.parse(text)! }
+    /// When the test purchases were made, and RevenueCat's event time for them (a few seconds later).
+    static let purchaseTime = time("2026-03-02T09:15:00Z")
+    static let eventTime = purchaseTime + 4_000
+    /// The server's clock, which stands in for a missing event time.
+    static let now = time("2026-06-01T12:00:00Z")
+    static let twentyPercent = CommissionRule(amount: .percent(basisPoints: 2_000))
+
+    /// A production event of `user_1` for transaction `tx_1`, 4.99 USD, by default.
+    static func event(
+        _ type: String, id: String = "evt_1", transaction: String? = "tx_1", price: String? = "4.99",
+        at time: Int64? = eventTime, purchasedAt: Int64? = purchaseTime, period: String? = "NORMAL",
+        reason: String? = nil, environment: String? = "PRODUCTION", product: String? = "pro.monthly"
+    ) -> RevenueCatEvent {
+        var event = RevenueCatEvent(id: id, type: type)
+        event.environment = environment
+        event.appUserID = "user_1"
+        event.transactionID = transaction
+        event.originalTransactionID = transaction
+        event.productID = product
+        event.periodType = period
+        event.cancelReason = reason
+        event.price = price.map { USDAmount(parsing: $0)! }
+        event.purchasedAt = purchasedAt
+        event.timestamp = time
+        return event
+    }
+
+    /// The ledger of the claimed customer `cust_1`.
+    static func ledger(
+        _ status: CustomerStatus = .lead, changedAt: Int64? = nil, firstPaidAt: Int64? = nil,
+        _ transactions: [Transaction] = []
+    ) -> CommissionLedger {
+        CommissionLedger(
+            customer: .init(
+                id: customerID, partnerID: "part_sam", programID: "prg_1", status: status, statusChangedAt: changedAt,
+                firstPaidAt: firstPaidAt),
+            transactions: transactions)
+    }
+
+    /// A paid purchase of `cust_1` already stored, with its commission `com_<id>` unless `commission` is nil.
+    static func paid(
+        _ id: String, at purchasedAt: Int64 = purchaseTime, cents: Int64 = 499,
+        commission: CommissionStatus? = .pending, refunded: Bool = false, refundChangedAt: Int64? = nil,
+        customer: String = customerID
+    ) -> Transaction {
+        Transaction(
+            transactionID: id, customerID: customer, revenueCents: cents, purchasedAt: purchasedAt, refunded: refunded,
+            refundChangedAt: refundChangedAt, commission: commission.map { .init(id: "com_\(id)", status: $0) })
+    }
+
+    /// The plan, naming new commissions `com_1`, `com_2`, ….
+    static func plan(
+        _ event: RevenueCatEvent, _ ledger: CommissionLedger, rule: CommissionRule? = twentyPercent,
+        now: Int64 = now
+    ) -> WebhookPlan {
+        var count = 0
+        return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
+            count += 1
+            return "com_\(count)"
+        }
+    }
+
+    /// `plan` without the commission its transactions carry: the store keeps commissions in their own rows,
+    /// changed by `newCommission` and `commissionStatuses` only, so what a refund's transaction says of its
+    /// commission is no part of the plan's meaning.
+    static func withoutTransactionCommissions(_ plan: WebhookPlan) -> WebhookPlan {
+        var plan = plan
+        for index in plan.transactions.indices { plan.transactions[index].commission = nil }
+        return plan
+    }
+
+    // MARK: - What a purchase pays
+
+    @Test func aPaidPurchaseEarnsItsShare() {
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), Self.ledger())
+        var expected = WebhookPlan(outcome: .commissionCreated)
+        expected.transactions = [
+            Transaction(
+                transactionID: "tx_1", customerID: Self.customerID, revenueCents: 499, purchasedAt: Self.purchaseTime)
+        ]
+        expected.newCommission = NewCommission(
+            id: "com_1", transactionID: "tx_1", productID: "pro.monthly", revenueCents: 499, amountCents: 100,
+            status: .pending)
+        expected.customerStatus = (.paying, Self.eventTime)
+        expected.firstPaidAt = Self.purchaseTime
+        #expect(plan == expected)
+    }
+
+    @Test(arguments: [
+        // 20 % of 4.99 is 99.8 cents, 15 % of 3.33 is 49.95, 12.5 % of 9.99 is 124.875: half up.
+        ("4.99", 2_000, Int64(100)), ("3.33", 1_500, 50), ("9.99", 1_250, 125), ("49.99", 3_000, 1_500),
+        ("4.99", 10_000, 499), ("0.05", 1_000, 1), ("4.99E0", 2_000, 100), ("1e2", 2_500, 2_500),
+        ("3.876543219", 2_000, 78), ("10000000", 10_000, 1_000_000_000),
+    ])
+    func percentOfThePriceRoundedHalfUp(price: String, basisPoints: Int, cents: Int64) {
+        let plan = Self.plan(
+            Self.event("INITIAL_PURCHASE", price: price), Self.ledger(),
+            rule: CommissionRule(amount: .percent(basisPoints: basisPoints)))
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == cents)
+        #expect(plan.newCommission?.revenueCents == USDAmount(parsing: price)!.cents)
+    }
+
+    /// 20 % of 4.9749999997 USD is 99.49999999 cents, so 99 when rounded once.
+    @Test func percentIsRoundedOnce() {
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE", price: "4.9749999997"), Self.ledger())
+        #expect(plan.newCommission?.amountCents == 99)
+    }
+
+    @Test(arguments: [("4.99", 250), ("99.99", 250), ("0.01", 250), ("1000", 250), ("4.99", 1)])
+    func aFixedAmountWhateverThePrice(price: String, cents: Int) {
+        let plan = Self.plan(
+            Self.event("INITIAL_PURCHASE", price: price), Self.ledger(),
+            rule: CommissionRule(amount: .fixedCents(cents)))
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == Int64(cents))
+    }
+
+    @Test(arguments: ["INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL"])
+    func everyPurchaseTypePays(type: String) {
+        let ledger = Self.ledger(.paying, changedAt: Self.purchaseTime - 1_000, firstPaidAt: Self.purchaseTime - 1_000)
+        let plan = Self.plan(Self.event(type, transaction: "tx_2"), ledger)
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.transactionID == "tx_2")
+        #expect(plan.newCommission?.amountCents == 100)
+        #expect(plan.customerStatus == nil)
+        #expect(plan.firstPaidAt == nil)
+    }
+
+    @Test func aRenewalPaysAgainWhenTheRuleIsRecurring() {
+        let ledger = Self.ledger(
+            .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
+        let renewalTime = Self.time("2026-04-02T09:15:00Z")
+        let plan = Self.plan(
+            Self.event("RENEWAL", id: "evt_2", transaction: "tx_2", at: renewalTime + 3_000, purchasedAt: renewalTime),
+            ledger)
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == 100)
+        #expect(plan.transactions.map(\.transactionID) == ["tx_2"])
+    }
+
+    @Test func theCommissionNamesTheProduct() {
+        let plan = Self.plan(Self.event("NON_RENEWING_PURCHASE", product: "lifetime"), Self.ledger())
+        #expect(plan.newCommission?.productID == "lifetime")
+        let anonymous = Self.plan(Self.event("NON_RENEWING_PURCHASE", product: nil), Self.ledger())
+        #expect(anonymous.outcome == .commissionCreated)
+        #expect(anonymous.newCommission?.productID == nil)
+    }
+
+    @Test func withoutARuleThePurchaseIsRecorded() {
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), Self.ledger(), rule: nil)
+        var expected = WebhookPlan(outcome: .purchaseRecorded)
+        expected.transactions = [
+            Transaction(
+                transactionID: "tx_1", customerID: Self.customerID, revenueCents: 499, purchasedAt: Self.purchaseTime)
+        ]
+        expected.customerStatus = (.paying, Self.eventTime)
+        expected.firstPaidAt = Self.purchaseTime
+        #expect(plan == expected)
+    }
+
+    @Test(arguments: [
+        (CommissionRule(amount: .percent(basisPoints: 1)), "4.99"),
+        (CommissionRule(amount: .percent(basisPoints: 99)), "0.05"),
+        (CommissionRule(amount: .fixedCents(0)), "4.99"),
+    ])
+    func anAmountThatRoundsToZeroPaysNothing(rule: CommissionRule, price: String) {
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE", price: price), Self.ledger(), rule: rule)
+        #expect(plan.outcome == .purchaseRecorded)
+        #expect(plan.newCommission == nil)
+        #expect(plan.transactions.count == 1)
+        #expect(plan.customerStatus?.status == .paying)
+    }
+
+    // MARK: - recurring: false
+
+    @Test func notRecurringPaysTheFirstPaidPurchase() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), recurring: false)
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), Self.ledger(), rule: rule)
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == 100)
+    }
+
+    @Test(arguments: ["RENEWAL", "NON_RENEWING_PURCHASE", "INITIAL_PURCHASE"])
+    func notRecurringPaysNothingAfterTheFirstPaidPurchase(type: String) {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), recurring: false)
+        let ledger = Self.ledger(
+            .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
+        let renewalTime = Self.time("2026-04-02T09:15:00Z")
+        let plan = Self.plan(
+            Self.event(type, id: "evt_2", transaction: "tx_2", at: renewalTime + 3_000, purchasedAt: renewalTime),
+            ledger, rule: rule)
+        var expected = WebhookPlan(outcome: .purchaseRecorded)
+        expected.transactions = [
+            Transaction(transactionID: "tx_2", customerID: Self.customerID, revenueCents: 499, purchasedAt: renewalTime)
+        ]
+        #expect(plan == expected)
+    }
+
+    @Test func notRecurringStillPaysNothingWhenTheFirstPurchaseWasRefunded() {
+        let rule = CommissionRule(amount: .fixedCents(300), recurring: false)
+        let ledger = Self.ledger(
+            .refunded, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime,
+            [Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: Self.eventTime)])
+        let plan = Self.plan(Self.event("RENEWAL", transaction: "tx_2", at: Self.now), ledger, rule: rule)
+        #expect(plan.outcome == .purchaseRecorded)
+        #expect(plan.newCommission == nil)
+        #expect(plan.customerStatus?.status == .paying)
+    }
+
+    /// A free trial is no paid purchase: the renewal that converts it is the first one, and pays.
+    @Test func notRecurringPaysTheRenewalThatEndsAFreeTrial() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), recurring: false)
+        var replay = CommissionReplay(ledger: Self.ledger(), rule: rule, now: Self.now)
+        let trialTime = Self.time("2026-02-23T09:15:00Z")
+        replay.play(Self.event("INITIAL_PURCHASE", price: "0", at: trialTime, purchasedAt: trialTime, period: "TRIAL"))
+        let plan = replay.play(Self.event("RENEWAL", id: "evt_2", transaction: "tx_2"))
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == 100)
+        let next = replay.play(
+            Self.event("RENEWAL", id: "evt_3", transaction: "tx_3", at: Self.now, purchasedAt: Self.now))
+        #expect(next.outcome == .purchaseRecorded)
+    }
+
+    @Test func notRecurringIgnoresOtherCustomersPurchases() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), recurring: false)
+        let ledger = Self.ledger(
+            .lead, [Self.paid("tx_other", customer: "cust_2"), Transaction(transactionID: "tx_x")])
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), ledger, rule: rule)
+        #expect(plan.outcome == .commissionCreated)
+    }
+
+    /// The specification pays "the customer's first paid purchase": when a renewal's webhook arrives before the
+    /// initial purchase's (RevenueCat retries failed webhooks for hours), the initial purchase is still the first
+    /// paid purchase, by purchase time.
+    @Test func notRecurringPaysTheEarliestPurchaseEvenWhenItArrivesLate() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), recurring: false)
+        let renewalTime = Self.time("2026-04-02T09:15:00Z")
+        let ledger = Self.ledger(
+            .paying, changedAt: renewalTime + 3_000, firstPaidAt: renewalTime, [Self.paid("tx_2", at: renewalTime)])
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), ledger, rule: rule)
+        #expect(plan.firstPaidAt == Self.purchaseTime)
+        #expect(plan.newCommission?.transactionID == "tx_1")
+        #expect(plan.outcome == .commissionCreated)
+    }
+
+    // MARK: - duration_months
+
+    /// A rule of one month from Jan 31 ends on Feb 28 at the same time: a purchase then pays nothing, one
+    /// millisecond earlier pays.
+    @Test(arguments: [
+        (1, "2026-01-31T10:00:00Z", "2026-02-28T10:00:00Z"), (1, "2024-01-31T10:00:00Z", "2024-02-29T10:00:00Z"),
+        (12, "2026-01-31T10:00:00Z", "2027-01-31T10:00:00Z"), (12, "2024-02-29T10:00:00Z", "2025-02-28T10:00:00Z"),
+        (3, "2026-03-02T09:15:00Z", "2026-06-02T09:15:00Z"), (24, "2026-03-31T23:59:59Z", "2028-03-31T23:59:59Z"),
+    ])
+    func durationEndsExactlyThatManyMonthsAfterTheFirstPaidPurchase(months: Int, first: String, end: String) {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), durationMonths: months)
+        let firstPaid = Self.time(first)
+        let ledger = Self.ledger(
+            .paying, changedAt: firstPaid, firstPaidAt: firstPaid, [Self.paid("tx_1", at: firstPaid)])
+        let endTime = Self.time(end)
+        func renewal(at purchasedAt: Int64) -> WebhookPlan {
+            Self.plan(
+                Self.event(
+                    "RENEWAL", id: "evt_2", transaction: "tx_2", at: purchasedAt + 1_000, purchasedAt: purchasedAt),
+                ledger, rule: rule)
+        }
+        let justBefore = renewal(at: endTime - 1)
+        #expect(justBefore.outcome == .commissionCreated)
+        #expect(justBefore.newCommission?.amountCents == 100)
+        let atTheEnd = renewal(at: endTime)
+        #expect(atTheEnd.outcome == .purchaseRecorded)
+        #expect(atTheEnd.newCommission == nil)
+        #expect(atTheEnd.transactions.first?.revenueCents == 499)
+        let after = renewal(at: Timestamp.adding(months: 1, to: endTime))
+        #expect(after.outcome == .purchaseRecorded)
+    }
+
+    @Test func durationCountsFromThePurchaseTimeNotTheEventTime() {
+        let rule = CommissionRule(amount: .fixedCents(100), durationMonths: 1)
+        let firstPaid = Self.time("2026-01-31T10:00:00Z")
+        let ledger = Self.ledger(
+            .paying, changedAt: firstPaid, firstPaidAt: firstPaid, [Self.paid("tx_1", at: firstPaid)])
+        // Bought a millisecond before the end, delivered a day after it.
+        let late = Self.event(
+            "RENEWAL", transaction: "tx_2", at: Self.time("2026-03-01T10:00:00Z"),
+            purchasedAt: Self.time("2026-02-28T09:59:59.999Z"))
+        #expect(Self.plan(late, ledger, rule: rule).outcome == .commissionCreated)
+    }
+
+    @Test func theFirstPaidPurchaseStartsTheDuration() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), durationMonths: 1)
+        var replay = CommissionReplay(ledger: Self.ledger(), rule: rule, now: Self.now)
+        let first = replay.play(Self.event("INITIAL_PURCHASE"))
+        #expect(first.outcome == .commissionCreated)
+        #expect(first.firstPaidAt == Self.purchaseTime)
+        #expect(replay.ledger.customer?.firstPaidAt == Self.purchaseTime)
+        let oneMonth = Self.time("2026-04-02T09:15:00Z")
+        let second = replay.play(
+            Self.event("RENEWAL", id: "evt_2", transaction: "tx_2", at: oneMonth - 1, purchasedAt: oneMonth - 1))
+        #expect(second.outcome == .commissionCreated)
+        #expect(second.firstPaidAt == nil)
+        let third = replay.play(
+            Self.event("RENEWAL", id: "evt_3", transaction: "tx_3", at: oneMonth, purchasedAt: oneMonth))
+        #expect(third.outcome == .purchaseRecorded)
+    }
+
+    /// A trial is not paid: the duration starts at the first paid purchase after it.
+    @Test func aTrialDoesNotStartTheDuration() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), durationMonths: 1)
+        var replay = CommissionReplay(ledger: Self.ledger(), rule: rule, now: Self.now)
+        let trialTime = Self.time("2026-02-01T09:15:00Z")
+        let trial = replay.play(
+            Self.event("INITIAL_PURCHASE", price: "0", at: trialTime, purchasedAt: trialTime, period: "TRIAL"))
+        #expect(trial.firstPaidAt == nil)
+        #expect(replay.play(Self.event("RENEWAL", transaction: "tx_2")).outcome == .commissionCreated)
+        #expect(replay.ledger.customer?.firstPaidAt == Self.purchaseTime)
+    }
+
+    @Test func anEarlierPurchaseArrivingLateMovesTheFirstPaidTimeBack() {
+        let rule = CommissionRule(amount: .percent(basisPoints: 2_000), durationMonths: 12)
+        let later = Self.time("2026-04-02T09:15:00Z")
+        let ledger = Self.ledger(.paying, changedAt: later, firstPaidAt: later, [Self.paid("tx_2", at: later)])
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE"), ledger, rule: rule)
+        #expect(plan.firstPaidAt == Self.purchaseTime)
+        #expect(plan.newCommission?.amountCents == 100)
+    }
+
+    @Test func aPurchaseLaterThanTheFirstLeavesTheFirstPaidTime() {
+        let earlier = Self.time("2026-01-02T09:15:00Z")
+        let ledger = Self.ledger(.paying, changedAt: earlier, firstPaidAt: earlier, [Self.paid("tx_0", at: earlier)])
+        #expect(Self.plan(Self.event("RENEWAL"), ledger).firstPaidAt == nil)
+    }
+
+    // MARK: - Times, ids and duplicates
+
+    @Test func aMissingPurchaseTimeIsTheEventTime() {
+        var event = Self.event("INITIAL_PURCHASE")
+        event.purchasedAt = nil
+        let plan = Self.plan(event, Self.ledger())
+        #expect(plan.transactions.first?.purchasedAt == Self.eventTime)
+        #expect(plan.firstPaidAt == Self.eventTime)
+        #expect(plan.customerStatus?.at == Self.eventTime)
+    }
+
+    @Test func aMissingEventTimeIsNow() {
+        var event = Self.event("INITIAL_PURCHASE")
+        event.purchasedAt = nil
+        event.timestamp = nil
+        let plan = Self.plan(event, Self.ledger())
+        #expect(plan.transactions.first?.purchasedAt == Self.now)
+        #expect(plan.customerStatus?.at == Self.now)
+    }
+
+    @Test func aPurchaseWithoutATransactionIDIsKnownByItsEventID() {
+        let plan = Self.plan(Self.event("NON_RENEWING_PURCHASE", id: "evt_9", transaction: nil), Self.ledger())
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.transactions.map(\.transactionID) == ["event:evt_9"])
+        #expect(plan.newCommission?.transactionID == "event:evt_9")
+        let ledger = Self.ledger().applying(plan)
+        let again = Self.plan(Self.event("NON_RENEWING_PURCHASE", id: "evt_9", transaction: nil), ledger)
+        #expect(again.outcome == .duplicateTransaction)
+    }
+
+    @Test func aTransactionIsPaidOnce() {
+        let ledger = Self.ledger(
+            .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
+        let plan = Self.plan(Self.event("RENEWAL", id: "evt_2", at: Self.now), ledger)
+        #expect(plan == WebhookPlan(outcome: .duplicateTransaction))
+    }
+
+    @Test func aTransactionRecordedWithoutACommissionIsStillADuplicate() {
+        let ledger = Self.ledger(
+            .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1", commission: nil)])
+        #expect(
+            Self.plan(Self.event("INITIAL_PURCHASE", id: "evt_2"), ledger)
+                == WebhookPlan(outcome: .duplicateTransaction))
+    }
+
+    @Test func replayingTheSamePurchaseTwice() {
+        var replay = CommissionReplay(ledger: Self.ledger(), rule: Self.twentyPercent, now: Self.now)
+        let outcomes = replay.play([
+            Self.event("INITIAL_PURCHASE"), Self.event("INITIAL_PURCHASE", id: "evt_2"),
+            Self.event("RENEWAL", id: "evt_3"),
+        ])
+        #expect(outcomes == [.commissionCreated, .duplicateTransaction, .duplicateTransaction])
+        #expect(replay.ledger.transactions.count == 1)
+        #expect(replay.ledger.commissionStatus("tx_1") == .pending)
+    }
+
+    // MARK: - Free purchases
+
+    @Test(
+        arguments: [
+            ("INITIAL_PURCHASE", "0", "NORMAL"), ("INITIAL_PURCHASE", nil, "NORMAL"),
+            ("INITIAL_PURCHASE", "0", "INTRO"),
+            ("INITIAL_PURCHASE", "0", nil), ("RENEWAL", "0", "PROMOTIONAL"),
+            ("NON_RENEWING_PURCHASE", "0.00", "NORMAL"),
+            ("INITIAL_PURCHASE", "0", "trial"),
+        ] as [(String, String?, String?)])
+    func aFreePurchasePaysNothing(type: String, price: String?, period: String?) {
+        let plan = Self.plan(Self.event(type, price: price, period: period), Self.ledger())
+        #expect(plan == WebhookPlan(outcome: .freePurchase))
+    }
+
+    /// The specification pays when `price` > 0; 0.004 USD is more than zero even though it is less than a cent,
+    /// and a fixed rule does not depend on the price.
+    @Test func aPriceBelowACentIsStillPaid() {
+        let plan = Self.plan(
+            Self.event("INITIAL_PURCHASE", price: "0.004"), Self.ledger(),
+            rule: CommissionRule(amount: .fixedCents(100)))
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == 100)
+    }
+
+    // MARK: - Who pays
+
+    @Test(arguments: [
+        "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL", "CANCELLATION", "EXPIRATION", "UNCANCELLATION",
+        "TRANSFER",
+    ])
+    func anUnclaimedCustomerIsUnattributed(type: String) {
+        let plan = Self.plan(Self.event(type), CommissionLedger(customer: nil))
+        #expect(plan == WebhookPlan(outcome: .unattributed))
+    }
+
+    @Test func anUnclaimedTrialIsUnattributed() {
+        let plan = Self.plan(
+            Self.event("INITIAL_PURCHASE", price: "0", period: "TRIAL"), CommissionLedger(customer: nil))
+        #expect(plan == WebhookPlan(outcome: .unattributed))
+    }
+
+    @Test(arguments: [
+        "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL", "CANCELLATION", "EXPIRATION", "UNCANCELLATION",
+        "TRANSFER", "REFUND_REVERSED", "TEST", "BILLING_ISSUE",
+    ])
+    func sandboxEventsChangeNothing(type: String) {
+        let ledger = Self.ledger(
+            .canceled, changedAt: 0, firstPaidAt: Self.purchaseTime,
+            [Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: 0)])
+        for environment in ["SANDBOX", nil, "production", "Production", "STAGING"] as [String?] {
+            let plan = Self.plan(Self.event(type, transaction: "tx_2", environment: environment), ledger)
+            #expect(plan == WebhookPlan(outcome: .sandbox), "\(type) in \(environment ?? "no environment")")
+        }
+    }
+
+    @Test func sandboxRefundsChangeNothing() {
+        let ledger = Self.ledger(
+            .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
+        let cancellation = Self.event(
+            "CANCELLATION", price: "-4.99", at: Self.now, reason: "CUSTOMER_SUPPORT", environment: "SANDBOX")
+        #expect(Self.plan(cancellation, ledger) == WebhookPlan(outcome: .sandbox))
+        let negative = Self.event("RENEWAL", price: "-4.99", at: Self.now, environment: "SANDBOX")
+        #expect(Self.plan(negative, ledger) == WebhookPlan(outcome: .sandbox))
+    }
+
+    @Test func aSandboxPurchaseOfAnUnclaimedCustomerIsSandbox() {
+        let plan = Self.plan(Self.event("INITIAL_PURCHASE", environment: "SANDBOX"), CommissionLedger(customer: nil))
+        #expect(plan == WebhookPlan(outcome: .sandbox))
+    }
+}

@@ -1,0 +1,377 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LinkCore
+
+/// `RevenueCatEvent(body:)`: a strict envelope (`api_version`, an `event` object with string `id` and `type`) and
+/// lenient fields, over the sample bodies in `Tests/Fixtures/revenuecat/` and hand-written edge cases.
+@Suite struct RevenueCatEventTests {
+    /// The webhook body of `Tests/Fixtures/revenuecat/<name>.json`.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let path = try TestFiles.fixture("revenuecat/\(name).json")
+        guard let data = FileManager.default.contents(atPath: path) else { throw TestError("cannot read \(path)") }
+        return [UInt8](data)
+    }
+
+    static func parse(_ body: String) throws(RevenueCatEventError) -> RevenueCatEvent {
+        try RevenueCatEvent(body: Array(body.utf8))
+    }
+
+    /// `{"api_version":"1.0","event":{"id":"e1","type":"RENEWAL",<fields>}}`.
+    static func parse(fields: String) throws -> RevenueCatEvent {
+        try parse(#"{"api_version":"1.0","event":{"id":"e1","type":"RENEWAL"\#(fields.isEmpty ? "" : ",")\#(fields)}}"#)
+    }
+
+    static let anonymousID = "$RCAnonymousID:5d0c0e2a9b8f4c7e8a1f3b6d2c4e9a70"
+
+    static let fixtureNames = [
+        "initial_purchase", "renewal", "cancellation_refund", "cancellation_unsubscribe", "refund_reversed",
+        "transfer", "expiration", "uncancellation", "non_renewing_purchase", "test", "sandbox_initial_purchase",
+        "trial_initial_purchase", "billing_issue",
+    ]
+
+    // MARK: - The sample bodies
+
+    @Test(arguments: fixtureNames)
+    func everySampleParses(name: String) throws {
+        let event = try RevenueCatEvent(body: Self.fixture(name))
+        #expect(!event.id.isEmpty)
+        #expect(!event.type.isEmpty)
+        #expect(event.timestamp != nil)
+        #expect(event.environment == (name.hasPrefix("sandbox") ? "SANDBOX" : "PRODUCTION"))
+    }
+
+    @Test func initialPurchase() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("initial_purchase"))
+        var expected = RevenueCatEvent(id: "6f1d2c3b-8a47-4e0f-9b51-1c2d3e4f5a60", type: "INITIAL_PURCHASE")
+        expected.environment = "PRODUCTION"
+        expected.appUserID = "user_8412"
+        expected.originalAppUserID = Self.anonymousID
+        expected.aliases = [Self.anonymousID, "user_8412"]
+        expected.transactionID = "2000000912345678"
+        expected.originalTransactionID = "2000000912345678"
+        expected.productID = "com.toltapp.pro.monthly"
+        expected.periodType = "NORMAL"
+        expected.price = USDAmount(micros: 4_990_000)
+        expected.purchasedAt = 1_772_442_900_000
+        expected.timestamp = 1_772_442_904_000
+        #expect(event == expected)
+        #expect(event.isProduction)
+        #expect(!event.isRefund)
+        #expect(event.price?.cents == 499)
+        #expect(event.customerLookupIDs == ["user_8412", Self.anonymousID])
+    }
+
+    @Test func renewal() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("renewal"))
+        #expect(event.type == "RENEWAL")
+        #expect(event.transactionID == "2000000923456789")
+        #expect(event.originalTransactionID == "2000000912345678")
+        #expect(event.price?.cents == 499)
+        #expect(event.purchasedAt == 1_775_121_300_000)
+        #expect(event.timestamp == 1_775_121_303_000)
+        #expect(!event.isRefund)
+    }
+
+    @Test func refundIsACustomerSupportCancellationWithANegativePrice() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("cancellation_refund"))
+        #expect(event.type == "CANCELLATION")
+        #expect(event.cancelReason == "CUSTOMER_SUPPORT")
+        #expect(event.price == USDAmount(micros: -4_990_000))
+        #expect(event.price?.cents == -499)
+        #expect(event.transactionID == "2000000912345678")
+        #expect(event.timestamp == 1_773_995_400_000)
+        #expect(event.isRefund)
+    }
+
+    @Test func unsubscribeIsNotARefund() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("cancellation_unsubscribe"))
+        #expect(event.type == "CANCELLATION")
+        #expect(event.cancelReason == "UNSUBSCRIBE")
+        #expect(event.price?.cents == 499)
+        #expect(!event.isRefund)
+    }
+
+    @Test func refundReversed() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("refund_reversed"))
+        #expect(event.type == "REFUND_REVERSED")
+        #expect(event.transactionID == "2000000912345678")
+        #expect(event.timestamp == 1_774_081_800_000)
+        #expect(!event.isRefund)
+    }
+
+    @Test func transferHasNoAppUserIDAndLooksUpItsOldIDs() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("transfer"))
+        #expect(event.type == "TRANSFER")
+        #expect(event.appUserID == nil)
+        #expect(event.aliases.isEmpty)
+        #expect(event.transferredFrom == [Self.anonymousID, "user_8412"])
+        #expect(event.transferredTo == ["$RCAnonymousID:e1f2a3b4c5d64e7f8a9b0c1d2e3f4a5b", "user_9021"])
+        #expect(event.customerLookupIDs == event.transferredFrom)
+        #expect(event.timestamp == 1_775_829_600_000)
+    }
+
+    @Test func expirationAndUncancellation() throws {
+        let expiration = try RevenueCatEvent(body: Self.fixture("expiration"))
+        #expect(expiration.type == "EXPIRATION")
+        #expect(expiration.timestamp == 1_777_713_302_000)
+        #expect(!expiration.isRefund)
+        let uncancellation = try RevenueCatEvent(body: Self.fixture("uncancellation"))
+        #expect(uncancellation.type == "UNCANCELLATION")
+        #expect(uncancellation.timestamp == 1_772_783_100_000)
+    }
+
+    @Test func nonRenewingPurchaseReadsTheUSDPriceNotThePurchasedCurrency() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("non_renewing_purchase"))
+        #expect(event.type == "NON_RENEWING_PURCHASE")
+        #expect(event.price?.cents == 4_999)
+        #expect(event.transactionID == "GPA.3312-4455-6677-88990")
+        #expect(event.productID == "com.toltapp.lifetime")
+    }
+
+    @Test func trialIsFree() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("trial_initial_purchase"))
+        #expect(event.type == "INITIAL_PURCHASE")
+        #expect(event.periodType == "TRIAL")
+        #expect(event.price == USDAmount(micros: 0))
+        #expect(!event.isRefund)
+    }
+
+    @Test func sandbox() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("sandbox_initial_purchase"))
+        #expect(event.environment == "SANDBOX")
+        #expect(!event.isProduction)
+        #expect(event.price?.cents == 499)
+    }
+
+    @Test func testEventWithItsNulls() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("test"))
+        #expect(event.type == "TEST")
+        #expect(event.transactionID == nil)
+        #expect(event.price == nil)
+        #expect(event.customerLookupIDs == ["test_user_3c9f"])
+    }
+
+    @Test func billingIssue() throws {
+        let event = try RevenueCatEvent(body: Self.fixture("billing_issue"))
+        #expect(event.type == "BILLING_ISSUE")
+        #expect(event.price?.cents == 0)
+        #expect(!event.isRefund)
+    }
+
+    // MARK: - The envelope
+
+    @Test func theSmallestBody() throws {
+        let event = try Self.parse(#"{"api_version":"1.0","event":{"id":"e1","type":"TEST"}}"#)
+        #expect(event == RevenueCatEvent(id: "e1", type: "TEST"))
+        #expect(event.customerLookupIDs.isEmpty)
+        #expect(!event.isProduction)
+    }
+
+    @Test(arguments: [
+        #"{"api_version":1,"event":{"id":"e1","type":"TEST"}}"#,
+        #"{"api_version":"2.0","event":{"id":"e1","type":"TEST"}}"#,
+        #"{"event":{"id":"e1","type":"TEST"},"api_version":"1.0"}"#,
+        #"{"api_version":"1.0","event":{"type":"TEST","id":"e1"},"extra":[1,2,3]}"#,
+        " \n{\"api_version\":\"1.0\",\"event\":{\"id\":\"e1\",\"type\":\"TEST\"}}\n",
+    ])
+    func acceptsAnyAPIVersionAndFieldOrder(body: String) throws {
+        let event = try Self.parse(body)
+        #expect(event.id == "e1")
+        #expect(event.type == "TEST")
+    }
+
+    @Test(arguments: [
+        ("", "not valid JSON"), ("not json", "not valid JSON"), ("{", "not valid JSON"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":"TEST"}"#, "not valid JSON"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":"TEST"}} x"#, "not valid JSON"),
+        (#"[{"api_version":"1.0","event":{"id":"e1","type":"TEST"}}]"#, "JSON object"),
+        (#""event""#, "JSON object"), ("null", "JSON object"), ("42", "JSON object"),
+        (#"{"event":{"id":"e1","type":"TEST"}}"#, "api_version"),
+        (#"{"api_version":null,"event":{"id":"e1","type":"TEST"}}"#, "api_version"),
+        (#"{"api_version":"1.0"}"#, "event must be an object"),
+        (#"{"api_version":"1.0","event":null}"#, "event must be an object"),
+        (#"{"api_version":"1.0","event":[]}"#, "event must be an object"),
+        (#"{"api_version":"1.0","event":"INITIAL_PURCHASE"}"#, "event must be an object"),
+        (#"{"api_version":"1.0","id":"e1","type":"TEST"}"#, "event must be an object"),
+        (#"{"api_version":"1.0","event":{"type":"TEST"}}"#, "event.id"),
+        (#"{"api_version":"1.0","event":{"id":null,"type":"TEST"}}"#, "event.id"),
+        (#"{"api_version":"1.0","event":{"id":42,"type":"TEST"}}"#, "event.id"),
+        (#"{"api_version":"1.0","event":{"id":["e1"],"type":"TEST"}}"#, "event.id"),
+        (#"{"api_version":"1.0","event":{"id":"","type":"TEST"}}"#, "event.id"),
+        (#"{"api_version":"1.0","event":{"id":"e1"}}"#, "event.type"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":null}}"#, "event.type"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":7}}"#, "event.type"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":""}}"#, "event.type"),
+    ])
+    func refusesABrokenEnvelope(body: String, message: String) {
+        let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(body) }
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test func idAndTypeHaveALengthLimit() throws {
+        let longest = String(repeating: "a", count: RevenueCatEvent.maximumIDLength)
+        #expect(try Self.parse(#"{"api_version":"1","event":{"id":"\#(longest)","type":"TEST"}}"#).id == longest)
+        #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(#"{"api_version":"1","event":{"id":"\#(longest)a","type":"TEST"}}"#)
+        }
+        let longType = String(repeating: "T", count: 64)
+        #expect(try Self.parse(#"{"api_version":"1","event":{"id":"e","type":"\#(longType)"}}"#).type == longType)
+        #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(#"{"api_version":"1","event":{"id":"e","type":"\#(longType)T"}}"#)
+        }
+    }
+
+    @Test func anUnknownTypeIsKept() throws {
+        let parsed = try Self.parse(#"{"api_version":"1.0","event":{"id":"e1","type":"SOMETHING_NEW","price":1}}"#)
+        #expect(parsed.type == "SOMETHING_NEW")
+        #expect(parsed.price?.cents == 100)
+    }
+
+    @Test func theErrorDescribesItself() {
+        let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(#"{"api_version":"1.0"}"#) }
+        #expect(error.map { "\($0)" } == error?.message)
+    }
+
+    // MARK: - Lenient fields
+
+    @Test func fieldsOfTheWrongTypeAreIgnored() throws {
+        let event = try Self.parse(
+            fields: """
+                "environment":1,"app_user_id":42,"original_app_user_id":["u"],"aliases":"u","transferred_from":{},
+                "transferred_to":null,"transaction_id":123456,"original_transaction_id":true,"product_id":{"id":"p"},
+                "period_type":0,"cancel_reason":[],"price":"4.99","purchased_at_ms":"1772442900000",
+                "event_timestamp_ms":{"ms":1}
+                """)
+        #expect(event == RevenueCatEvent(id: "e1", type: "RENEWAL"))
+    }
+
+    @Test func nullsAreAbsentFields() throws {
+        let event = try Self.parse(
+            fields: """
+                "environment":null,"app_user_id":null,"original_app_user_id":null,"aliases":null,
+                "transaction_id":null,"product_id":null,"period_type":null,"cancel_reason":null,"price":null,
+                "purchased_at_ms":null,"event_timestamp_ms":null
+                """)
+        #expect(event == RevenueCatEvent(id: "e1", type: "RENEWAL"))
+    }
+
+    @Test func emptyStringsAreAbsentFields() throws {
+        let event = try Self.parse(
+            fields:
+                #""environment":"","app_user_id":"","original_app_user_id":"","aliases":["",""],"transaction_id":"""#)
+        #expect(event == RevenueCatEvent(id: "e1", type: "RENEWAL"))
+    }
+
+    @Test func idsLongerThanTheLimitAreIgnored() throws {
+        let longest = String(repeating: "u", count: RevenueCatEvent.maximumIDLength)
+        let event = try Self.parse(
+            fields: #""app_user_id":"\#(longest)x","transaction_id":"\#(longest)","aliases":["\#(longest)y","a"]"#)
+        #expect(event.appUserID == nil)
+        #expect(event.transactionID == longest)
+        #expect(event.aliases == ["a"])
+    }
+
+    @Test func arraysKeepTheirStringsOnceInOrder() throws {
+        let event = try Self.parse(fields: #""aliases":["b",1,"a",null,"b",{},"c",["d"],"a",""]"#)
+        #expect(event.aliases == ["b", "a", "c"])
+    }
+
+    @Test func arraysStopAtTheIDCountLimit() throws {
+        let ids = (0..<(RevenueCatEvent.maximumIDCount + 20)).map { "\"id\($0)\"" }.joined(separator: ",")
+        let event = try Self.parse(fields: #""aliases":[\#(ids)],"transferred_to":[\#(ids)]"#)
+        #expect(event.aliases.count == RevenueCatEvent.maximumIDCount)
+        #expect(event.aliases.first == "id0")
+        #expect(event.aliases.last == "id\(RevenueCatEvent.maximumIDCount - 1)")
+        #expect(event.transferredTo == event.aliases)
+    }
+
+    @Test(arguments: [
+        ("4.99", Int64(499)), ("-4.99", -499), ("0", 0), ("4.99e0", 499), ("1E1", 1_000), ("0.005", 1),
+    ])
+    func priceIsReadFromTheNumbersText(text: String, cents: Int64) throws {
+        #expect(try Self.parse(fields: #""price":\#(text)"#).price?.cents == cents)
+    }
+
+    @Test func aPriceOutOfRangeIsAbsent() throws {
+        #expect(try Self.parse(fields: #""price":1e300"#).price == nil)
+        #expect(try Self.parse(fields: #""price":10000000.01"#).price == nil)
+    }
+
+    @Test func millisecondsMustBeIntegers() throws {
+        let event = try Self.parse(fields: #""purchased_at_ms":1772442900000,"event_timestamp_ms":-5"#)
+        #expect(event.purchasedAt == 1_772_442_900_000)
+        #expect(event.timestamp == -5)
+        let fractional = try Self.parse(fields: #""purchased_at_ms":1772442900000.5,"event_timestamp_ms":1.7e12"#)
+        #expect(fractional.purchasedAt == nil)
+        #expect(fractional.timestamp == nil)
+        let tooLarge = try Self.parse(fields: #""event_timestamp_ms":99999999999999999999"#)
+        #expect(tooLarge.timestamp == nil)
+    }
+
+    @Test func unknownFieldsAreSkipped() throws {
+        let event = try Self.parse(
+            fields: #""subscriber_attributes":{"$email":{"value":"a@b.c"}},"entitlement_ids":["pro"],"price":1"#)
+        #expect(event.price?.cents == 100)
+    }
+
+    // MARK: - Refunds and environments
+
+    @Test(
+        arguments: [
+            ("CANCELLATION", "CUSTOMER_SUPPORT", "4.99", true), ("CANCELLATION", "CUSTOMER_SUPPORT", nil, true),
+            ("CANCELLATION", "UNSUBSCRIBE", "4.99", false), ("CANCELLATION", "BILLING_ERROR", nil, false),
+            ("CANCELLATION", "DEVELOPER_INITIATED", nil, false), ("CANCELLATION", "PRICE_INCREASE", nil, false),
+            ("CANCELLATION", "UNKNOWN", nil, false), ("CANCELLATION", nil, nil, false),
+            ("CANCELLATION", "UNSUBSCRIBE", "-4.99", true), ("RENEWAL", nil, "-4.99", true),
+            ("INITIAL_PURCHASE", nil, "-0.01", true), ("TEST", nil, "-1", true),
+            ("EXPIRATION", "CUSTOMER_SUPPORT", nil, false),
+            ("INITIAL_PURCHASE", nil, "0", false), ("INITIAL_PURCHASE", nil, "-0", false),
+        ] as [(String, String?, String?, Bool)])
+    func whatIsARefund(type: String, reason: String?, price: String?, isRefund: Bool) {
+        var event = RevenueCatEvent(id: "e", type: type)
+        event.cancelReason = reason
+        event.price = price.flatMap(USDAmount.init(parsing:))
+        #expect(event.isRefund == isRefund)
+    }
+
+    @Test(arguments: [("PRODUCTION", true), ("SANDBOX", false), ("production", false), ("", false)])
+    func onlyProductionIsProduction(environment: String, isProduction: Bool) throws {
+        #expect(try Self.parse(fields: #""environment":"\#(environment)""#).isProduction == isProduction)
+    }
+
+    // MARK: - Customer lookup
+
+    @Test func lookupOrderIsAppUserThenOriginalThenAliases() throws {
+        let event = try Self.parse(fields: #""aliases":["c","d"],"original_app_user_id":"b","app_user_id":"a""#)
+        #expect(event.customerLookupIDs == ["a", "b", "c", "d"])
+    }
+
+    @Test func lookupIDsAppearOnce() throws {
+        let event = try Self.parse(
+            fields: #""app_user_id":"a","original_app_user_id":"a","aliases":["b","a","c","b","a"]"#)
+        #expect(event.customerLookupIDs == ["a", "b", "c"])
+        let aliasFirst = try Self.parse(fields: #""app_user_id":"a","original_app_user_id":"b","aliases":["b","a"]"#)
+        #expect(aliasFirst.customerLookupIDs == ["a", "b"])
+    }
+
+    @Test func lookupWithoutAppUserID() throws {
+        #expect(try Self.parse(fields: #""original_app_user_id":"b","aliases":["c"]"#).customerLookupIDs == ["b", "c"])
+        #expect(try Self.parse(fields: #""aliases":["c","a"]"#).customerLookupIDs == ["c", "a"])
+        #expect(try Self.parse(fields: #""app_user_id":"a""#).customerLookupIDs == ["a"])
+        #expect(try Self.parse(fields: "").customerLookupIDs.isEmpty)
+    }
+
+    @Test func transferLooksUpOnlyTransferredFrom() throws {
+        let event = try Self.parse(
+            #"""
+            {"api_version":"1.0","event":{"id":"e","type":"TRANSFER","app_user_id":"new","aliases":["x"],
+            "transferred_from":["old","old2","old"],"transferred_to":["new"]}}
+            """#)
+        #expect(event.customerLookupIDs == ["old", "old2"])
+        #expect(event.transferredTo == ["new"])
+        let empty = try Self.parse(#"{"api_version":"1.0","event":{"id":"e","type":"TRANSFER","app_user_id":"a"}}"#)
+        #expect(empty.customerLookupIDs.isEmpty)
+    }
+}
