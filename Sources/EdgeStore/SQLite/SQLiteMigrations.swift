@@ -38,14 +38,15 @@ enum SQLiteMigrations {
         // 3: RevenueCat webhooks and commissions. The organization's webhook authorization and each program's
         // commission rule; every event once per organization and RevenueCat event id; transactions (a
         // purchase, its refund state, which can arrive first); one commission per transaction; user ids a
-        // TRANSFER moved to a customer; and on the customer, the event times that order its status and start a
-        // rule's duration.
+        // TRANSFER moved to a customer; and on the customer, its lifecycle (status apart from refunds) with the
+        // event time that orders it, and the time of the first payment, which starts a rule's duration.
         """
         ALTER TABLE organizations ADD COLUMN revenuecat_authorization TEXT;
         ALTER TABLE programs ADD COLUMN commission_percent_bp INTEGER;
         ALTER TABLE programs ADD COLUMN commission_fixed_cents INTEGER;
         ALTER TABLE programs ADD COLUMN commission_recurring INTEGER;
         ALTER TABLE programs ADD COLUMN commission_duration_months INTEGER;
+        ALTER TABLE customers ADD COLUMN lifecycle TEXT NOT NULL DEFAULT 'lead';
         ALTER TABLE customers ADD COLUMN status_changed_at INTEGER;
         ALTER TABLE customers ADD COLUMN first_paid_at INTEGER;
         CREATE TABLE customer_aliases (

@@ -50,7 +50,7 @@ extension SQLiteStore {
         for id in ids {
             let found = try db.rows(
                 """
-                SELECT id, partner_id, program_id, status, status_changed_at, first_paid_at FROM customers
+                SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
                 WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
                     WHERE organization_id = ?1 AND app_user_id = ?2))
                 ORDER BY customer_id = ?2 DESC LIMIT 1
@@ -58,8 +58,9 @@ extension SQLiteStore {
             ) {
                 CommissionLedger.Customer(
                     id: $0.text(0), partnerID: $0.text(1), programID: $0.text(2),
-                    status: CustomerStatus(rawValue: $0.text(3)) ?? .lead, statusChangedAt: $0.optionalInt(4),
-                    firstPaidAt: $0.optionalInt(5))
+                    status: CustomerStatus(rawValue: $0.text(3)) ?? .lead,
+                    lifecycle: CustomerStatus(rawValue: $0.text(4)) ?? .lead, statusChangedAt: $0.optionalInt(5),
+                    firstPaidAt: $0.optionalInt(6))
             }
             if let customer = found.first { return customer }
         }
@@ -131,7 +132,11 @@ extension SQLiteStore {
         guard let customer else { return }
         if let change = plan.customerStatus {
             try db.query(
-                "UPDATE customers SET status = ?, status_changed_at = ? WHERE id = ?",
+                "UPDATE customers SET status = ? WHERE id = ?", [.text(change.status.rawValue), .text(customer.id)])
+        }
+        if let change = plan.lifecycle {
+            try db.query(
+                "UPDATE customers SET lifecycle = ?, status_changed_at = ? WHERE id = ?",
                 [.text(change.status.rawValue), .integer(change.at), .text(customer.id)])
         }
         if let firstPaidAt = plan.firstPaidAt {

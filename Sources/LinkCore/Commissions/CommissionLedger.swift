@@ -18,21 +18,27 @@ public struct CommissionLedger: Sendable, Equatable {
         public var id: String
         public var partnerID: String
         public var programID: String
+        /// What the lists show: ``lifecycle``, or `refunded` once every paid purchase was refunded.
         public var status: CustomerStatus
-        /// The event time of the event that last set `status`, so that an older event arriving late does not
+        /// Where the subscription stands by the newest event that spoke of it: `lead`, `trialing`, `paying` or
+        /// `canceled`. Kept apart from refunds, which are facts about money whatever their order, so that a
+        /// reversed refund brings back the right status.
+        public var lifecycle: CustomerStatus
+        /// The event time of the event that last set `lifecycle`, so that an older event arriving late does not
         /// undo a newer one.
         public var statusChangedAt: Int64?
         /// When the customer first paid (purchase time), the start of a rule's `duration_months`.
         public var firstPaidAt: Int64?
 
         public init(
-            id: String, partnerID: String, programID: String, status: CustomerStatus, statusChangedAt: Int64? = nil,
-            firstPaidAt: Int64? = nil
+            id: String, partnerID: String, programID: String, status: CustomerStatus, lifecycle: CustomerStatus? = nil,
+            statusChangedAt: Int64? = nil, firstPaidAt: Int64? = nil
         ) {
             self.id = id
             self.partnerID = partnerID
             self.programID = programID
             self.status = status
+            self.lifecycle = lifecycle ?? (status == .refunded ? .paying : status)
             self.statusChangedAt = statusChangedAt
             self.firstPaidAt = firstPaidAt
         }

@@ -10,6 +10,9 @@
 ///   arrived, and the later of two refund events (by event time) wins.
 /// - `TRANSFER` makes the customer of the old ids answer for the new ones.
 /// - Sandbox events, unknown types and the rest change nothing.
+///
+/// Events may arrive in any order. A customer's lifecycle (trialing, paying, canceled) follows the newest
+/// event by event time; `refunded` is a fact about money (every paid purchase refunded) and shows over it.
 public enum CommissionPlanner {
     /// The plan for `event`. `rule` is the customer's program's rule (`nil`: the program pays nothing);
     /// `now` stands in for a missing event time; `makeID` names a new commission.
@@ -34,14 +37,11 @@ public enum CommissionPlanner {
             return plan
         case "CANCELLATION", "EXPIRATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
-            guard customer.status == .trialing || customer.status == .paying else {
-                return WebhookPlan(outcome: .ignored)
-            }
-            return statusChange(customer, to: .canceled, at: time)
+            return lifecycleEvent(customer, to: .canceled, at: time, ledger: ledger)
         case "UNCANCELLATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
-            guard customer.status == .canceled else { return WebhookPlan(outcome: .ignored) }
-            return statusChange(customer, to: customer.firstPaidAt == nil ? .trialing : .paying, at: time)
+            let paid = ledger.transactions.contains { $0.customerID == customer.id && $0.isPaidPurchase }
+            return lifecycleEvent(customer, to: paid ? .paying : .trialing, at: time, ledger: ledger)
         default:
             return WebhookPlan(outcome: .ignored)
         }
@@ -51,12 +51,12 @@ public enum CommissionPlanner {
         _ event: RevenueCatEvent, ledger: CommissionLedger, rule: CommissionRule?, time: Int64, makeID: () -> String
     ) -> WebhookPlan {
         guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
+        // A price that rounds to no cent is free: there is no revenue to share.
         guard let price = event.price, price.cents > 0 else {
             guard event.periodType == "TRIAL" else { return WebhookPlan(outcome: .freePurchase) }
-            guard customer.status == .lead || customer.status == .canceled else {
-                return WebhookPlan(outcome: .trialStarted)
-            }
-            var plan = statusChange(customer, to: .trialing, at: time)
+            // A trial does not take a paying customer back to trialing.
+            guard customer.lifecycle != .paying else { return WebhookPlan(outcome: .trialStarted) }
+            var plan = lifecycleEvent(customer, to: .trialing, at: time, ledger: ledger)
             plan.outcome = .trialStarted
             return plan
         }
@@ -69,11 +69,22 @@ public enum CommissionPlanner {
             transactionID: transactionID, customerID: customer.id, revenueCents: price.cents,
             purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt)
         let firstPaidAt = min(customer.firstPaidAt ?? purchasedAt, purchasedAt)
-        var plan = WebhookPlan(outcome: .purchaseRecorded)
-        if firstPaidAt != customer.firstPaidAt { plan.firstPaidAt = firstPaidAt }
+        // The customer's first paid purchase to arrive is the one `recurring: false` pays.
         let earlierPaid = ledger.transactions.contains {
             $0.customerID == customer.id && $0.isPaidPurchase && $0.transactionID != transactionID
         }
+        var after = ledger.transactions.filter { $0.transactionID != transactionID }
+        after.append(transaction)
+        var plan = lifecycleEvent(
+            customer, to: .paying, at: time, ledger: CommissionLedger(customer: customer, transactions: after))
+        if plan.lifecycle == nil {
+            // Older than the last lifecycle event: the lifecycle stays, but a refund arrived first may now show.
+            let status = shownStatus(customer.lifecycle, transactions: after, customer: customer.id)
+            if status != customer.status { plan.customerStatus = (status, time) }
+        }
+        plan.outcome = .purchaseRecorded
+        plan.transactions = [transaction]
+        if firstPaidAt != customer.firstPaidAt { plan.firstPaidAt = firstPaidAt }
         if let rule, rule.recurring || !earlierPaid,
             rule.durationMonths.map({ purchasedAt < Timestamp.adding(months: $0, to: firstPaidAt) }) ?? true
         {
@@ -86,13 +97,6 @@ public enum CommissionPlanner {
                 plan.outcome = .commissionCreated
             }
         }
-        var after = ledger.transactions.filter { $0.transactionID != transactionID }
-        after.append(transaction)
-        let status: CustomerStatus = allPaidRefunded(after, customer: customer.id) ? .refunded : .paying
-        if let change = statusChange(customer, to: status, at: time).customerStatus {
-            plan.customerStatus = change
-        }
-        plan.transactions = [transaction]
         return plan
     }
 
@@ -106,39 +110,43 @@ public enum CommissionPlanner {
         if let changed = transaction.refundChangedAt, changed > time { return WebhookPlan(outcome: .staleRefund) }
         transaction.refunded = refunded
         transaction.refundChangedAt = time
-        var plan = WebhookPlan(outcome: refunded ? .refunded : .refundReversed)
-        plan.transactions = [transaction]
         if var commission = transaction.commission {
             commission.status = refunded ? .reversed : .pending
-            if commission != transaction.commission { plan.commissionStatuses = [(commission.id, commission.status)] }
+            transaction.commission = commission
+        }
+        var plan = WebhookPlan(outcome: refunded ? .refunded : .refundReversed)
+        plan.transactions = [transaction]
+        if let commission = transaction.commission, commission != ledger.transaction(transactionID)?.commission {
+            plan.commissionStatuses = [(commission.id, commission.status)]
         }
         // The customer is the one that made the purchase; before the purchase arrives, whoever the ids lead to.
         guard let customer = ledger.customer, transaction.customerID == nil || transaction.customerID == customer.id
         else { return plan }
         var after = ledger.transactions.filter { $0.transactionID != transactionID }
         after.append(transaction)
-        if allPaidRefunded(after, customer: customer.id) {
-            plan.customerStatus = statusChange(customer, to: .refunded, at: time).customerStatus
-        } else if customer.status == .refunded {
-            plan.customerStatus = statusChange(customer, to: .paying, at: time).customerStatus
-        }
+        let status = shownStatus(customer.lifecycle, transactions: after, customer: customer.id)
+        if status != customer.status { plan.customerStatus = (status, time) }
         return plan
     }
 
-    /// Whether the customer paid at least once and every paid purchase was refunded.
-    private static func allPaidRefunded(_ transactions: [CommissionLedger.Transaction], customer: String) -> Bool {
-        let paid = transactions.filter { $0.customerID == customer && $0.isPaidPurchase }
-        return !paid.isEmpty && paid.allSatisfy(\.refunded)
-    }
-
-    /// A status change, unless the status is already that or a later event set it.
-    private static func statusChange(_ customer: CommissionLedger.Customer, to status: CustomerStatus, at time: Int64)
-        -> WebhookPlan
-    {
+    /// A cancellation, expiration, uncancellation, trial or purchase: the lifecycle moves to `target` unless
+    /// a newer event already spoke; the time is recorded even when the lifecycle stays, to order later events.
+    private static func lifecycleEvent(
+        _ customer: CommissionLedger.Customer, to target: CustomerStatus, at time: Int64, ledger: CommissionLedger
+    ) -> WebhookPlan {
+        guard time >= (customer.statusChangedAt ?? .min) else { return WebhookPlan(outcome: .staleStatus) }
         var plan = WebhookPlan(outcome: .statusChanged)
-        if customer.status != status, time >= (customer.statusChangedAt ?? .min) {
-            plan.customerStatus = (status, time)
-        }
+        plan.lifecycle = (target, time)
+        let status = shownStatus(target, transactions: ledger.transactions, customer: customer.id)
+        if status != customer.status { plan.customerStatus = (status, time) }
         return plan
+    }
+
+    /// `refunded` when the customer paid at least once and every paid purchase was refunded; else the lifecycle.
+    private static func shownStatus(
+        _ lifecycle: CustomerStatus, transactions: [CommissionLedger.Transaction], customer: String
+    ) -> CustomerStatus {
+        let paid = transactions.filter { $0.customerID == customer && $0.isPaidPurchase }
+        return !paid.isEmpty && paid.allSatisfy(\.refunded) ? .refunded : lifecycle
     }
 }

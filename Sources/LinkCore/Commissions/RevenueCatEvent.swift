@@ -112,7 +112,7 @@ public struct RevenueCatEvent: Sendable, Equatable {
 
     /// Whether the event takes a purchase back: a `CANCELLATION` by customer support, or a negative price.
     public var isRefund: Bool {
-        (type == "CANCELLATION" && cancelReason == "CUSTOMER_SUPPORT") || (price.map { $0.micros < 0 } ?? false)
+        (type == "CANCELLATION" && cancelReason == "CUSTOMER_SUPPORT") || (price?.isNegative ?? false)
     }
 }
 

@@ -9,8 +9,11 @@ public struct WebhookPlan: Sendable, Equatable {
     public var newCommission: NewCommission?
     /// Existing commissions whose status changes.
     public var commissionStatuses: [(id: String, status: CommissionStatus)] = []
-    /// The customer's new status and the event time that set it.
+    /// The customer's new status (what the lists show) and the event time that set it.
     public var customerStatus: (status: CustomerStatus, at: Int64)?
+    /// The customer's new ``CommissionLedger/Customer/lifecycle`` and the event time that set it: recorded even
+    /// when it does not change, so that older events arriving later are ignored.
+    public var lifecycle: (status: CustomerStatus, at: Int64)?
     /// The customer's first paid purchase time, when this event sets or moves it earlier.
     public var firstPaidAt: Int64?
     /// User ids that now lead to the customer (a `TRANSFER`'s new ids).
@@ -23,7 +26,8 @@ public struct WebhookPlan: Sendable, Equatable {
             && lhs.commissionStatuses.map(\.id) == rhs.commissionStatuses.map(\.id)
             && lhs.commissionStatuses.map(\.status) == rhs.commissionStatuses.map(\.status)
             && lhs.customerStatus?.status == rhs.customerStatus?.status
-            && lhs.customerStatus?.at == rhs.customerStatus?.at && lhs.firstPaidAt == rhs.firstPaidAt
+            && lhs.customerStatus?.at == rhs.customerStatus?.at && lhs.lifecycle?.status == rhs.lifecycle?.status
+            && lhs.lifecycle?.at == rhs.lifecycle?.at && lhs.firstPaidAt == rhs.firstPaidAt
             && lhs.aliases == rhs.aliases
     }
 }
@@ -73,6 +77,8 @@ public enum WebhookOutcome: String, Sendable, CaseIterable {
     case staleRefund = "stale_refund"
     /// The customer's status changed (cancellation, expiration, uncancellation).
     case statusChanged = "status_changed"
+    /// A cancellation, expiration or uncancellation older than the event that last set the status.
+    case staleStatus = "stale_status"
     /// A `TRANSFER` moved the customer to new user ids.
     case transferred
     /// A sandbox (or unknown environment) event: stored, nothing else.

@@ -7,8 +7,9 @@ extension CommissionLedger {
     /// The ledger after `plan`.
     func applying(_ plan: WebhookPlan) -> CommissionLedger {
         var ledger = self
-        if let change = plan.customerStatus, ledger.customer != nil {
-            ledger.customer!.status = change.status
+        if let change = plan.customerStatus, ledger.customer != nil { ledger.customer!.status = change.status }
+        if let change = plan.lifecycle, ledger.customer != nil {
+            ledger.customer!.lifecycle = change.status
             ledger.customer!.statusChangedAt = change.at
         }
         if let firstPaidAt = plan.firstPaidAt, ledger.customer != nil { ledger.customer!.firstPaidAt = firstPaidAt }
