@@ -29,6 +29,7 @@ import Testing
         }
         for table in [
             "organizations", "programs", "partners", "codes", "clicks", "journal_checkpoints", "customers", "meta",
+            "webhook_events", "transactions", "commissions", "customer_aliases",
         ] {
             #expect(tables.contains("table \(table)"), "\(table)")
         }
@@ -113,5 +114,37 @@ import Testing
         #expect(try Self.version(old) == SQLiteMigrations.steps.count)
         #expect(try old.configRecords() == records, "no commission rule and no authorization until imported")
         #expect(try old.customers(CustomerQuery(organizationID: "org_acme")).items.isEmpty, "step 2's table exists")
+    }
+
+    /// A store of the claims release (step 2) keeps its customers through step 3: `lead`, nothing paid yet, and
+    /// the webhook then works on them.
+    @Test func customersOfStepTwoComeThroughStepThree() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let old = try SQLiteStore(path: fixture.directory + "/step2.sqlite")
+        try old.withConnection { db in
+            for step in SQLiteMigrations.steps.prefix(2) { try db.execute(step) }
+            try db.execute("PRAGMA user_version = 2")
+            try db.execute(
+                """
+                INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_a', 'A', 'pk_a', 'sk_a_secret');
+                INSERT INTO customers (id, organization_id, customer_id, partner_id, program_id, code, status, claimed_at)
+                VALUES ('cust_1', 'org_a', 'user-1', 'part_a', 'prg_a', 'A1', 'lead', 1767225600000);
+                """)
+        }
+        try old.migrate()
+        #expect(try Self.version(old) == SQLiteMigrations.steps.count)
+        let customer = try #require(try old.customer(organizationID: "org_a", customerID: "user-1"))
+        #expect(customer.status == "lead" && customer.revenueCents == 0 && customer.commissionCents == 0)
+        let event = WebhookEventRecord(
+            organizationID: "org_a", eventID: "e1", type: "RENEWAL", environment: "PRODUCTION", appUserID: "user-1",
+            receivedAt: 1_767_225_700_000, body: Array("{}".utf8), lookupIDs: ["user-1"], transactionID: "t1")
+        var seen: CommissionLedger?
+        let outcome = try old.recordWebhookEvent(event) { ledger in
+            seen = ledger
+            return WebhookPlan(outcome: .ignored)
+        }
+        #expect(outcome == .ignored)
+        #expect(seen?.customer?.id == "cust_1" && seen?.customer?.lifecycle == .lead)
     }
 }
