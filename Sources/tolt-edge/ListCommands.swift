@@ -32,86 +32,76 @@ enum ListCommands {
         """
 
     static func runClicks(_ arguments: [String]) -> Int32 {
-        Output.command(usage: clicksUsage) {
-            let options = try CommandLineOptions(
-                arguments, valued: ["data", "org", "partner-id", "limit", "starting-after"], switches: ["help"])
-            if options.flags.contains("help") {
-                Output.out(clicksUsage)
-                return 0
-            }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
-            let organization = try organizationID(options, store: store)
-            var query = ClickQuery(organizationID: organization, limit: try options.integer("limit", in: 1...100) ?? 20)
+        runList(arguments, usage: clicksUsage, filters: []) { options, store, organization, limit in
+            var query = ClickQuery(organizationID: organization, limit: limit)
             query.partnerID = options.value("partner-id")
             query.startingAfter = options.value("starting-after")
             let page = try store.clicks(query)
-            var json = JSONWriter()
-            json.object { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.click) }
-            Output.out(bytes: json.bytes + [0x0A])
-            return 0
+            return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.click) }
         }
     }
 
     static func runCustomers(_ arguments: [String]) -> Int32 {
-        Output.command(usage: customersUsage) {
-            let options = try CommandLineOptions(
-                arguments, valued: ["data", "org", "partner-id", "status", "customer-id", "limit", "starting-after"],
-                switches: ["help"])
-            if options.flags.contains("help") {
-                Output.out(customersUsage)
-                return 0
-            }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
-            var query = CustomerQuery(
-                organizationID: try organizationID(options, store: store),
-                limit: try options.integer("limit", in: 1...100) ?? 20)
+        runList(arguments, usage: customersUsage, filters: ["status", "customer-id"]) {
+            options, store, organization, limit in
+            var query = CustomerQuery(organizationID: organization, limit: limit)
             query.partnerID = options.value("partner-id")
-            if let status = options.value("status") {
-                guard CustomerStatus(rawValue: status) != nil else {
-                    throw CommandLineOptions.UsageError(
-                        message: "--status must be one of "
-                            + CustomerStatus.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                query.status = status
-            }
+            query.status = try status(options, as: CustomerStatus.self)?.rawValue
             query.customerID = options.value("customer-id")
             query.startingAfter = options.value("starting-after")
             let page = try store.customers(query)
+            return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.customer) }
+        }
+    }
+
+    static func runCommissions(_ arguments: [String]) -> Int32 {
+        runList(arguments, usage: commissionsUsage, filters: ["status", "customer-id"]) {
+            options, store, organization, limit in
+            var query = CommissionQuery(organizationID: organization, limit: limit)
+            query.partnerID = options.value("partner-id")
+            query.status = try status(options, as: CommissionStatus.self)
+            query.customerID = options.value("customer-id")
+            query.startingAfter = options.value("starting-after")
+            let page = try store.commissions(query)
+            return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
+        }
+    }
+
+    /// A list command: the options every list takes (`--data`, `--org`, `--partner-id`, `--limit`,
+    /// `--starting-after`, `--help`) and `filters`; `page` reads one page and returns what writes it.
+    private static func runList(
+        _ arguments: [String], usage: String, filters: [String],
+        page: (CommandLineOptions, any Store, String, Int) throws -> (inout JSONWriter.ObjectWriter) -> Void
+    ) -> Int32 {
+        Output.command(usage: usage) {
+            let options = try CommandLineOptions(
+                arguments, valued: Set(["data", "org", "partner-id", "limit", "starting-after"] + filters),
+                switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(usage)
+                return 0
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let write = try page(
+                options, store, try organizationID(options, store: store),
+                try options.integer("limit", in: 1...100) ?? 20)
             var json = JSONWriter()
-            json.object { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.customer) }
+            json.object { write(&$0) }
             Output.out(bytes: json.bytes + [0x0A])
             return 0
         }
     }
 
-    static func runCommissions(_ arguments: [String]) -> Int32 {
-        Output.command(usage: commissionsUsage) {
-            let options = try CommandLineOptions(
-                arguments, valued: ["data", "org", "partner-id", "status", "customer-id", "limit", "starting-after"],
-                switches: ["help"])
-            if options.flags.contains("help") {
-                Output.out(commissionsUsage)
-                return 0
-            }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
-            var query = CommissionQuery(
-                organizationID: try organizationID(options, store: store),
-                limit: try options.integer("limit", in: 1...100) ?? 20)
-            query.partnerID = options.value("partner-id")
-            if let status = options.value("status") {
-                guard let parsed = CommissionStatus(rawValue: status) else {
-                    throw CommandLineOptions.UsageError(message: "--status must be pending or reversed")
-                }
-                query.status = parsed
-            }
-            query.customerID = options.value("customer-id")
-            query.startingAfter = options.value("starting-after")
-            let page = try store.commissions(query)
-            var json = JSONWriter()
-            json.object { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
-            Output.out(bytes: json.bytes + [0x0A])
-            return 0
+    /// `--status`, one of `Status`'s values.
+    private static func status<Status: RawRepresentable & CaseIterable>(
+        _ options: CommandLineOptions, as: Status.Type
+    ) throws -> Status? where Status.RawValue == String {
+        guard let text = options.value("status") else { return nil }
+        guard let status = Status(rawValue: text) else {
+            throw CommandLineOptions.UsageError(
+                message: "--status must be " + Status.allCases.map(\.rawValue).joined(separator: ", ", last: " or "))
         }
+        return status
     }
 
     private static func organizationID(_ options: CommandLineOptions, store: any Store) throws -> String {
@@ -128,5 +118,12 @@ enum ListCommands {
                     + organizations.map(\.id).joined(separator: ", ") + ")")
         }
         return organizations[0].id
+    }
+}
+
+extension Array where Element == String {
+    /// The elements joined by `separator`, the last two by `last`: `a, b or c`.
+    func joined(separator: String, last: String) -> String {
+        count < 2 ? joined() : dropLast().joined(separator: separator) + last + self[count - 1]
     }
 }

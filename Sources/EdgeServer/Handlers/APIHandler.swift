@@ -62,6 +62,26 @@ final class APIHandler: Sendable {
         return limit
     }
 
+    /// `starting_after`, which must be an id with `prefix`.
+    func startingAfter(_ request: APIRequest, prefix: String, noun: String) throws -> String? {
+        guard let after = request.query["starting_after"] else { return nil }
+        guard after.hasPrefix(prefix), after.utf8.count <= 64 else {
+            throw APIError.invalidRequest("starting_after must be \(noun) (\(prefix)…)")
+        }
+        return after
+    }
+
+    /// `status`, one of `Status`'s values.
+    func status<Status: RawRepresentable & CaseIterable>(_ request: APIRequest, as: Status.Type) throws -> Status?
+    where Status.RawValue == String {
+        guard let text = request.query["status"] else { return nil }
+        guard let status = Status(rawValue: text) else {
+            throw APIError.invalidRequest(
+                "status must be one of " + Status.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return status
+    }
+
     func listClicks(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
@@ -87,19 +107,8 @@ final class APIHandler: Sendable {
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = request.query["partner_id"]
         query.customerID = request.query["customer_id"]
-        if let after = request.query["starting_after"] {
-            guard after.hasPrefix("cust_"), after.utf8.count <= 64 else {
-                throw APIError.invalidRequest("starting_after must be a customer id (cust_…)")
-            }
-            query.startingAfter = after
-        }
-        if let status = request.query["status"] {
-            guard CustomerStatus(rawValue: status) != nil else {
-                throw APIError.invalidRequest(
-                    "status must be one of " + CustomerStatus.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            query.status = status
-        }
+        query.startingAfter = try startingAfter(request, prefix: "cust_", noun: "a customer id")
+        query.status = try status(request, as: CustomerStatus.self)?.rawValue
         let page = try reader.customers(query)
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.customer) }
     }

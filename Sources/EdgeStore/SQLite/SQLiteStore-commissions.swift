@@ -176,19 +176,14 @@ extension SQLiteStore {
             sql += " AND m.status = ?"
             bindings.append(.text(status.rawValue))
         }
-        let limit = max(1, min(query.limit, ClickQuery.maximumLimit))
-        sql += " ORDER BY m.seq DESC LIMIT \(limit + 1)"
-        let rows = try withConnection { db in
-            try db.rows(sql, bindings) { row in
-                CommissionRecord(
-                    id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), partnerID: row.text(3),
-                    programID: row.text(4), customer: row.text(5), customerID: row.text(6), eventID: row.text(7),
-                    transactionID: row.text(8), productID: row.optionalText(9), revenueCents: row.int(10),
-                    amountCents: row.int(11), currency: row.text(12),
-                    status: CommissionStatus(rawValue: row.text(13)) ?? .pending)
-            }
+        return try page(sql, bindings, order: "m.seq", limit: query.limit) { row in
+            CommissionRecord(
+                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), partnerID: row.text(3),
+                programID: row.text(4), customer: row.text(5), customerID: row.text(6), eventID: row.text(7),
+                transactionID: row.text(8), productID: row.optionalText(9), revenueCents: row.int(10),
+                amountCents: row.int(11), currency: row.text(12),
+                status: CommissionStatus(rawValue: row.text(13)) ?? .pending)
         }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 
     public func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws
@@ -203,16 +198,11 @@ extension SQLiteStore {
             sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
             bindings.append(.text(after))
         }
-        let limit = max(1, min(limit, ClickQuery.maximumLimit))
-        sql += " ORDER BY seq DESC LIMIT \(limit + 1)"
-        let rows = try withConnection { db in
-            try db.rows(sql, bindings) { row in
-                StoredWebhookEvent(
-                    eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
-                    appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
-                    receivedAt: row.int(6), body: Array(row.text(7).utf8))
-            }
+        return try page(sql, bindings, order: "seq", limit: limit) { row in
+            StoredWebhookEvent(
+                eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
+                appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
+                receivedAt: row.int(6), body: Array(row.text(7).utf8))
         }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 }

@@ -80,9 +80,6 @@ extension SQLiteStore {
             sql += " AND c.customer_id = ?"
             bindings.append(.text(customerID))
         }
-        let limit = max(1, min(query.limit, ClickQuery.maximumLimit))
-        sql += " ORDER BY c.seq DESC LIMIT \(limit + 1)"
-        let rows = try withConnection { try $0.rows(sql, bindings, Self.customer) }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+        return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
     }
 }

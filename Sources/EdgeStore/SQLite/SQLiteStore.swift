@@ -26,6 +26,18 @@ public final class SQLiteStore: Store {
         try connection.withLock { try body($0) }
     }
 
+    /// One page of a list: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
+    /// ``ClickQuery/maximumLimit``), and whether more follow.
+    func page<Item>(
+        _ sql: String, _ bindings: [SQLiteValue], order: String, limit: Int, _ transform: (SQLiteRow) throws -> Item
+    ) throws -> Page<Item> {
+        let limit = max(1, min(limit, ClickQuery.maximumLimit))
+        let rows = try withConnection {
+            try $0.rows(sql + " ORDER BY \(order) DESC LIMIT \(limit + 1)", bindings, transform)
+        }
+        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    }
+
     public func migrate() throws {
         try withConnection { db in
             var version = 0
@@ -114,17 +126,12 @@ public final class SQLiteStore: Store {
             sql += " AND created_at >= ?"
             bindings.append(.integer(since))
         }
-        let limit = max(1, min(query.limit, ClickQuery.maximumLimit))
-        sql += " ORDER BY id DESC LIMIT \(limit + 1)"
-        let rows = try withConnection { db in
-            try db.rows(sql, bindings) { row in
-                ClickRecord(
-                    id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
-                    partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
-                    userAgent: row.text(7), referer: row.text(8), ip: row.text(9))
-            }
+        return try page(sql, bindings, order: "id", limit: query.limit) { row in
+            ClickRecord(
+                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
+                partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
+                userAgent: row.text(7), referer: row.text(8), ip: row.text(9))
         }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 }
 

@@ -50,11 +50,15 @@ import Testing
     @Test func aTwoMebibyteBodyIsAJSON413() throws {
         let server = try TestServer.webhooks()
         defer { server.shutdown() }
-        let client = server.client()
         var body = RevenueCatPayload.make("TEST")
         body.removeLast()
         body += Array(#","padding":""#.utf8) + [UInt8](repeating: 0x61, count: 2 << 20) + Array(#""}"#.utf8)
-        let response = try client.webhook(body)
+        let head =
+            "POST /webhooks/revenuecat/pk_acme HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Authorization: \(TestServer.authorization)\r\nContent-Length: \(body.count)\r\n\r\n"
+        // The server may stop reading the body and answer before it is all written: RefusableUpload reads the
+        // answer all the same.
+        let response = try RefusableUpload.send([Array(head.utf8), body], port: server.port).response
         #expect(response.isError(413, "payload_too_large"), "\(response.status) \(response.text.prefix(200))")
         #expect(try server.client().deliver(RevenueCatPayload.make("TEST")) == "ignored", "still serving")
     }
