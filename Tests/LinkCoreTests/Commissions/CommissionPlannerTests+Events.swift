@@ -46,6 +46,7 @@ extension CommissionPlannerTests {
             let ledger = Self.ledger(status, changedAt: 0, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
             let plan = Self.plan(Self.transfer(from: ["user_1"], to: ["user_2"]), ledger)
             #expect(plan.customerStatus == nil)
+            #expect(plan.lifecycle == nil)
             #expect(plan.transactions.isEmpty)
             #expect(plan.newCommission == nil)
             #expect(plan.commissionStatuses.isEmpty)
@@ -136,6 +137,7 @@ extension CommissionPlannerTests {
         #expect(replay.ledger.commissionStatus("2000000923456789") == .pending)
         #expect(replay.plans.compactMap(\.newCommission).map(\.amountCents) == [100, 100])
         #expect(replay.ledger.customer?.firstPaidAt == 1_772_442_900_000)
+        #expect(replay.ledger.customer?.lifecycle == .canceled)
         #expect(replay.ledger.customer?.statusChangedAt == 1_777_713_302_000)
     }
 
@@ -154,5 +156,8 @@ extension CommissionPlannerTests {
         #expect(replay.ledger.commissionStatus("2000000923456789") == .pending)
         #expect(replay.ledger.customer?.firstPaidAt == 1_772_442_900_000)
         #expect(replay.status == .canceled)
+        #expect(replay.ledger.customer?.lifecycle == .canceled)
+        #expect(replay.ledger.customer?.statusChangedAt == 1_777_713_302_000)
+        #expect(replay.ledger.transaction("2000000912345678")?.refunded == false)
     }
 }

@@ -32,9 +32,38 @@ import Testing
         ("1e2", Int64(100_000_000)), ("1E2", 100_000_000), ("4.99E0", 4_990_000), ("4.99e0", 4_990_000),
         ("499e-2", 4_990_000), ("499E-2", 4_990_000), ("0.0499e2", 4_990_000), ("1e+2", 100_000_000),
         ("5e-7", 1), ("4e-7", 0), ("1e-400", 0), ("1e6", 1_000_000_000_000), ("1e7", USDAmount.maximumMicros),
+        // Any exponent is read: one that leaves less than 10⁻¹⁸ USD gives zero.
+        ("1e-401", 0), ("1e-99999", 0), ("1e-99999999999999999999", 0), ("-1e-401", 0), ("0e400", 0),
+        ("0e99999999999999999999", 0), ("1000000000000000000000000e-17", USDAmount.maximumMicros),
+        ("4990000000000000000000000000000e-30", 4_990_000),
     ])
     func readsExponents(text: String, micros: Int64) {
         #expect(USDAmount(parsing: text)?.micros == micros)
+    }
+
+    /// Amounts are exact to 10⁻¹⁸ USD: one such unit is more than zero and tells two amounts apart; digits past
+    /// the eighteenth decimal are dropped.
+    @Test func keepsEighteenDecimals() throws {
+        let atto = try #require(USDAmount(parsing: "0.000000000000000001"))
+        #expect(atto.isPositive)
+        #expect(atto.micros == 0)
+        #expect(atto.cents == 0)
+        #expect(try #require(USDAmount(parsing: "1e-18")) == atto)
+        #expect(try #require(USDAmount(parsing: "-1e-18")).isNegative)
+        #expect(try #require(USDAmount(parsing: "4.990000000000000001")) > USDAmount(micros: 4_990_000))
+        let beyond = try #require(USDAmount(parsing: "0.0000000000000000009"))
+        #expect(!beyond.isPositive)
+        #expect(beyond == USDAmount(micros: 0))
+        #expect(USDAmount(parsing: "1e-19") == USDAmount(micros: 0))
+        #expect(USDAmount(parsing: "4.9900000000000000009") == USDAmount(micros: 4_990_000))
+    }
+
+    /// 0.004999999999999999 USD is 10⁻¹⁸ below half a cent: 0 cents; one more 10⁻¹⁸ makes half a cent: 1.
+    @Test func roundsHalfACentAtTheEighteenthDecimal() {
+        #expect(USDAmount(parsing: "0.004999999999999999")?.cents == 0)
+        #expect(USDAmount(parsing: "0.005000000000000000")?.cents == 1)
+        #expect(USDAmount(parsing: "-0.004999999999999999")?.cents == 0)
+        #expect(USDAmount(parsing: "-0.005")?.cents == -1)
     }
 
     @Test(arguments: [
@@ -61,7 +90,8 @@ import Testing
         #expect(USDAmount(parsing: text)?.micros == micros)
     }
 
-    /// Past the sixth decimal the text is rounded half up to millionths; cents then round as usual.
+    /// Millionths and cents are each rounded half up from the exact amount (cents are not rounded from the
+    /// millionths).
     @Test(arguments: [
         ("3.876543219", Int64(3_876_543), Int64(388)), ("3.8765435", 3_876_544, 388), ("3.87654349999", 3_876_543, 388),
         ("0.0000005", 1, 0), ("0.00000049", 0, 0), ("4.990000000000000000001", 4_990_000, 499),
@@ -83,7 +113,8 @@ import Testing
 
     @Test(arguments: [
         "10000000.000001", "10000001", "-10000000.000001", "1e8", "1.0000001e7", "99999999999999999999",
-        "1e400", "1e401", "1e-401", "1e99999999999999999999", "123456789012345678901234567890",
+        "1e400", "1e401", "1e99999999999999999999", "123456789012345678901234567890", "1000000000000000000000001e-17",
+        "1.00000000000000000001e7", "-1e99999",
     ])
     func refusesWhatIsOutOfRange(text: String) {
         #expect(USDAmount(parsing: text) == nil)
