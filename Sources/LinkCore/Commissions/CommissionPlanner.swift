@@ -57,7 +57,7 @@ public enum CommissionPlanner {
             // A trial does not take a paying customer back to trialing.
             guard customer.lifecycle != .paying else { return WebhookPlan(outcome: .trialStarted) }
             var plan = lifecycleEvent(customer, to: .trialing, at: time, ledger: ledger)
-            plan.outcome = .trialStarted
+            if plan.lifecycle != nil { plan.outcome = .trialStarted }
             return plan
         }
         // A purchase without a transaction id cannot be matched with its refund; its event id stands in.
@@ -78,8 +78,14 @@ public enum CommissionPlanner {
         var plan = lifecycleEvent(
             customer, to: .paying, at: time, ledger: CommissionLedger(customer: customer, transactions: after))
         if plan.lifecycle == nil {
-            // Older than the last lifecycle event: the lifecycle stays, but a refund arrived first may now show.
-            let status = shownStatus(customer.lifecycle, transactions: after, customer: customer.id)
+            // Older than the last lifecycle event, which stands, except that a newer trial or uncancellation
+            // said `trialing` only because this payment had not arrived: the customer has paid.
+            var lifecycle = customer.lifecycle
+            if lifecycle == .trialing, let changedAt = customer.statusChangedAt {
+                lifecycle = .paying
+                plan.lifecycle = (.paying, changedAt)
+            }
+            let status = shownStatus(lifecycle, transactions: after, customer: customer.id)
             if status != customer.status { plan.customerStatus = (status, time) }
         }
         plan.outcome = .purchaseRecorded
