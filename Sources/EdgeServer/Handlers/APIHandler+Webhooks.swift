@@ -15,23 +15,23 @@ extension APIHandler {
             throw APIError.notFound(
                 "No organization has the public key in this webhook URL", code: "unknown_public_key")
         }
-        guard let expected = organization.revenueCatAuthorization else {
+        // One answer whether the value is wrong or the organization set none, so that a caller without it
+        // learns nothing.
+        guard let expected = organization.revenueCatAuthorization, let given = request.authorization,
+            ConstantTime.equal(given: Array(given.utf8), expected: Array(expected.utf8))
+        else {
             throw APIError(
                 status: 401, code: "unauthorized",
-                message: "This organization has no RevenueCat authorization set: add \"revenuecat\": "
-                    + "{\"authorization\": …} to it in the import file, and the same value in RevenueCat")
-        }
-        guard let given = request.authorization, ConstantTime.equal(Array(given.utf8), Array(expected.utf8)) else {
-            throw APIError(
-                status: 401, code: "unauthorized",
-                message: "The Authorization header is missing or is not this organization's RevenueCat authorization")
+                message: "The Authorization header is missing or is not the organization's RevenueCat authorization "
+                    + "(set as revenuecat.authorization in the import file, and the same value in RevenueCat)")
         }
         guard request.body.count <= RevenueCatEvent.maximumBodySize else {
             throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)
         }
-        let event: RevenueCatEvent
+        var event: RevenueCatEvent
         do { event = try RevenueCatEvent(body: request.body) } catch { throw APIError.invalidRequest(error.message) }
         let now = Clock.epochMilliseconds()
+        event.ignoreTimes(after: now)
         let record = WebhookEventRecord(
             organizationID: organization.id, eventID: event.id, type: event.type, environment: event.environment,
             appUserID: event.appUserID, receivedAt: now, body: request.body, lookupIDs: event.customerLookupIDs,
@@ -66,15 +66,5 @@ extension APIHandler {
         let page = try reader.webhookEvents(
             organizationID: organization.id, limit: try limit(request), startingAfter: after)
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.webhookEvent) }
-    }
-}
-
-/// Comparison of secrets in time that depends on their lengths only, not on where they first differ.
-enum ConstantTime {
-    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
     }
 }

@@ -65,7 +65,9 @@ final class SQLiteConnection: @unchecked Sendable {
             switch value {
             case .null: rc = sqlite3_bind_null(statement, index)
             case .integer(let number): rc = sqlite3_bind_int64(statement, index, number)
-            case .text(let text): rc = tolt_sqlite_bind_text(statement, index, text, -1)
+            // With its byte count, not -1: a text holding U+0000 (JSON allows "\u0000") is stored whole rather than
+            // cut at the NUL, where two different ids would become one.
+            case .text(let text): rc = tolt_sqlite_bind_text(statement, index, text, Int32(text.utf8.count))
             case .blob(let bytes):
                 rc = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), tolt_sqlite_transient())

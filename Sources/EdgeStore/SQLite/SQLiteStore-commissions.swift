@@ -20,7 +20,18 @@ extension SQLiteStore {
                         .text(String(decoding: event.body, as: UTF8.self)),
                     ])
                 guard db.changes == 1 else { return .duplicate }
-                let customer = try Self.ledgerCustomer(db, organizationID: event.organizationID, ids: event.lookupIDs)
+                // The customer of a known transaction is the one that made the purchase, whatever ids a later
+                // event of it carries (a refund can arrive under another id, before the TRANSFER that links it).
+                var owner: [String] = []
+                if let id = event.transactionID {
+                    owner = try db.rows(
+                        "SELECT customer FROM transactions WHERE organization_id = ? AND transaction_id = ?",
+                        [.text(event.organizationID), .text(id)]
+                    ) { $0.optionalText(0) }.compactMap { $0 }
+                }
+                let customer =
+                    try Self.ledgerCustomer(db, organizationID: event.organizationID, customerIDs: owner)
+                    ?? Self.ledgerCustomer(db, organizationID: event.organizationID, ids: event.lookupIDs)
                 var transactions: [CommissionLedger.Transaction] = []
                 if let customer {
                     transactions = try Self.transactions(
@@ -43,6 +54,27 @@ extension SQLiteStore {
         }
     }
 
+    /// The customer with this id (`cust_…`), when there is one.
+    private static func ledgerCustomer(_ db: SQLiteConnection, organizationID: String, customerIDs: [String]) throws
+        -> CommissionLedger.Customer?
+    {
+        guard let id = customerIDs.first else { return nil }
+        return try db.rows(
+            """
+            SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
+            WHERE organization_id = ? AND id = ?
+            """, [.text(organizationID), .text(id)], Self.ledgerCustomer
+        ).first
+    }
+
+    private static func ledgerCustomer(_ row: SQLiteRow) -> CommissionLedger.Customer {
+        CommissionLedger.Customer(
+            id: row.text(0), partnerID: row.text(1), programID: row.text(2),
+            status: CustomerStatus(rawValue: row.text(3)) ?? .lead,
+            lifecycle: CustomerStatus(rawValue: row.text(4)) ?? .lead, statusChangedAt: row.optionalInt(5),
+            firstPaidAt: row.optionalInt(6))
+    }
+
     /// The first claimed customer one of `ids` leads to, in order: claimed with it, or moved to it by a transfer.
     private static func ledgerCustomer(_ db: SQLiteConnection, organizationID: String, ids: [String]) throws
         -> CommissionLedger.Customer?
@@ -54,14 +86,7 @@ extension SQLiteStore {
                 WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
                     WHERE organization_id = ?1 AND app_user_id = ?2))
                 ORDER BY customer_id = ?2 DESC LIMIT 1
-                """, [.text(organizationID), .text(id)]
-            ) {
-                CommissionLedger.Customer(
-                    id: $0.text(0), partnerID: $0.text(1), programID: $0.text(2),
-                    status: CustomerStatus(rawValue: $0.text(3)) ?? .lead,
-                    lifecycle: CustomerStatus(rawValue: $0.text(4)) ?? .lead, statusChangedAt: $0.optionalInt(5),
-                    firstPaidAt: $0.optionalInt(6))
-            }
+                """, [.text(organizationID), .text(id)], Self.ledgerCustomer)
             if let customer = found.first { return customer }
         }
         return nil

@@ -23,6 +23,13 @@ extension SQLiteStore {
     public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
         try withConnection { db in
             try db.transaction {
+                // A user id a RevenueCat TRANSFER moved to a customer already has its partner: first code wins.
+                let moved = try db.rows(
+                    """
+                    \(Self.customerSelect) WHERE c.id = (SELECT a.customer FROM customer_aliases a
+                        WHERE a.organization_id = ? AND a.app_user_id = ?)
+                    """, [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
+                if let owner = moved.first { return (owner, false) }
                 // The unique (organization_id, customer_id) index decides between racing claims: the second
                 // insert changes nothing and reads the winner back.
                 try db.query(

@@ -75,7 +75,11 @@ public enum Timestamp {
     /// the month's last day (Jan 31 + 1 month is Feb 28 or 29).
     ///
     ///     Timestamp.adding(months: 1, to: Timestamp.parse("2026-01-31T10:00:00Z")!)  // 2026-02-28T10:00:00Z
+    /// Total: the result is clamped to the years −100000…100000 rather than overflowing.
     public static func adding(months: Int, to milliseconds: Int64) -> Int64 {
+        let limit: Int64 = 3_155_760_000_000_000  // 100,000 years of milliseconds
+        let months = max(-1_200_000, min(1_200_000, months))
+        let milliseconds = max(-limit, min(limit, milliseconds))
         let days = Int(milliseconds.dividedRoundingDown(by: 86_400_000))
         let timeOfDay = milliseconds - Int64(days) * 86_400_000
         let (year, month, day) = civilFromDays(days)

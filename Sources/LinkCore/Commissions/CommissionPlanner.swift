@@ -83,10 +83,10 @@ public enum CommissionPlanner {
             var lifecycle = customer.lifecycle
             if lifecycle == .trialing, let changedAt = customer.statusChangedAt {
                 lifecycle = .paying
-                plan.lifecycle = (.paying, changedAt)
+                plan.lifecycle = .init(.paying, at: changedAt)
             }
             let status = shownStatus(lifecycle, transactions: after, customer: customer.id)
-            if status != customer.status { plan.customerStatus = (status, time) }
+            if status != customer.status { plan.customerStatus = .init(status, at: time) }
         }
         plan.outcome = .purchaseRecorded
         plan.transactions = [transaction]
@@ -110,6 +110,10 @@ public enum CommissionPlanner {
         -> WebhookPlan
     {
         guard let transactionID = event.transactionID else { return WebhookPlan(outcome: .ignored) }
+        // A refund of a purchase nobody claimed and no customer to wait for: nothing to keep.
+        if ledger.customer == nil, ledger.transaction(transactionID) == nil {
+            return WebhookPlan(outcome: .unattributed)
+        }
         var transaction =
             ledger.transaction(transactionID)
             ?? CommissionLedger.Transaction(transactionID: transactionID, customerID: ledger.customer?.id)
@@ -123,7 +127,7 @@ public enum CommissionPlanner {
         var plan = WebhookPlan(outcome: refunded ? .refunded : .refundReversed)
         plan.transactions = [transaction]
         if let commission = transaction.commission, commission != ledger.transaction(transactionID)?.commission {
-            plan.commissionStatuses = [(commission.id, commission.status)]
+            plan.commissionStatuses = [.init(id: commission.id, status: commission.status)]
         }
         // The customer is the one that made the purchase; before the purchase arrives, whoever the ids lead to.
         guard let customer = ledger.customer, transaction.customerID == nil || transaction.customerID == customer.id
@@ -131,7 +135,7 @@ public enum CommissionPlanner {
         var after = ledger.transactions.filter { $0.transactionID != transactionID }
         after.append(transaction)
         let status = shownStatus(customer.lifecycle, transactions: after, customer: customer.id)
-        if status != customer.status { plan.customerStatus = (status, time) }
+        if status != customer.status { plan.customerStatus = .init(status, at: time) }
         return plan
     }
 
@@ -142,9 +146,9 @@ public enum CommissionPlanner {
     ) -> WebhookPlan {
         guard time >= (customer.statusChangedAt ?? .min) else { return WebhookPlan(outcome: .staleStatus) }
         var plan = WebhookPlan(outcome: .statusChanged)
-        plan.lifecycle = (target, time)
+        plan.lifecycle = .init(target, at: time)
         let status = shownStatus(target, transactions: ledger.transactions, customer: customer.id)
-        if status != customer.status { plan.customerStatus = (status, time) }
+        if status != customer.status { plan.customerStatus = .init(status, at: time) }
         return plan
     }
 

@@ -7,10 +7,11 @@
 public struct RevenueCatEvent: Sendable, Equatable {
     /// The largest body accepted, in bytes.
     public static let maximumBodySize = 1 << 20
-    /// The longest id (event, user, transaction, product) read; longer ones are refused or ignored.
-    public static let maximumIDLength = 512
+    /// The longest id (event, user, transaction, product) read, in bytes; longer ones are refused or ignored.
+    /// Room for the longest app user id a claim accepts (256 characters of up to 4 bytes).
+    public static let maximumIDLength = 1024
     /// The most user ids read from `aliases`, `transferred_from` or `transferred_to`.
-    public static let maximumIDCount = 100
+    public static let maximumIDCount = 1000
 
     /// RevenueCat's event id, unique per event and kept across redeliveries.
     public var id: String
@@ -54,31 +55,34 @@ public struct RevenueCatEvent: Sendable, Equatable {
         guard let event = root["event"], case .object = event else {
             throw .init("event must be an object: the body must be {\"api_version\":…,\"event\":{…}}")
         }
-        guard case .string(let id)? = event["id"], !id.isEmpty, id.utf8.count <= Self.maximumIDLength else {
-            throw .init("event.id must be a string of 1–\(Self.maximumIDLength) bytes")
+        guard case .string(let id)? = event["id"], Self.isUsableID(id) else {
+            throw .init("event.id must be a string of 1–\(Self.maximumIDLength) bytes without control characters")
         }
-        guard case .string(let type)? = event["type"], !type.isEmpty, type.utf8.count <= 64 else {
-            throw .init("event.type must be a string of 1–64 bytes")
+        guard case .string(let type)? = event["type"], !type.isEmpty, type.utf8.count <= 64,
+            !ASCII.containsControl(type.utf8)
+        else {
+            throw .init("event.type must be a string of 1–64 bytes without control characters")
         }
         self.init(id: id, type: type)
         func text(_ name: String) -> String? {
-            guard case .string(let value)? = event[name], !value.isEmpty, value.utf8.count <= Self.maximumIDLength
-            else { return nil }
+            guard case .string(let value)? = event[name], Self.isUsableID(value) else { return nil }
             return value
         }
         func texts(_ name: String) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
             var seen: Set<String> = []
             var result: [String] = []
-            for case .string(let value) in items where !value.isEmpty && value.utf8.count <= Self.maximumIDLength {
+            for case .string(let value) in items where Self.isUsableID(value) {
                 if seen.insert(value).inserted { result.append(value) }
                 if result.count == Self.maximumIDCount { break }
             }
             return result
         }
         func milliseconds(_ name: String) -> Int64? {
-            guard case .number(let value)? = event[name] else { return nil }
-            return Int64(value)
+            guard case .number(let value)? = event[name], let milliseconds = Int64(value),
+                Self.plausibleTimes.contains(milliseconds)
+            else { return nil }
+            return milliseconds
         }
         environment = text("environment")
         appUserID = text("app_user_id")
@@ -94,6 +98,24 @@ public struct RevenueCatEvent: Sendable, Equatable {
         if case .number(let value)? = event["price"] { price = USDAmount(parsing: value) }
         purchasedAt = milliseconds("purchased_at_ms")
         timestamp = milliseconds("event_timestamp_ms")
+    }
+
+    /// Event times this side of 2000 and 2100, in milliseconds: anything else is a unit mix-up or garbage, and is
+    /// read as absent rather than trusted (date arithmetic on it could overflow, and a far-future time would
+    /// make every later event look stale).
+    public static let plausibleTimes: ClosedRange<Int64> = 946_684_800_000...4_102_444_800_000
+
+    /// Reads an event time later than `now` plus a day as absent: a clock far ahead would otherwise make every
+    /// real event after it look older.
+    public mutating func ignoreTimes(after now: Int64) {
+        let latest = now + 86_400_000
+        if let time = timestamp, time > latest { timestamp = nil }
+        if let time = purchasedAt, time > latest { purchasedAt = nil }
+    }
+
+    /// Whether a string can serve as an id: 1 to ``maximumIDLength`` bytes, no control characters.
+    static func isUsableID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= maximumIDLength && !ASCII.containsControl(text.utf8)
     }
 
     /// The user ids to find the customer by, in order: `app_user_id`, `original_app_user_id`, then each alias;

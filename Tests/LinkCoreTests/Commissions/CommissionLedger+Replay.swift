@@ -25,7 +25,8 @@ extension CommissionLedger {
         if let new = plan.newCommission, let index = ledger.index(of: new.transactionID) {
             ledger.transactions[index].commission = Commission(id: new.id, status: new.status)
         }
-        for (id, status) in plan.commissionStatuses {
+        for change in plan.commissionStatuses {
+            let (id, status) = (change.id, change.status)
             for index in ledger.transactions.indices where ledger.transactions[index].commission?.id == id {
                 ledger.transactions[index].commission!.status = status
             }

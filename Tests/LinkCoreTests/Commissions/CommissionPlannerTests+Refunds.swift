@@ -34,8 +34,8 @@ extension CommissionPlannerTests {
         expected.transactions = [
             Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: Self.refundTime)
         ]
-        expected.commissionStatuses = [(id: "com_tx_1", status: .reversed)]
-        expected.customerStatus = (.refunded, Self.refundTime)
+        expected.commissionStatuses = [.init(id: "com_tx_1", status: .reversed)]
+        expected.customerStatus = .init(.refunded, at: Self.refundTime)
         #expect(plan == expected)
     }
 
@@ -63,8 +63,8 @@ extension CommissionPlannerTests {
     func aCancellationForAnyOtherReasonKeepsTheCommission(reason: String?) {
         let plan = Self.plan(Self.event("CANCELLATION", at: Self.refundTime, reason: reason), Self.payingLedger)
         var expected = WebhookPlan(outcome: .statusChanged)
-        expected.customerStatus = (.canceled, Self.refundTime)
-        expected.lifecycle = (.canceled, Self.refundTime)
+        expected.customerStatus = .init(.canceled, at: Self.refundTime)
+        expected.lifecycle = .init(.canceled, at: Self.refundTime)
         #expect(plan == expected)
     }
 
@@ -76,8 +76,8 @@ extension CommissionPlannerTests {
         let plan = replay.play(Self.reversal())
         var expected = WebhookPlan(outcome: .refundReversed)
         expected.transactions = [Self.paid("tx_1", commission: .pending, refundChangedAt: Self.reversalTime)]
-        expected.commissionStatuses = [(id: "com_tx_1", status: .pending)]
-        expected.customerStatus = (.paying, Self.reversalTime)
+        expected.commissionStatuses = [.init(id: "com_tx_1", status: .pending)]
+        expected.customerStatus = .init(.paying, at: Self.reversalTime)
         #expect(plan == expected)
         #expect(replay.ledger.commissionStatus("tx_1") == .pending)
         #expect(replay.ledger.transaction("tx_1")?.refunded == false)
@@ -170,8 +170,8 @@ extension CommissionPlannerTests {
         expected.newCommission = NewCommission(
             id: "com_1", transactionID: "tx_1", productID: "pro.monthly", revenueCents: 499, amountCents: 100,
             status: .reversed)
-        expected.customerStatus = (.refunded, Self.eventTime)
-        expected.lifecycle = (.paying, Self.eventTime)
+        expected.customerStatus = .init(.refunded, at: Self.eventTime)
+        expected.lifecycle = .init(.paying, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
         #expect(plan == expected)
         #expect(replay.ledger.customer?.lifecycle == .paying)
@@ -311,8 +311,8 @@ extension CommissionPlannerTests {
         expected.transactions = [
             Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: Self.refundTime)
         ]
-        expected.commissionStatuses = [(id: "com_tx_1", status: .reversed)]
-        expected.customerStatus = (.refunded, Self.refundTime)
+        expected.commissionStatuses = [.init(id: "com_tx_1", status: .reversed)]
+        expected.customerStatus = .init(.refunded, at: Self.refundTime)
         #expect(plan == expected)
     }
 }

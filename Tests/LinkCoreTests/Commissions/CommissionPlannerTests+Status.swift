@@ -40,8 +40,8 @@ extension CommissionPlannerTests {
     @Test func aTrialMakesALeadTrialing() {
         let plan = Self.plan(Self.trial(), Self.ledger())
         var expected = WebhookPlan(outcome: .trialStarted)
-        expected.customerStatus = (.trialing, Self.trialTime)
-        expected.lifecycle = (.trialing, Self.trialTime)
+        expected.customerStatus = .init(.trialing, at: Self.trialTime)
+        expected.lifecycle = .init(.trialing, at: Self.trialTime)
         #expect(plan == expected)
     }
 
@@ -68,7 +68,7 @@ extension CommissionPlannerTests {
     @Test func aTrialOfATrialingCustomerRecordsItsTime() {
         let ledger = Self.ledger(.trialing, changedAt: Self.trialTime - 1_000)
         var expected = WebhookPlan(outcome: .trialStarted)
-        expected.lifecycle = (.trialing, Self.trialTime)
+        expected.lifecycle = .init(.trialing, at: Self.trialTime)
         #expect(Self.plan(Self.trial(), ledger) == expected)
     }
 
@@ -76,8 +76,8 @@ extension CommissionPlannerTests {
     @Test func aTrialAfterACancellationIsTrialing() {
         let ledger = Self.ledger(.canceled, changedAt: Self.trialTime - 1_000)
         var expected = WebhookPlan(outcome: .trialStarted)
-        expected.customerStatus = (.trialing, Self.trialTime)
-        expected.lifecycle = (.trialing, Self.trialTime)
+        expected.customerStatus = .init(.trialing, at: Self.trialTime)
+        expected.lifecycle = .init(.trialing, at: Self.trialTime)
         #expect(Self.plan(Self.trial(), ledger) == expected)
     }
 
@@ -88,7 +88,7 @@ extension CommissionPlannerTests {
             .refunded, lifecycle: .canceled, changedAt: Self.trialTime - 1_000, firstPaidAt: Self.purchaseTime,
             [Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: Self.refundTime)])
         var expected = WebhookPlan(outcome: .trialStarted)
-        expected.lifecycle = (.trialing, Self.trialTime)
+        expected.lifecycle = .init(.trialing, at: Self.trialTime)
         #expect(Self.plan(Self.trial(), ledger) == expected)
     }
 
@@ -167,8 +167,8 @@ extension CommissionPlannerTests {
                 status, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
             let plan = Self.plan(Self.event(type, at: Self.cancelTime, reason: reason), ledger)
             var expected = WebhookPlan(outcome: .statusChanged)
-            expected.customerStatus = (.canceled, Self.cancelTime)
-            expected.lifecycle = (.canceled, Self.cancelTime)
+            expected.customerStatus = .init(.canceled, at: Self.cancelTime)
+            expected.lifecycle = .init(.canceled, at: Self.cancelTime)
             #expect(plan == expected, "\(type) \(reason ?? "") of a \(status) customer")
         }
     }
@@ -190,8 +190,8 @@ extension CommissionPlannerTests {
         for event in [Self.cancellation(), Self.expiration()] {
             let time = event.timestamp!
             var expected = WebhookPlan(outcome: .statusChanged)
-            expected.customerStatus = shown.map { ($0, time) }
-            expected.lifecycle = (.canceled, time)
+            expected.customerStatus = shown.map { .init($0, at: time) }
+            expected.lifecycle = .init(.canceled, at: time)
             #expect(Self.plan(event, ledger) == expected, "\(event.type) of a \(status) (\(lifecycle)) customer")
         }
     }
@@ -244,8 +244,8 @@ extension CommissionPlannerTests {
         let ledger = Self.ledger(
             .canceled, changedAt: Self.cancelTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
         var expected = WebhookPlan(outcome: .statusChanged)
-        expected.customerStatus = (.paying, Self.uncancelTime)
-        expected.lifecycle = (.paying, Self.uncancelTime)
+        expected.customerStatus = .init(.paying, at: Self.uncancelTime)
+        expected.lifecycle = .init(.paying, at: Self.uncancelTime)
         #expect(Self.plan(Self.uncancellation(), ledger) == expected)
     }
 
@@ -281,8 +281,8 @@ extension CommissionPlannerTests {
             status, lifecycle: lifecycle, changedAt: Self.cancelTime, firstPaidAt: paid ? Self.purchaseTime : nil,
             transactions)
         var expected = WebhookPlan(outcome: .statusChanged)
-        expected.customerStatus = shown.map { ($0, Self.uncancelTime) }
-        expected.lifecycle = (target, Self.uncancelTime)
+        expected.customerStatus = shown.map { .init($0, at: Self.uncancelTime) }
+        expected.lifecycle = .init(target, at: Self.uncancelTime)
         #expect(Self.plan(Self.uncancellation(), ledger) == expected)
     }
 
@@ -353,7 +353,7 @@ extension CommissionPlannerTests {
         expected.newCommission = NewCommission(
             id: "com_1", transactionID: "tx_1", productID: "pro.monthly", revenueCents: 499, amountCents: 100,
             status: .reversed)
-        expected.customerStatus = (.refunded, Self.eventTime)
+        expected.customerStatus = .init(.refunded, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
         #expect(plan == expected)
         #expect(replay.ledger.customer?.lifecycle == .canceled)
@@ -363,8 +363,8 @@ extension CommissionPlannerTests {
         let ledger = Self.ledger(
             .paying, changedAt: Self.cancelTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
         var expected = WebhookPlan(outcome: .statusChanged)
-        expected.customerStatus = (.canceled, Self.cancelTime)
-        expected.lifecycle = (.canceled, Self.cancelTime)
+        expected.customerStatus = .init(.canceled, at: Self.cancelTime)
+        expected.lifecycle = .init(.canceled, at: Self.cancelTime)
         #expect(Self.plan(Self.cancellation(at: Self.cancelTime), ledger) == expected)
     }
 

@@ -85,8 +85,8 @@ import Testing
         expected.newCommission = NewCommission(
             id: "com_1", transactionID: "tx_1", productID: "pro.monthly", revenueCents: 499, amountCents: 100,
             status: .pending)
-        expected.customerStatus = (.paying, Self.eventTime)
-        expected.lifecycle = (.paying, Self.eventTime)
+        expected.customerStatus = .init(.paying, at: Self.eventTime)
+        expected.lifecycle = .init(.paying, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
         #expect(plan == expected)
     }
@@ -161,8 +161,8 @@ import Testing
             Transaction(
                 transactionID: "tx_1", customerID: Self.customerID, revenueCents: 499, purchasedAt: Self.purchaseTime)
         ]
-        expected.customerStatus = (.paying, Self.eventTime)
-        expected.lifecycle = (.paying, Self.eventTime)
+        expected.customerStatus = .init(.paying, at: Self.eventTime)
+        expected.lifecycle = .init(.paying, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
         #expect(plan == expected)
     }
@@ -204,7 +204,7 @@ import Testing
             Transaction(transactionID: "tx_2", customerID: Self.customerID, revenueCents: 499, purchasedAt: renewalTime)
         ]
         // Already paying: the lifecycle keeps its value but takes the renewal's time, so older events are refused.
-        expected.lifecycle = (.paying, renewalTime + 3_000)
+        expected.lifecycle = .init(.paying, at: renewalTime + 3_000)
         #expect(plan == expected)
     }
 
