@@ -1,0 +1,161 @@
+import EdgeStore
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+@testable import EdgeServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Bugs found by attacking the webhook as RevenueCat (or someone holding its authorization) could: each test
+/// fails until its bug is fixed.
+@Suite struct WebhookAttackTests {
+    /// `purchased_at_ms` is read as any Int64; at the ends of that range `Timestamp.adding(months:to:)` (the
+    /// rule's `duration_months`) overflows and traps, killing the whole process (links included). Run as a
+    /// child process so that the trap does not take the test runner with it.
+    @Test func aPurchaseTimeAtTheEndOfInt64IsAnsweredAndTheServerKeepsServing() throws {
+        let data = try StoreFixture(importing: TestServer.webhookConfig).temporaryDirectory
+        defer { data.remove() }
+        let server = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "overflow")
+        defer {
+            server.child.signal(SIGTERM)
+            _ = server.child.waitForExit(within: 10)
+        }
+        let client = server.client()
+        for (user, time) in [("o1", Int64.max), ("o2", Int64.min)] {
+            let response = try client.claim(ClaimBody.recent(user: user, code: "SAM20"))
+            #expect(response.status == 200, "claim \(user): \(response.status) \(response.text)")
+            let body = RevenueCatPayload.purchase(
+                user: user, price: "9.99", transaction: "ovf-\(user)", ["purchased_at_ms": time])
+            let answer = try? client.webhook(body)
+            #expect(answer?.status == 200, "purchased_at_ms \(time): \(answer.map { "\($0.status)" } ?? "no answer")")
+            let health = try? HTTPClient(port: server.port).request("GET", "/healthz")
+            #expect(health?.status == 200, "the server died: \(server.child.stderr.prefix(300))")
+            guard health?.status == 200 else { return }
+        }
+    }
+
+    /// Ids are bound with `sqlite3_bind_text(…, -1, …)`, which stops at the first NUL: two event ids that
+    /// differ only after a `\u0000` are stored as one, so the second, different event is answered `duplicate`
+    /// and its purchase never pays.
+    @Test func twoEventIDsThatDifferAfterANULAreTwoEvents() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("nul1")
+        let client = server.client()
+        let first = RevenueCatPayload.purchase(user: "nul1", price: "5", transaction: "nul-a", id: "evt\u{0}A")
+        let second = RevenueCatPayload.purchase(user: "nul1", price: "7", transaction: "nul-b", id: "evt\u{0}B")
+        #expect(try client.deliver(first) == "commission_created")
+        #expect(try client.deliver(second) == "commission_created")
+        #expect(try client.commissions().count == 2)
+    }
+
+    /// The same truncation on transaction ids: the second purchase is answered `commission_created`, but its
+    /// commission insert hits the first one's (truncated) transaction id and is dropped, and the first
+    /// transaction's revenue is overwritten by the second's.
+    @Test func twoTransactionIDsThatDifferAfterANULEarnTwoCommissions() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("nul2")
+        let client = server.client()
+        let outcomes = try [
+            client.deliver(RevenueCatPayload.purchase(user: "nul2", price: "5", transaction: "tx\u{0}one")),
+            client.deliver(RevenueCatPayload.purchase("RENEWAL", user: "nul2", price: "6", transaction: "tx\u{0}two")),
+        ]
+        let commissions = try client.commissions()
+        #expect(
+            outcomes.filter { $0 == "commission_created" }.count == commissions.count,
+            "an event answered commission_created has no commission: \(outcomes), \(commissions.count)")
+        #expect(try client.customer("nul2")["revenue_cents"] as? Int == 1100)
+    }
+
+    /// A refund whose `app_user_id` does not (yet) lead to the purchasing customer (here: the TRANSFER that
+    /// links them arrives after it) reverses the commission and takes the revenue off, but leaves the customer
+    /// `paying`; delivered in order, the same events leave it `refunded`.
+    @Test func aRefundBeforeItsTransferStillShowsTheCustomerRefunded() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("tr1")
+        let client = server.client()
+        let now = WallClock.milliseconds()
+        try client.deliver(
+            RevenueCatPayload.purchase(
+                user: "tr1", price: "9.99", transaction: "tr-1", ["event_timestamp_ms": now, "purchased_at_ms": now]))
+        let refund = RevenueCatPayload.refund(
+            user: "anon-tr1", transaction: "tr-1",
+            ["original_app_user_id": "anon-tr1", "aliases": ["anon-tr1"], "event_timestamp_ms": now + 2_000])
+        #expect(try client.deliver(refund) == "refunded")
+        let transfer = RevenueCatPayload.make(
+            "TRANSFER",
+            [
+                "transferred_from": ["tr1"], "transferred_to": ["anon-tr1"], "event_timestamp_ms": now + 1_000,
+                "app_user_id": nil, "original_app_user_id": nil, "aliases": nil, "transaction_id": nil,
+                "price": nil, "price_in_purchased_currency": nil,
+            ])
+        #expect(try client.deliver(transfer) == "transferred")
+        #expect(try client.commissions().map { $0["status"] as? String } == ["reversed"])
+        let customer = try client.customer("tr1")
+        #expect(customer["revenue_cents"] as? Int == 0)
+        #expect(customer["status"] as? String == "refunded", "every paid purchase is refunded")
+    }
+
+    /// A claim takes an `app_user_id` of up to 256 characters, but the webhook ignores user ids over 512 UTF-8
+    /// bytes: a claimed user whose id is 200 emoji (800 bytes) can never be attributed, so its purchases pay
+    /// nothing.
+    @Test func aUserIDTheClaimAcceptsIsOneTheWebhookAttributes() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let user = String(repeating: "\u{1F600}", count: 200)
+        try server.claimUser(user)
+        let client = server.client()
+        let outcome = try client.deliver(RevenueCatPayload.purchase(user: user, price: "9.99", transaction: "emoji-1"))
+        #expect(outcome == "commission_created")
+    }
+
+    /// `duration_months: 12` pays nothing for a purchase made 13 months after the first paid purchase when the
+    /// events arrive in order, but pays it when the later purchase arrives first: commissions depend on the
+    /// delivery order.
+    @Test func aPurchasePastTheDurationPaysNothingWhicheverArrivesFirst() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let client = server.client()
+        let start: Int64 = 1_750_000_000_000
+        let later = Timestamp.adding(months: 13, to: start)
+        func purchase(_ user: String, _ type: String, _ transaction: String, at time: Int64) -> [UInt8] {
+            RevenueCatPayload.purchase(
+                type, user: user, price: "10", transaction: transaction,
+                ["event_timestamp_ms": time, "purchased_at_ms": time])
+        }
+        try server.claimUser("dur-in")
+        try client.deliver(purchase("dur-in", "INITIAL_PURCHASE", "dur-in-0", at: start))
+        #expect(try client.deliver(purchase("dur-in", "RENEWAL", "dur-in-13", at: later)) == "purchase_recorded")
+
+        try server.claimUser("dur-out")
+        try client.deliver(purchase("dur-out", "RENEWAL", "dur-out-13", at: later))
+        try client.deliver(purchase("dur-out", "INITIAL_PURCHASE", "dur-out-0", at: start))
+        let paid = try client.commissions("customer_id=dur-out").compactMap { $0["transaction_id"] as? String }
+        #expect(paid == ["dur-out-0"], "the month-13 renewal is past the 12-month duration")
+    }
+}
+
+/// Framing that a proxy in front could read differently: two different `Content-Length` values.
+@Suite struct ConflictingContentLengthTests {
+    /// RFC 9112 §6.3: differing Content-Length values are an unrecoverable framing error. The server takes the
+    /// first, answers, keeps the connection open and reads the rest of the body as a second request.
+    @Test func twoDifferentContentLengthsAreA400BadRequest() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        let body = "{\"a\":1}" + smuggled
+        let request =
+            "POST /webhooks/revenuecat/pk_acme HTTP/1.1\r\nHost: x\r\n"
+            + "Authorization: \(TestServer.authorization)\r\n"
+            + "Content-Length: 7\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let response = try server.client().exchange(Array(request.utf8))
+        #expect(response.isError(400, "bad_request"), "\(response.status) \(response.text)")
+        #expect(response.header("connection") == "close")
+    }
+}
