@@ -41,6 +41,10 @@ public protocol Store: AnyObject, Sendable {
     /// inside one transaction the store inserts the event (a redelivery stops here: ``WebhookOutcome/duplicate``),
     /// finds the customer by the event's user ids, reads its ``CommissionLedger``, calls `plan` (pure and quick:
     /// it runs while the store is locked) and writes the plan. Returns what the event did.
+    ///
+    /// Calls for one organization must be serialised (SQLite: its one writer; PostgreSQL: an advisory lock on
+    /// the organization), since the plan's writes are computed from what was read; `plan` may be called again
+    /// when a transaction is retried.
     func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
         -> WebhookOutcome
     /// An organization's commissions, newest first.
@@ -58,9 +62,12 @@ extension Store {
 
 /// One page of a list, and whether more follow.
 public struct Page<Item: Sendable>: Sendable {
+    /// The page's items, in list order.
     public var items: [Item]
+    /// Whether more items follow this page.
     public var hasMore: Bool
 
+    /// A value with every field given.
     public init(items: [Item], hasMore: Bool) {
         self.items = items
         self.hasMore = hasMore
@@ -74,6 +81,7 @@ public struct JournalCheckpoint: Sendable, Equatable {
     /// The byte offset just past the last ingested record.
     public var offset: Int64
 
+    /// A value with every field given.
     public init(segment: String, offset: Int64) {
         self.segment = segment
         self.offset = offset

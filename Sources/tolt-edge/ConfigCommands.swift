@@ -16,7 +16,8 @@ enum ConfigCommands {
     static let exportUsage = """
         usage: tolt-edge export [--data DIR]
 
-        Prints the configuration in the import form, ids included and secret keys left out.
+        Prints the configuration in the import form, ids included; secret keys and RevenueCat authorizations
+        are left out (an import without them keeps the stored ones).
 
         """
 

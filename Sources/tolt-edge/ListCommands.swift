@@ -35,7 +35,7 @@ enum ListCommands {
         runList(arguments, usage: clicksUsage, filters: []) { options, store, organization, limit in
             var query = ClickQuery(organizationID: organization, limit: limit)
             query.partnerID = options.value("partner-id")
-            query.startingAfter = options.value("starting-after")
+            query.startingAfter = try startingAfter(options, prefix: "clk_")
             let page = try store.clicks(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.click) }
         }
@@ -48,7 +48,7 @@ enum ListCommands {
             query.partnerID = options.value("partner-id")
             query.status = try status(options, as: CustomerStatus.self)?.rawValue
             query.customerID = options.value("customer-id")
-            query.startingAfter = options.value("starting-after")
+            query.startingAfter = try startingAfter(options, prefix: "cust_")
             let page = try store.customers(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.customer) }
         }
@@ -61,7 +61,7 @@ enum ListCommands {
             query.partnerID = options.value("partner-id")
             query.status = try status(options, as: CommissionStatus.self)
             query.customerID = options.value("customer-id")
-            query.startingAfter = options.value("starting-after")
+            query.startingAfter = try startingAfter(options, prefix: "comm_")
             let page = try store.commissions(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
         }
@@ -92,6 +92,15 @@ enum ListCommands {
         }
     }
 
+    /// `--starting-after`, which must be an id with `prefix` (a typo would otherwise print an empty page).
+    private static func startingAfter(_ options: CommandLineOptions, prefix: String) throws -> String? {
+        guard let after = options.value("starting-after") else { return nil }
+        guard after.hasPrefix(prefix) else {
+            throw CommandLineOptions.UsageError(message: "--starting-after must be an id starting with \(prefix)")
+        }
+        return after
+    }
+
     /// `--status`, one of `Status`'s values.
     private static func status<Status: RawRepresentable & CaseIterable>(
         _ options: CommandLineOptions, as: Status.Type
@@ -118,12 +127,5 @@ enum ListCommands {
                     + organizations.map(\.id).joined(separator: ", ") + ")")
         }
         return organizations[0].id
-    }
-}
-
-extension Array where Element == String {
-    /// The elements joined by `separator`, the last two by `last`: `a, b or c`.
-    func joined(separator: String, last: String) -> String {
-        count < 2 ? joined() : dropLast().joined(separator: separator) + last + self[count - 1]
     }
 }

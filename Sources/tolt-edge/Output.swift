@@ -37,7 +37,7 @@ enum Output {
         commands:
           serve       run the server (--demo stores a demo program)
           import      merge a configuration file into the store
-          export      print the configuration in the import form (without secret keys)
+          export      print the configuration in the import form (without secrets)
           clicks      list an organization's clicks, newest first
           customers   list an organization's customers (claimed users)
           commissions list what partners earned on their customers' purchases

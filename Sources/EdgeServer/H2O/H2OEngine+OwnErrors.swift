@@ -16,12 +16,12 @@ extension H2OEngine {
             status: 413, code: "payload_too_large",
             message: "The request body is larger than \(maximumBodySize) bytes"))
 
-    /// What a request whose framing h2o cannot read gets: a broken Content-Length, an unknown
-    /// Transfer-Encoding, broken chunks.
+    /// What a request h2o cannot read gets: a broken Content-Length, an unknown Transfer-Encoding, broken chunks,
+    /// a malformed HTTP/2 header.
     static let malformedRequest = APIResponse.error(
         APIError(
             status: 400, code: "bad_request",
-            message: "The request is not valid HTTP/1.1: its Content-Length or Transfer-Encoding is broken"))
+            message: "The request is malformed: its framing or headers could not be read"))
 
     /// What a request with an `Expect` other than `100-continue` gets.
     static let unknownExpectation = APIResponse.error(

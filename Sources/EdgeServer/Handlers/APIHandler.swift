@@ -54,10 +54,11 @@ final class APIHandler: Sendable {
         return organization
     }
 
-    func limit(_ request: APIRequest) throws -> Int {
-        guard let text = request.query["limit"] else { return 20 }
-        guard let limit = Int(text), (1...ClickQuery.maximumLimit).contains(limit) else {
-            throw APIError.invalidRequest("limit must be an integer from 1 to \(ClickQuery.maximumLimit)")
+    /// `limit`: 1 to `maximum` (default 20).
+    func limit(_ request: APIRequest, maximum: Int = ClickQuery.maximumLimit) throws -> Int {
+        guard let text = request.query["limit"] else { return min(20, maximum) }
+        guard let limit = Int(text), (1...maximum).contains(limit) else {
+            throw APIError.invalidRequest("limit must be an integer from 1 to \(maximum)")
         }
         return limit
     }

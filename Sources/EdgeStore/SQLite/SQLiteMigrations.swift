@@ -56,6 +56,7 @@ enum SQLiteMigrations {
             seq INTEGER PRIMARY KEY AUTOINCREMENT, organization_id TEXT NOT NULL, event_id TEXT NOT NULL,
             received_at INTEGER NOT NULL, type TEXT NOT NULL, environment TEXT, app_user_id TEXT, customer TEXT,
             outcome TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (organization_id, event_id));
+        CREATE INDEX webhook_events_by_organization ON webhook_events (organization_id, seq);
         CREATE TABLE transactions (
             organization_id TEXT NOT NULL, transaction_id TEXT NOT NULL, customer TEXT, revenue_cents INTEGER,
             purchased_at INTEGER, refunded INTEGER NOT NULL DEFAULT 0, refund_changed_at INTEGER,

@@ -7,6 +7,7 @@ public struct CommissionLedger: Sendable, Equatable {
     /// that arrived before its purchase has no customer yet).
     public var transactions: [Transaction]
 
+    /// A value with every field given.
     public init(customer: Customer?, transactions: [Transaction] = []) {
         self.customer = customer
         self.transactions = transactions
@@ -16,7 +17,9 @@ public struct CommissionLedger: Sendable, Equatable {
     public struct Customer: Sendable, Equatable {
         /// The customer's id (`cust_…`).
         public var id: String
+        /// The partner (`part_…`) credited.
         public var partnerID: String
+        /// The partner's program (`prg_…`).
         public var programID: String
         /// What the lists show: ``lifecycle``, or `refunded` once every paid purchase was refunded.
         public var status: CustomerStatus
@@ -30,6 +33,7 @@ public struct CommissionLedger: Sendable, Equatable {
         /// When the customer first paid (purchase time), the start of a rule's `duration_months`.
         public var firstPaidAt: Int64?
 
+        /// A value with every field given.
         public init(
             id: String, partnerID: String, programID: String, status: CustomerStatus, lifecycle: CustomerStatus? = nil,
             statusChangedAt: Int64? = nil, firstPaidAt: Int64? = nil
@@ -46,6 +50,7 @@ public struct CommissionLedger: Sendable, Equatable {
 
     /// A store transaction (RevenueCat's `transaction_id`): its purchase, its refund state and its commission.
     public struct Transaction: Sendable, Equatable {
+        /// RevenueCat's `transaction_id` of the purchase.
         public var transactionID: String
         /// The customer (`cust_…`) that made the purchase; `nil` for a refund whose purchase has not arrived.
         public var customerID: String?
@@ -53,12 +58,14 @@ public struct CommissionLedger: Sendable, Equatable {
         public var revenueCents: Int64?
         /// Milliseconds since 1970.
         public var purchasedAt: Int64?
+        /// Whether the purchase is refunded (or its refund arrived first).
         public var refunded: Bool
         /// The event time of the refund or reversal that last set `refunded`.
         public var refundChangedAt: Int64?
         /// The commission the purchase earned, when it earned one.
         public var commission: Commission?
 
+        /// A value with every field given.
         public init(
             transactionID: String, customerID: String? = nil, revenueCents: Int64? = nil, purchasedAt: Int64? = nil,
             refunded: Bool = false, refundChangedAt: Int64? = nil, commission: Commission? = nil
@@ -78,9 +85,12 @@ public struct CommissionLedger: Sendable, Equatable {
 
     /// A commission's id and status.
     public struct Commission: Sendable, Equatable {
+        /// The commission's id (`comm_…`).
         public var id: String
+        /// `pending` (owed) or `reversed` (its purchase was refunded).
         public var status: CommissionStatus
 
+        /// A value with every field given.
         public init(id: String, status: CommissionStatus) {
             self.id = id
             self.status = status
@@ -91,14 +101,4 @@ public struct CommissionLedger: Sendable, Equatable {
     public func transaction(_ id: String) -> Transaction? {
         transactions.first { $0.transactionID == id }
     }
-}
-
-/// Where a claimed customer stands: `lead` (claimed) → `trialing` → `paying` → `canceled` or `refunded`.
-public enum CustomerStatus: String, Sendable, CaseIterable {
-    case lead, trialing, paying, canceled, refunded
-}
-
-/// A commission is `pending` (owed) or `reversed` (its purchase was refunded).
-public enum CommissionStatus: String, Sendable, CaseIterable {
-    case pending, reversed
 }

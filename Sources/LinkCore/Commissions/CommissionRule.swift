@@ -11,6 +11,7 @@ public struct CommissionRule: Sendable, Equatable {
         case fixedCents(Int)
     }
 
+    /// How much one purchase pays.
     public var amount: Amount
     /// `false` pays the customer's first paid purchase only.
     public var recurring: Bool
@@ -23,6 +24,7 @@ public struct CommissionRule: Sendable, Equatable {
     /// The longest duration, in months.
     public static let maximumDurationMonths = 1200
 
+    /// A value with every field given.
     public init(amount: Amount, recurring: Bool = true, durationMonths: Int? = nil) {
         self.amount = amount
         self.recurring = recurring

@@ -19,14 +19,21 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var type: String
     /// `PRODUCTION` or `SANDBOX`.
     public var environment: String?
+    /// The event's `app_user_id`.
     public var appUserID: String?
+    /// The event's `original_app_user_id`.
     public var originalAppUserID: String?
+    /// The event's `aliases`: other user ids RevenueCat merged into this one.
     public var aliases: [String] = []
     /// A `TRANSFER`'s old and new user ids.
     public var transferredFrom: [String] = []
+    /// A `TRANSFER`'s new user ids.
     public var transferredTo: [String] = []
+    /// RevenueCat's `transaction_id` of the purchase.
     public var transactionID: String?
+    /// The first transaction of the subscription.
     public var originalTransactionID: String?
+    /// RevenueCat's `product_id`, when the event had one.
     public var productID: String?
     /// `TRIAL`, `INTRO`, `NORMAL`, `PROMOTIONAL`, `PREPAID`.
     public var periodType: String?
@@ -39,6 +46,7 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// Milliseconds since 1970: when RevenueCat created the event, the order of events for one customer.
     public var timestamp: Int64?
 
+    /// A value with every field given.
     public init(id: String, type: String) {
         self.id = id
         self.type = type
@@ -140,7 +148,9 @@ public struct RevenueCatEvent: Sendable, Equatable {
 
 /// Why a webhook body was refused (`400`).
 public struct RevenueCatEventError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the body, for the `400`'s message.
     public var message: String
     init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

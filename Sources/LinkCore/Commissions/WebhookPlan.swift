@@ -19,14 +19,17 @@ public struct WebhookPlan: Sendable, Equatable {
     /// User ids that now lead to the customer (a `TRANSFER`'s new ids).
     public var aliases: [String] = []
 
+    /// A value with every field given.
     public init(outcome: WebhookOutcome) { self.outcome = outcome }
 
     /// A customer status (or lifecycle) and the event time that set it.
     public struct StatusChange: Sendable, Equatable {
+        /// The new status.
         public var status: CustomerStatus
         /// Milliseconds since 1970: the event's time, which orders it against other events.
         public var at: Int64
 
+        /// A value with every field given.
         public init(_ status: CustomerStatus, at: Int64) {
             self.status = status
             self.at = at
@@ -37,8 +40,10 @@ public struct WebhookPlan: Sendable, Equatable {
     public struct CommissionStatusChange: Sendable, Equatable {
         /// The commission's id (`comm_…`).
         public var id: String
+        /// The new status.
         public var status: CommissionStatus
 
+        /// A value with every field given.
         public init(id: String, status: CommissionStatus) {
             self.id = id
             self.status = status

@@ -111,7 +111,7 @@ import Testing
         let server = try Self.populated()
         defer { server.shutdown() }
         let response = try server.client().request(
-            "GET", "/v1/webhook_events?limit=100", headers: [("Authorization", "Bearer sk_acme_secret")])
+            "GET", "/v1/webhook_events?limit=20", headers: [("Authorization", "Bearer sk_acme_secret")])
         let events = try #require(response.jsonObject?["data"] as? [[String: Any]], "\(response.text)")
         #expect(events.count == 6)
         #expect(events.first?["outcome"] as? String == "refunded")

@@ -300,9 +300,9 @@ import Testing
     }
 
     @Test func millisecondsMustBeIntegers() throws {
-        let event = try Self.parse(fields: #""purchased_at_ms":1772442900000,"event_timestamp_ms":-5"#)
+        let event = try Self.parse(fields: #""purchased_at_ms":1772442900000,"event_timestamp_ms":1772442905000"#)
         #expect(event.purchasedAt == 1_772_442_900_000)
-        #expect(event.timestamp == -5)
+        #expect(event.timestamp == 1_772_442_905_000)
         let fractional = try Self.parse(fields: #""purchased_at_ms":1772442900000.5,"event_timestamp_ms":1.7e12"#)
         #expect(fractional.purchasedAt == nil)
         #expect(fractional.timestamp == nil)
@@ -373,5 +373,21 @@ import Testing
         #expect(event.transferredTo == ["new"])
         let empty = try Self.parse(#"{"api_version":"1.0","event":{"id":"e","type":"TRANSFER","app_user_id":"a"}}"#)
         #expect(empty.customerLookupIDs.isEmpty)
+    }
+
+    /// Times outside 2000–2100 are a unit mix-up or garbage: read as absent, so that no date arithmetic can
+    /// overflow on them (`Int64.max` with a `duration_months` rule once trapped the server).
+    @Test(arguments: ["-5", "0", "1772442900", "9223372036854775807", "-9223372036854775808", "4102444800001"])
+    func implausibleTimesAreAbsent(text: String) throws {
+        let event = try Self.parse(fields: #""purchased_at_ms":\#(text),"event_timestamp_ms":\#(text)"#)
+        #expect(event.purchasedAt == nil && event.timestamp == nil)
+    }
+
+    @Test func timesMoreThanADayAheadAreAbsent() throws {
+        let now: Int64 = 1_772_442_900_000
+        var event = try Self.parse(
+            fields: #""purchased_at_ms":\#(now + 86_400_000),"event_timestamp_ms":\#(now + 86_400_001)"#)
+        event.ignoreTimes(after: now)
+        #expect(event.purchasedAt == now + 86_400_000 && event.timestamp == nil)
     }
 }

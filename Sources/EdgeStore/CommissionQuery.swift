@@ -1,0 +1,30 @@
+import LinkCore
+
+/// A page request for an organization's commissions, newest first.
+public struct CommissionQuery: Sendable, Equatable {
+    /// The organization (`org_…`).
+    public var organizationID: String
+    /// The most items on a page (1 to 100).
+    public var limit: Int = 20
+    /// Only commissions listed after this commission id (`comm_…`, the last of the previous page).
+    public var startingAfter: String?
+    /// The partner (`part_…`) credited.
+    public var partnerID: String?
+    /// The customer: its app user id, or its id (`cust_…`).
+    public var customerID: String?
+    /// `pending` (owed) or `reversed` (its purchase was refunded).
+    public var status: CommissionStatus?
+
+    /// A value with every field given.
+    public init(
+        organizationID: String, limit: Int = 20, startingAfter: String? = nil, partnerID: String? = nil,
+        customerID: String? = nil, status: CommissionStatus? = nil
+    ) {
+        self.organizationID = organizationID
+        self.limit = limit
+        self.startingAfter = startingAfter
+        self.partnerID = partnerID
+        self.customerID = customerID
+        self.status = status
+    }
+}

@@ -1,0 +1,34 @@
+/// A RevenueCat webhook event as the store keeps it, with what it did.
+public struct StoredWebhookEvent: Sendable, Equatable {
+    /// RevenueCat's `event.id`.
+    public var eventID: String
+    /// RevenueCat's `event.type`.
+    public var type: String
+    /// `PRODUCTION` or `SANDBOX`, as the event said.
+    public var environment: String?
+    /// The event's `app_user_id`.
+    public var appUserID: String?
+    /// The customer (`cust_…`) the event was attributed to, if any.
+    public var customer: String?
+    /// ``WebhookOutcome``'s raw value.
+    public var outcome: String
+    /// Milliseconds since 1970.
+    public var receivedAt: Int64
+    /// The body exactly as posted.
+    public var body: [UInt8]
+
+    /// A value with every field given.
+    public init(
+        eventID: String, type: String, environment: String?, appUserID: String?, customer: String?, outcome: String,
+        receivedAt: Int64, body: [UInt8]
+    ) {
+        self.eventID = eventID
+        self.type = type
+        self.environment = environment
+        self.appUserID = appUserID
+        self.customer = customer
+        self.outcome = outcome
+        self.receivedAt = receivedAt
+        self.body = body
+    }
+}

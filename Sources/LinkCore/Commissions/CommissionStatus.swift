@@ -1,0 +1,4 @@
+/// A commission is `pending` (owed) or `reversed` (its purchase was refunded).
+public enum CommissionStatus: String, Sendable, CaseIterable {
+    case pending, reversed
+}
