@@ -8,7 +8,7 @@
 #
 # Webhook scenarios, each `wrk -t1 -c16 -d${DURATION}s --latency` with RevenueCat-shaped bodies (the documented
 # INITIAL_PURCHASE sample's fields, about 1 KiB) and the organization's Authorization value:
-#   new          every request a new event id and transaction of one of 200 claimed users: a commission each
+#   new          every request a new event id and transaction of one of 1,000 claimed users: a commission each
 #                (one SQLite write transaction: the event, its transaction, its commission);
 #   redelivery   64 events stored before the run, delivered again and again: `duplicate`, nothing written;
 #   mix          every other request new, the others redeliveries.
@@ -18,7 +18,7 @@
 #   link+paced   while a second wrk sends new webhook events, 4 connections each waiting 10 ms between
 #                requests (a few hundred events a second, far above what RevenueCat sends one app);
 #   link+flood   while a second wrk sends new webhook events as fast as the server takes them (-c8).
-# Scenarios run in rounds, the order reversed every other round; the tables show medians. The link rows also
+# The webhook scenarios run first, in rounds, then the link scenarios (see below); the tables show medians. The link rows also
 # give the CPU the server's loop threads spent per link request: the link path's own cost, which webhooks
 # (answered on worker threads) should not raise. On this 2-core machine the server, wrk and the webhook wrk
 # share the cores, so req/s beside a flood also shows plain CPU contention.
@@ -29,7 +29,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 rounds="${ROUNDS:-3}"
 duration="${DURATION:-10}"
 threads="${THREADS:-2}"
-users=200
+users=1000
 seeds=64
 authorization="Bearer rc_bench_hook_value"
 iphone='Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
@@ -132,45 +132,57 @@ run_hooks() {
         -- "$1" "$2" "$users" "$work" "$seeds" "$4" >"$5"
 }
 
-targets=(new redelivery mix link link+paced link+flood)
+# Two phases, each in rounds with the order reversed every other round: the webhook scenarios first, then the
+# link scenarios. The link rounds record over a million clicks each, which the ingester writes to the same SQLite
+# file for a while after: webhook rounds placed after them would measure that backlog, not the webhook.
 echo "== $rounds rounds of ${duration}s per scenario; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 results="$work/results"
 : >"$results"
 : >"$work/cpu"
 : >"$work/background"
-for round in $(seq "$rounds"); do
-    order=("${targets[@]}")
-    if ((round % 2 == 0)); then order=(link+flood link+paced link mix redelivery new); fi
-    for target in "${order[@]}"; do
-        out="$work/wrk-$target-$round.txt"
-        thread_cpu "$server_pid" >"$work/cpu-before"
-        background=""
-        case "$target" in
-            new | redelivery | mix) run_hooks "$target" "r$round-$target" 16 0 "$out" ;;
-            link | link+paced | link+flood)
-                if [[ "$target" == link+paced ]]; then
-                    run_hooks new "r$round-paced" 4 10 "$work/bg-$target-$round.txt" &
-                    background=$!
-                elif [[ "$target" == link+flood ]]; then
-                    run_hooks new "r$round-flood" 8 0 "$work/bg-$target-$round.txt" &
-                    background=$!
-                fi
-                wrk -t1 -c64 -d"${duration}s" --latency -H "User-Agent: $iphone" "$base/a/pk_bench/SAM20" >"$out"
-                ;;
-        esac
-        if [[ -n "$background" ]]; then
-            wait "$background"
-            read -r bg_rps _ bg_p99 bg_requests bg_bad _ < <(wrk_numbers <"$work/bg-$target-$round.txt")
-            ((bg_bad == 0)) || die "$target: the background webhooks saw $bg_bad error answers"
-            echo "$target $round $bg_rps $bg_p99 $bg_requests" >>"$work/background"
-            printf '         %-17s webhooks beside it: %6.0f events/s  p99 %7.3f ms\n' "$target" "$bg_rps" \
-                "$bg_p99" >&2
+# measure TARGET ROUND: one scenario's run, its loop CPU and its numbers.
+measure() {
+    local target=$1 round=$2 out="$work/wrk-$1-$2.txt" background=""
+    thread_cpu "$server_pid" >"$work/cpu-before"
+    case "$target" in
+        new | redelivery | mix) run_hooks "$target" "r$round-$target" 16 0 "$out" ;;
+        link | link+paced | link+flood)
+            if [[ "$target" == link+paced ]]; then
+                run_hooks new "r$round-paced" 4 10 "$work/bg-$target-$round.txt" &
+                background=$!
+            elif [[ "$target" == link+flood ]]; then
+                run_hooks new "r$round-flood" 8 0 "$work/bg-$target-$round.txt" &
+                background=$!
+            fi
+            wrk -t1 -c64 -d"${duration}s" --latency -H "User-Agent: $iphone" "$base/a/pk_bench/SAM20" >"$out"
+            ;;
+    esac
+    if [[ -n "$background" ]]; then
+        wait "$background"
+        read -r bg_rps _ bg_p99 bg_requests bg_bad _ < <(wrk_numbers <"$work/bg-$target-$round.txt")
+        ((bg_bad == 0)) || die "$target: the background webhooks saw $bg_bad error answers"
+        echo "$target $round $bg_rps $bg_p99 $bg_requests" >>"$work/background"
+        printf '         %-17s webhooks beside it: %6.0f events/s  p99 %7.3f ms\n' "$target" "$bg_rps" "$bg_p99" >&2
+    fi
+    thread_cpu "$server_pid" >"$work/cpu-after"
+    join -a2 "$work/cpu-before" "$work/cpu-after" |
+        awk -v t="$target" '$1 ~ /^tolt-loop/ { before = NF == 3 ? $2 : 0; s += $NF - before }
+            END { printf "%s %.3f\n", t, s }' >>"$work/cpu"
+    record_round "$target" "$round" "$out"
+}
+hook_targets=(new redelivery mix)
+link_targets=(link link+paced link+flood)
+for phase in hooks links; do
+    for round in $(seq "$rounds"); do
+        if [[ $phase == hooks ]]; then order=("${hook_targets[@]}"); else order=("${link_targets[@]}"); fi
+        if ((round % 2 == 0)); then
+            for ((i = ${#order[@]} - 1, j = 0; i > j; i--, j++)); do
+                swap=${order[i]}
+                order[i]=${order[j]}
+                order[j]=$swap
+            done
         fi
-        thread_cpu "$server_pid" >"$work/cpu-after"
-        join -a2 "$work/cpu-before" "$work/cpu-after" |
-            awk -v t="$target" '$1 ~ /^tolt-loop/ { before = NF == 3 ? $2 : 0; s += $NF - before }
-                END { printf "%s %.3f\n", t, s }' >>"$work/cpu"
-        record_round "$target" "$round" "$out"
+        for target in "${order[@]}"; do measure "$target" "$round"; done
     done
 done
 

@@ -61,7 +61,7 @@ enum SQLiteMigrations {
             organization_id TEXT NOT NULL, transaction_id TEXT NOT NULL, customer TEXT, revenue_cents INTEGER,
             purchased_at INTEGER, refunded INTEGER NOT NULL DEFAULT 0, refund_changed_at INTEGER,
             PRIMARY KEY (organization_id, transaction_id)) WITHOUT ROWID;
-        CREATE INDEX transactions_by_customer ON transactions (customer);
+        CREATE INDEX transactions_by_customer ON transactions (customer, revenue_cents, refunded);
         CREATE TABLE commissions (
             seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, organization_id TEXT NOT NULL,
             created_at INTEGER NOT NULL, partner_id TEXT NOT NULL, program_id TEXT NOT NULL,

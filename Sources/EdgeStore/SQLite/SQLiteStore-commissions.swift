@@ -32,16 +32,24 @@ extension SQLiteStore {
                 let customer =
                     try Self.ledgerCustomer(db, organizationID: event.organizationID, customerIDs: owner)
                     ?? Self.ledgerCustomer(db, organizationID: event.organizationID, ids: event.lookupIDs)
+                // The event's transaction, and the customer's other paid purchases counted, not read: a customer
+                // with years of renewals costs one indexed count, not a row each.
                 var transactions: [CommissionLedger.Transaction] = []
-                if let customer {
+                if let id = event.transactionID {
                     transactions = try Self.transactions(
-                        db, "t.customer = ?2", [.text(event.organizationID), .text(customer.id)])
-                }
-                if let id = event.transactionID, !transactions.contains(where: { $0.transactionID == id }) {
-                    transactions += try Self.transactions(
                         db, "t.transaction_id = ?2", [.text(event.organizationID), .text(id)])
                 }
-                let decided = plan(CommissionLedger(customer: customer, transactions: transactions))
+                var otherPaid = CommissionLedger.PaidSummary()
+                if let customer {
+                    try db.query(
+                        """
+                        SELECT COUNT(*), COALESCE(SUM(refunded), 0) FROM transactions
+                        WHERE customer = ? AND revenue_cents > 0 AND transaction_id <> ?
+                        """, [.text(customer.id), .text(event.transactionID ?? "")]
+                    ) { otherPaid = CommissionLedger.PaidSummary(count: Int($0.int(0)), refunded: Int($0.int(1))) }
+                }
+                let decided = plan(
+                    CommissionLedger(customer: customer, transactions: transactions, otherPaid: otherPaid))
                 try Self.apply(decided, event: event, customer: customer, db: db)
                 try db.query(
                     "UPDATE webhook_events SET customer = ?, outcome = ? WHERE organization_id = ? AND event_id = ?",

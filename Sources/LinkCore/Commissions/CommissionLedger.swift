@@ -3,14 +3,35 @@
 public struct CommissionLedger: Sendable, Equatable {
     /// The claimed customer the event's user ids lead to; `nil` when none does (the event is unattributed).
     public var customer: Customer?
-    /// Every transaction of the customer, and the event's own transaction when the store has it (a refund
-    /// that arrived before its purchase has no customer yet).
+    /// The event's own transaction when the store has it (a refund that arrived before its purchase may have no
+    /// customer yet); a store may list more of the customer's transactions here instead of counting them in
+    /// ``otherPaid``.
     public var transactions: [Transaction]
 
     /// A value with every field given.
-    public init(customer: Customer?, transactions: [Transaction] = []) {
+    /// The customer's other paid purchases, counted rather than listed: a store need not read a long history
+    /// for each event. The planner counts these with the paid purchases in ``transactions``.
+    public var otherPaid: PaidSummary
+
+    /// A value with every field given.
+    public init(customer: Customer?, transactions: [Transaction] = [], otherPaid: PaidSummary = PaidSummary()) {
         self.customer = customer
         self.transactions = transactions
+        self.otherPaid = otherPaid
+    }
+
+    /// How many paid purchases, and how many of them refunded.
+    public struct PaidSummary: Sendable, Equatable {
+        /// Paid purchases.
+        public var count: Int
+        /// Of those, the refunded ones.
+        public var refunded: Int
+
+        /// A value with every field given.
+        public init(count: Int = 0, refunded: Int = 0) {
+            self.count = count
+            self.refunded = refunded
+        }
     }
 
     /// A claimed customer.

@@ -40,7 +40,9 @@ public enum CommissionPlanner {
             return lifecycleEvent(customer, to: .canceled, at: time, ledger: ledger)
         case "UNCANCELLATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
-            let paid = ledger.transactions.contains { $0.customerID == customer.id && $0.isPaidPurchase }
+            let paid =
+                ledger.otherPaid.count > 0
+                || ledger.transactions.contains { $0.customerID == customer.id && $0.isPaidPurchase }
             return lifecycleEvent(customer, to: paid ? .paying : .trialing, at: time, ledger: ledger)
         default:
             return WebhookPlan(outcome: .ignored)
@@ -70,13 +72,16 @@ public enum CommissionPlanner {
             purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt)
         let firstPaidAt = min(customer.firstPaidAt ?? purchasedAt, purchasedAt)
         // The customer's first paid purchase to arrive is the one `recurring: false` pays.
-        let earlierPaid = ledger.transactions.contains {
-            $0.customerID == customer.id && $0.isPaidPurchase && $0.transactionID != transactionID
-        }
+        let earlierPaid =
+            ledger.otherPaid.count > 0
+            || ledger.transactions.contains {
+                $0.customerID == customer.id && $0.isPaidPurchase && $0.transactionID != transactionID
+            }
         var after = ledger.transactions.filter { $0.transactionID != transactionID }
         after.append(transaction)
         var plan = lifecycleEvent(
-            customer, to: .paying, at: time, ledger: CommissionLedger(customer: customer, transactions: after))
+            customer, to: .paying, at: time,
+            ledger: CommissionLedger(customer: customer, transactions: after, otherPaid: ledger.otherPaid))
         if plan.lifecycle == nil {
             // Older than the last lifecycle event, which stands, except that a newer trial or uncancellation
             // said `trialing` only because this payment had not arrived: the customer has paid.
@@ -85,7 +90,7 @@ public enum CommissionPlanner {
                 lifecycle = .paying
                 plan.lifecycle = .init(.paying, at: changedAt)
             }
-            let status = shownStatus(lifecycle, transactions: after, customer: customer.id)
+            let status = shownStatus(lifecycle, transactions: after, otherPaid: ledger.otherPaid, customer: customer.id)
             if status != customer.status { plan.customerStatus = .init(status, at: time) }
         }
         plan.outcome = .purchaseRecorded
@@ -134,7 +139,8 @@ public enum CommissionPlanner {
         else { return plan }
         var after = ledger.transactions.filter { $0.transactionID != transactionID }
         after.append(transaction)
-        let status = shownStatus(customer.lifecycle, transactions: after, customer: customer.id)
+        let status = shownStatus(
+            customer.lifecycle, transactions: after, otherPaid: ledger.otherPaid, customer: customer.id)
         if status != customer.status { plan.customerStatus = .init(status, at: time) }
         return plan
     }
@@ -147,16 +153,20 @@ public enum CommissionPlanner {
         guard time >= (customer.statusChangedAt ?? .min) else { return WebhookPlan(outcome: .staleStatus) }
         var plan = WebhookPlan(outcome: .statusChanged)
         plan.lifecycle = .init(target, at: time)
-        let status = shownStatus(target, transactions: ledger.transactions, customer: customer.id)
+        let status = shownStatus(
+            target, transactions: ledger.transactions, otherPaid: ledger.otherPaid, customer: customer.id)
         if status != customer.status { plan.customerStatus = .init(status, at: time) }
         return plan
     }
 
     /// `refunded` when the customer paid at least once and every paid purchase was refunded; else the lifecycle.
     private static func shownStatus(
-        _ lifecycle: CustomerStatus, transactions: [CommissionLedger.Transaction], customer: String
+        _ lifecycle: CustomerStatus, transactions: [CommissionLedger.Transaction],
+        otherPaid: CommissionLedger.PaidSummary, customer: String
     ) -> CustomerStatus {
         let paid = transactions.filter { $0.customerID == customer && $0.isPaidPurchase }
-        return !paid.isEmpty && paid.allSatisfy(\.refunded) ? .refunded : lifecycle
+        let count = paid.count + otherPaid.count
+        let refunded = paid.filter(\.refunded).count + otherPaid.refunded
+        return count > 0 && refunded == count ? .refunded : lifecycle
     }
 }
