@@ -42,7 +42,12 @@ let package = Package(
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore", "TestSupport"]),
-        .testTarget(name: "ToltTests", dependencies: ["Tolt", "TestSupport"]),
+        // What the SDK's tests share: a real edge in the test process, a scripted proxy in front of it, a sandbox
+        // for the SDK's state. The SDK's tests depend on the server through it; the `Tolt` target never does.
+        .target(
+            name: "ToltTestSupport", dependencies: ["Tolt", "EdgeServer", "EdgeStore", "LinkCore", "TestSupport"],
+            path: "Tests/ToltTestSupport"),
+        .testTarget(name: "ToltTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

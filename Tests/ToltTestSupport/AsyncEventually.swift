@@ -1,0 +1,14 @@
+import Foundation
+
+/// Waits until `condition` holds, checking every 20 ms without blocking a thread, for at most `seconds`;
+/// returns whether it held. For what an app's unstructured `Task` does in the background.
+package func eventually(
+    within seconds: Double = 5, _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try await condition()
+}
