@@ -1,10 +1,9 @@
 import Foundation
 
 /// Waits until `condition` holds, checking every 20 ms without blocking a thread, for at most `seconds`;
-/// returns whether it held. For what an app's unstructured `Task` does in the background.
-package func eventually(
-    within seconds: Double = 5, _ condition: () async throws -> Bool
-) async throws -> Bool {
+/// returns whether it held. For what an app's unstructured `Task` does in the background: TestSupport's
+/// `eventually` sleeps its thread, which here would be one of the few threads that task needs to run on.
+package func waitUntil(within seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return true }
