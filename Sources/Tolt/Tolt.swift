@@ -18,7 +18,8 @@ import Foundation
 /// and every claim sends it as `first_seen_at`, so a program's claim window works with no code in the app.
 ///
 /// Every call is safe from any thread or actor; claims are `async` and never block the caller's thread.
-public enum Tolt {
+/// Cancelling the task of a claim stops its retries and throws `CancellationError`.
+public enum Tolt: Sendable {
     /// The production edge, `https://edge.tolt.io`, where ``configure(publicId:)`` sends claims.
     public static let defaultBaseURL = URL(string: "https://edge.tolt.io")!
 

@@ -15,7 +15,7 @@ import Foundation
 ///     retryLater(after: error.retryAfter ?? 60)
 /// }
 /// ```
-public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     private enum Kind: Sendable, Equatable {
         case notConfigured, unknownPublicKey, unknownCode, unknownClick, codeConflict, claimWindowClosed
         case invalidRequest, rateLimited, network, server, unexpectedResponse
@@ -125,6 +125,9 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func ~= (pattern: ToltError, error: any Error) -> Bool {
         (error as? ToltError).map { $0 == pattern } ?? false
     }
+
+    /// ``message``, so that `localizedDescription` gives it too.
+    public var errorDescription: String? { message }
 
     /// The message, with the edge's code and status when it answered.
     public var description: String {

@@ -119,4 +119,25 @@ import ToltTestSupport
         }
         #expect(proxy.requests.count == 3)
     }
+
+    /// A claim waiting to retry stops when its task is cancelled, with `CancellationError`, and sends nothing more.
+    @Test func cancellingTheTaskStopsTheRetries() async throws {
+        let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
+        defer { proxy.stop() }
+        let slow = RetryPolicy(maximumAttempts: 4, initialDelay: 30, maximumDelay: 30, maximumRetryAfter: 1)
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
+        defer { sandbox.remove() }
+        let claim = Task {
+            try await sandbox.run {
+                Tolt.configure(publicId: "pk_acme")
+                return try await Tolt.claim(code: "SAM20", appUserId: "u")
+            }
+        }
+        #expect(try await waitUntil { proxy.requests.count == 1 })
+        let cancelled = Date()
+        claim.cancel()
+        await #expect(throws: CancellationError.self) { try await claim.value }
+        #expect(Date().timeIntervalSince(cancelled) < 5)
+        #expect(proxy.requests.count == 1)
+    }
 }

@@ -43,5 +43,6 @@ import Testing
         #expect(network.urlErrorCode == .cannotConnectToHost)
         #expect(network.code == nil && network.httpStatus == nil)
         #expect(ToltError.notConfigured.description.contains("Tolt.configure(publicId:)"))
+        #expect(Self.refused.localizedDescription == "code is unknown, inactive, or its partner is inactive")
     }
 }

@@ -54,6 +54,22 @@ import Testing
         #expect(storage.load() == nil)
     }
 
+    /// What Apple platforms use. Foundation on Linux has `UserDefaults` too (a suite is a file under
+    /// `~/.config`), so the same code runs here, on a suite of this test's own that it removes.
+    @Test func userDefaultsKeepSecondsSince1970() throws {
+        let suite = "io.tolt.sdk.tests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let storage = FirstOpenStorage.userDefaults(suiteName: suite)
+        #expect(storage.load() == nil)
+        let first = Date(timeIntervalSince1970: 1_784_000_000.25)
+        #expect(storage.firstOpen(storingIfAbsent: first) == first)
+        #expect(storage.firstOpen(storingIfAbsent: Date()) == first)
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        #expect(defaults.double(forKey: FirstOpenStorage.userDefaultsKey) == 1_784_000_000.25)
+        defaults.set("not a time", forKey: FirstOpenStorage.userDefaultsKey)
+        #expect(storage.load() == nil)
+    }
+
     @Test func theLinuxDefaultIsAFileUnderTheApplicationSupportDirectory() throws {
         #if canImport(Darwin)
             #expect(FirstOpenStorage.platformDefault == .userDefaults())
