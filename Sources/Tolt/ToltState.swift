@@ -59,7 +59,7 @@ package final class ToltState: @unchecked Sendable {
         } else {
             let storage = storage
             // Off the caller's thread: configure runs at launch, often on the main thread, and storage is I/O.
-            firstOpen = Task.detached(priority: .utility) { storage.firstOpen(storingIfAbsent: now) }
+            firstOpen = Task.detached { storage.firstOpen(storingIfAbsent: now) }
             self.firstOpen = firstOpen
         }
         client = ClaimClient(
