@@ -11,7 +11,9 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .executable(name: "tolt-edge", targets: ["tolt-edge"]),
-        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux).
+        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Linkage left automatic,
+        // so Xcode can link one copy for an app and its frameworks (the SDK keeps one configuration per process);
+        // SwiftPM refuses `--product` for such a library, so `swift build --target Tolt` is what builds it alone.
         .library(name: "Tolt", targets: ["Tolt"]),
     ],
     targets: [
