@@ -12,12 +12,13 @@ build:
 	scripts/install-deps.sh build
 	$(SWIFT) build -c release --product tolt-edge
 
-# The formatting first (quick, and needs no build), then the debug build (the crash test runs its binary) and the
-# tests.
+# The formatting first (quick, and needs no build), then the debug build (the crash test runs its binary), the SDK's
+# example package (a separate package that imports Tolt, run against the server) and the tests.
 test:
 	SWIFT=$(SWIFT) scripts/validate.sh
 	scripts/install-deps.sh test
 	$(SWIFT) build
+	SWIFT=$(SWIFT) scripts/example.sh
 	$(SWIFT) test
 
 bench: build

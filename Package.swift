@@ -1,12 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers point downwards only: LinkCore (pure) → EdgeStore → EdgeServer → tolt-edge.
+// Layers point downwards only: LinkCore (pure) → EdgeStore → EdgeServer → tolt-edge; Tolt (the SDK for apps)
+// beside them, depending on nothing of the server.
 let package = Package(
     name: "tolt-edge",
-    platforms: [.macOS(.v15)],
+    // For Apple apps that depend on this package for the `Tolt` library alone: the SDK needs URLSession's async API
+    // (macOS 12, iOS 15). The server targets build on Linux only (h2o, Glibc), where these minimums change nothing.
+    // It was `[.macOS(.v15)]`, which kept every iOS app out.
+    platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
-        .executable(name: "tolt-edge", targets: ["tolt-edge"])
+        .executable(name: "tolt-edge", targets: ["tolt-edge"]),
+        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Linkage left automatic,
+        // so Xcode can link one copy for an app and its frameworks (the SDK keeps one configuration per process);
+        // SwiftPM refuses `--product` for such a library, so `swift build --target Tolt` is what builds it alone.
+        .library(name: "Tolt", targets: ["Tolt"]),
     ],
     targets: [
         // libh2o-evloop (Debian libh2o-evloop-dev) with our C beside it: a regular C target, so that the logic that
@@ -29,12 +37,21 @@ let package = Package(
             // (swift_beginAccess, AccessSet::insert and the TLS lookup behind them, measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .executableTarget(name: "tolt-edge", dependencies: ["LinkCore", "EdgeStore", "EdgeServer"]),
+        .target(name: "Tolt"),
         // What the test targets share (fixtures, temporary directories, the raw HTTP client, child processes,
         // the browser session, clocks); below EdgeServer, so store and core tests build without the server.
         .target(name: "TestSupport", dependencies: ["LinkCore", "EdgeStore"], path: "Tests/TestSupport"),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore", "TestSupport"]),
+        // What the SDK's tests share: a real edge in the test process, a scripted proxy in front of it, a sandbox
+        // for the SDK's state. The SDK's tests depend on the server through it; the `Tolt` target never does.
+        .target(
+            name: "ToltTestSupport", dependencies: ["Tolt", "EdgeServer", "EdgeStore", "LinkCore", "TestSupport"],
+            path: "Tests/ToltTestSupport"),
+        .testTarget(name: "ToltTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
+        // The product docs' snippet, compiled as written with only `import Tolt`, and run against a real edge.
+        .testTarget(name: "ToltDocsTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

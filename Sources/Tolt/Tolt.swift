@@ -1,0 +1,85 @@
+import Foundation
+
+/// The Tolt SDK: configure it once at launch with your public key, then claim the partner code or click that
+/// brought the user, for the user's RevenueCat app user id.
+///
+/// ```swift
+/// import Tolt
+///
+/// Tolt.configure(publicId: "YOUR_PUBLIC_KEY")
+///
+/// let result = try await Tolt.claim(
+///   code: "SAM20",
+///   appUserId: Purchases.shared.appUserID
+/// )
+/// ```
+///
+/// Claim window: the SDK records the first open for you. The first ``configure(publicId:)`` stores the time,
+/// and every claim sends it as `first_seen_at`, so a program's claim window works with no code in the app.
+///
+/// Every call is safe from any thread or actor; claims are `async` and never block the caller's thread.
+/// Cancelling the task of a claim stops its retries and throws `CancellationError`.
+public enum Tolt: Sendable {
+    /// The production edge, `https://edge.tolt.io`, where ``configure(publicId:)`` sends claims.
+    public static let defaultBaseURL = URL(string: "https://edge.tolt.io")!
+
+    /// Configures the SDK with your organization's public key (`pk_…`), for the production edge.
+    ///
+    /// Call it once at launch, before any claim. The first call records the app's first open. Calling it again
+    /// replaces the key; the first open stays.
+    public static func configure(publicId: String) {
+        ToltState.current.configure(publicId: publicId, baseURL: nil)
+    }
+
+    /// Configures the SDK with your organization's public key for a self-hosted edge at `baseURL`
+    /// (`https://links.example.com`, or with a path prefix: `https://example.com/tolt`).
+    public static func configure(publicId: String, baseURL: URL) {
+        ToltState.current.configure(publicId: publicId, baseURL: baseURL)
+    }
+
+    /// Claims a partner's code (such as one the user typed at onboarding) for `appUserId`.
+    ///
+    /// - Returns: ``ClaimResult/Status/claimed``, or ``ClaimResult/Status/alreadyClaimed`` when the user
+    ///   already has a partner (the first code wins).
+    /// - Throws: ``ToltError``: ``ToltError/unknownCode``, ``ToltError/claimWindowClosed``, … once retries of
+    ///   network failures and server errors are spent; ``ToltError/notConfigured`` before ``configure(publicId:)``.
+    @discardableResult
+    public static func claim(code: String, appUserId: String) async throws -> ClaimResult {
+        try await ToltState.current.configuredClient().claim(.code(code), appUserId: appUserId)
+    }
+
+    /// Claims a click on a partner's link (`clk_…`, from the `tolt_click` of a deep link or install referrer)
+    /// for `appUserId`. A click also names its code, and records which tap brought the user.
+    @discardableResult
+    public static func claim(clickId: String, appUserId: String) async throws -> ClaimResult {
+        try await ToltState.current.configuredClient().claim(.click(clickId), appUserId: appUserId)
+    }
+
+    /// Claims the click or code in a deep link the app was opened with (the program's deep-link template, such
+    /// as `myapp://claim?tolt_code=SAM20&tolt_click=clk_…`), for `appUserId`.
+    ///
+    /// Reads `tolt_click` or `tolt_code` from the query, percent-decoded; the click wins when both are there.
+    ///
+    /// - Returns: `nil`, without a request, for links without `tolt_click` or `tolt_code` (links that are not
+    ///   Tolt's, even before ``configure(publicId:)``); otherwise the claim's result.
+    @discardableResult
+    public static func claim(url: URL, appUserId: String) async throws -> ClaimResult? {
+        guard let target = ClaimTarget(url: url) else { return nil }
+        return try await ToltState.current.configuredClient().claim(target, appUserId: appUserId)
+    }
+
+    /// Claims the click or code in a Google Play install referrer, for apps that read it themselves (Play's
+    /// Install Referrer API) or share code with the Android SDK.
+    ///
+    /// The edge sends Android users without a deep-link template to Play with
+    /// `referrer=tolt_code%3DSAM20%26tolt_click%3Dclk_…`; pass the referrer as the API gives it
+    /// (`tolt_code=SAM20&tolt_click=clk_…`) or still percent-encoded once. The click wins when both are there.
+    ///
+    /// - Returns: `nil`, without a request, for a referrer with neither `tolt_click` nor `tolt_code` (an
+    ///   organic install, another campaign's referrer), as ``claim(url:appUserId:)`` does for links.
+    @discardableResult
+    public static func claim(installReferrer: String, appUserId: String) async throws -> ClaimResult? {
+        guard let target = ClaimTarget(installReferrer: installReferrer) else { return nil }
+        return try await ToltState.current.configuredClient().claim(target, appUserId: appUserId)
+    }
+}

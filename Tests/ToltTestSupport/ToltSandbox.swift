@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import Tolt
+
+/// The SDK's state for one test: the documented calls (`Tolt.configure`, `Tolt.claim`) run inside ``run(_:)``
+/// act on a ``ToltState`` of the test's own, which keeps the first open in the test's temporary directory and
+/// points `configure(publicId:)` at a local edge. Tests therefore run in parallel without sharing the SDK's
+/// state, and none touches the machine's real storage.
+package final class ToltSandbox: Sendable {
+    /// Where the first open is kept: a directory of this test's.
+    package let directory: TemporaryDirectory
+    /// The state the documented calls act on inside ``run(_:)``.
+    package let state: ToltState
+
+    /// Quick retries for tests: 4 attempts, 50, 100 and 200 ms apart (each between half and all of that), and a
+    /// `Retry-After` of up to 2 s waited out.
+    package static let quickRetries = RetryPolicy(
+        maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2)
+
+    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`.
+    package init(defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries) throws {
+        directory = try TemporaryDirectory()
+        state = ToltState(
+            storage: .directory(URL(fileURLWithPath: directory.path, isDirectory: true)), retryPolicy: retryPolicy,
+            defaultBaseURL: defaultBaseURL)
+    }
+
+    /// Where this sandbox keeps the first open.
+    package var storage: FirstOpenStorage { state.storage }
+
+    /// A new state on the same storage: the app launched again, nothing configured yet.
+    package func relaunched() -> ToltState {
+        ToltState(storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL)
+    }
+
+    /// Runs `body` with the documented calls acting on `state` (this sandbox's when `nil`).
+    ///
+    /// `throws`, not `rethrows`: a closure whose only `try`s sit inside `#expect` would count as not throwing.
+    package func run<Result>(
+        in state: ToltState? = nil, _ body: () async throws -> Result
+    ) async throws -> Result {
+        try await ToltState.$scoped.withValue(state ?? self.state, operation: body)
+    }
+
+    /// Removes the directory.
+    package func remove() { directory.remove() }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import Tolt
+
+/// Every shape of the edge's answer to a claim, read without a socket: the success bodies, each machine code,
+/// `Retry-After` in both of its forms, and answers that are not the edge's.
+@Suite struct ClaimAnswerTests {
+    static func read(_ status: Int, _ body: String, retryAfter: String? = nil) -> Result<ClaimResult, ToltError> {
+        ClaimAnswer.interpret(status: status, retryAfter: retryAfter, body: Data(body.utf8), now: Date())
+    }
+
+    static func error(_ status: Int, _ body: String, retryAfter: String? = nil) -> ToltError? {
+        if case .failure(let error) = read(status, body, retryAfter: retryAfter) { return error }
+        return nil
+    }
+
+    @Test func successBodies() throws {
+        let claimed = try Self.read(
+            200, #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u 1"}}"#
+        ).get()
+        #expect(claimed == ClaimResult(status: .claimed, appUserId: "u 1"))
+        let already = try Self.read(
+            200, #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"é"}}"#
+        ).get()
+        #expect(already == ClaimResult(status: .alreadyClaimed, appUserId: "é"))
+    }
+
+    @Test func eachMachineCodeHasItsKind() {
+        let cases: [(Int, String, ToltError)] = [
+            (404, "unknown_public_key", .unknownPublicKey), (404, "unknown_code", .unknownCode),
+            (404, "unknown_click", .unknownClick), (409, "code_conflict", .codeConflict),
+            (409, "claim_window_closed", .claimWindowClosed), (400, "invalid_request", .invalidRequest),
+            (413, "payload_too_large", .invalidRequest), (429, "rate_limited", .rateLimited),
+            (503, "unavailable", .server), (500, "internal_error", .server),
+            (404, "some_future_code", .unexpectedResponse),
+        ]
+        for (status, code, kind) in cases {
+            let body = #"{"success":false,"message":"the edge's words","error":"\#(code)"}"#
+            let error = Self.error(status, body)
+            #expect(error == kind, "\(status) \(code): \(String(describing: error))")
+            #expect(error?.code == code)
+            #expect(error?.httpStatus == status)
+            #expect(error?.message == "the edge's words")
+        }
+    }
+
+    @Test func retryAfterInSecondsOrAsADate() {
+        let body = #"{"success":false,"message":"slow down","error":"rate_limited"}"#
+        #expect(Self.error(429, body, retryAfter: "42")?.retryAfter == 42)
+        #expect(Self.error(429, body, retryAfter: " 1 ")?.retryAfter == 1)
+        #expect(Self.error(429, body)?.retryAfter == nil)
+        #expect(Self.error(429, body, retryAfter: "soon")?.retryAfter == nil)
+        #expect(Self.error(429, body, retryAfter: "-5")?.retryAfter == nil)
+        let now = Date(timeIntervalSince1970: 1_784_000_000)  // 2026-07-14T03:33:20Z
+        let dated = ClaimAnswer.interpret(
+            status: 429, retryAfter: "Tue, 14 Jul 2026 03:33:50 GMT", body: Data(body.utf8), now: now)
+        guard case .failure(let error) = dated else {
+            Issue.record("a 429 was read as a success")
+            return
+        }
+        #expect(error.retryAfter == 30)
+    }
+
+    @Test func answersThatAreNotTheEdgesJSON() {
+        // A proxy's or load balancer's page: 5xx is a server error, 429 still a rate limit, anything else unknown.
+        #expect(Self.error(502, "<html>Bad Gateway</html>") == .server)
+        #expect(Self.error(429, "Too Many Requests", retryAfter: "5") == .rateLimited)
+        #expect(Self.error(429, "Too Many Requests", retryAfter: "5")?.retryAfter == 5)
+        #expect(Self.error(404, "<html>Not Found</html>") == .unexpectedResponse)
+        #expect(Self.error(302, "") == .unexpectedResponse)
+        // A 200 that is not a claim result.
+        #expect(Self.error(200, "<html>captive portal</html>") == .unexpectedResponse)
+        #expect(
+            Self.error(200, #"{"success":true,"data":{"status":"transferred","app_user_id":"u"}}"#)
+                == .unexpectedResponse)
+        #expect(
+            Self.error(200, #"{"success":false,"data":{"status":"claimed","app_user_id":"u"}}"#) == .unexpectedResponse)
+        #expect(Self.error(200, "") == .unexpectedResponse)
+    }
+}

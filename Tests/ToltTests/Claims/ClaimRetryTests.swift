@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+import Testing
+import Tolt
+import ToltTestSupport
+
+/// Retries against a real edge behind failures: refused connections until the edge starts, reset connections,
+/// `503`s and a `429` with `Retry-After` in front of it; and no retry of a final `4xx`.
+@Suite struct ClaimRetryTests {
+    static let unavailable = #"{"success":false,"message":"Try again","error":"unavailable"}"#
+
+    /// The edge starts only after the claim began, on a port that refused connections until then.
+    @Test func refusedConnectionsUntilTheEdgeStarts() async throws {
+        let port = try Ports.reserve()
+        let policy = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1)
+        let sandbox = try ToltSandbox(defaultBaseURL: URL(string: "http://127.0.0.1:\(port)")!, retryPolicy: policy)
+        defer { sandbox.remove() }
+        let started = Date()
+        let claim = Task {
+            try await sandbox.run { () async throws in
+                Tolt.configure(publicId: "pk_acme")
+                return try await Tolt.claim(code: "SAM20", appUserId: "patient")
+            }
+        }
+        try await Task.sleep(nanoseconds: 400_000_000)
+        let edgeStarted = Date()
+        let edge = try EdgeTestServer(port: port)
+        defer { edge.shutdown() }
+        let result = try await claim.value
+        #expect(result == ClaimResult(status: .claimed, appUserId: "patient"))
+        #expect(edgeStarted.timeIntervalSince(started) >= 0.4)
+        #expect(try edge.customer("patient")?.partnerId == "part_sam")
+    }
+
+    @Test func resetConnectionsThenTheEdge() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let proxy = try ScriptedProxy(script: [.reset, .reset], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            #expect(try await Tolt.claim(code: "SAM20", appUserId: "u").status == .claimed)
+        }
+        #expect(proxy.connections == 3)
+        #expect(proxy.requests.count == 1)
+    }
+
+    @Test func twoServiceUnavailablesThenTheEdge() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let busy = ScriptedProxy.Step.answer(status: 503, body: Self.unavailable)
+        let proxy = try ScriptedProxy(script: [busy, busy], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            #expect(try await Tolt.claim(code: "SAM20", appUserId: "u").status == .claimed)
+        }
+        #expect(proxy.requests.count == 3)
+        // The three attempts sent the same claim.
+        #expect(Set(proxy.requests.map(\.body)).count == 1)
+        #expect(try edge.customer("u")?.code == "SAM20")
+    }
+
+    @Test func a429sRetryAfterIsWaitedOut() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let limited = ScriptedProxy.Step.answer(
+            status: 429, headers: ["Retry-After": "1"],
+            body: #"{"success":false,"message":"Slow down","error":"rate_limited"}"#)
+        let proxy = try ScriptedProxy(script: [limited], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        let started = Date()
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            #expect(try await Tolt.claim(code: "SAM20", appUserId: "u").status == .claimed)
+        }
+        // The backoff alone would have waited 50 ms at most.
+        #expect(Date().timeIntervalSince(started) >= 1)
+        #expect(proxy.requests.count == 2)
+    }
+
+    /// The first attempt reached the edge, which stored the claim, but its answer was lost: the retry is safe,
+    /// and the edge answers `already_claimed` without a second customer.
+    @Test func aRetryAfterALostAnswerIsAlreadyClaimed() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let proxy = try ScriptedProxy(
+            script: [.forwardAndAnswer(status: 502, body: "Bad Gateway")], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            let result = try await Tolt.claim(code: "SAM20", appUserId: "lost")
+            #expect(result == ClaimResult(status: .alreadyClaimed, appUserId: "lost"))
+        }
+        #expect(proxy.requests.count == 2)
+        #expect(try edge.customer("lost")?.partnerId == "part_sam")
+    }
+
+    @Test func aRefusalIsNeverRetried() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let proxy = try ScriptedProxy(script: [], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            await #expect(throws: ToltError.unknownCode) { try await Tolt.claim(code: "NOPE", appUserId: "u") }
+            await #expect(throws: ToltError.codeConflict) { try await Tolt.claim(code: "SHARED", appUserId: "u") }
+            await #expect(throws: ToltError.invalidRequest) { try await Tolt.claim(code: "", appUserId: "u") }
+        }
+        #expect(proxy.requests.count == 3)
+    }
+
+    /// A claim waiting to retry stops when its task is cancelled, with `CancellationError`, and sends nothing more.
+    /// The backoff is a minute (at least 30 s with jitter); the bounds below leave room for a loaded machine.
+    @Test func cancellingTheTaskStopsTheRetries() async throws {
+        let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
+        defer { proxy.stop() }
+        let slow = RetryPolicy(maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1)
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
+        defer { sandbox.remove() }
+        let claim = Task {
+            try await sandbox.run {
+                Tolt.configure(publicId: "pk_acme")
+                return try await Tolt.claim(code: "SAM20", appUserId: "u")
+            }
+        }
+        #expect(try await waitUntil(within: 25) { proxy.requests.count == 1 })
+        let cancelled = Date()
+        claim.cancel()
+        await #expect(throws: CancellationError.self) { try await claim.value }
+        #expect(Date().timeIntervalSince(cancelled) < 25)
+        #expect(proxy.requests.count == 1)
+    }
+}
