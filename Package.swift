@@ -11,10 +11,11 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .executable(name: "tolt-edge", targets: ["tolt-edge"]),
-        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Linkage left automatic,
-        // so Xcode can link one copy for an app and its frameworks (the SDK keeps one configuration per process);
-        // SwiftPM refuses `--product` for such a library, so `swift build --target Tolt` is what builds it alone.
-        .library(name: "Tolt", targets: ["Tolt"]),
+        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Static, so that
+        // `swift build --product Tolt` builds it alone (SwiftPM refuses `--product` for an automatic library) and an
+        // app links it into its own binary; an app that links it into several of its frameworks gets one copy,
+        // and one configuration, per framework.
+        .library(name: "Tolt", type: .static, targets: ["Tolt"]),
     ],
     targets: [
         // libh2o-evloop (Debian libh2o-evloop-dev) with our C beside it: a regular C target, so that the logic that
