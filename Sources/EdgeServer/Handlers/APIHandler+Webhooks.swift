@@ -16,9 +16,9 @@ extension APIHandler {
                 "No organization has the public key in this webhook URL", code: "unknown_public_key")
         }
         // One answer whether the value is wrong or the organization set none, so that a caller without it
-        // learns nothing.
-        guard let expected = organization.revenueCatAuthorization, let given = request.authorization,
-            ConstantTime.equal(given: Array(given.utf8), expected: Array(expected.utf8))
+        // learns nothing; the value is compared by its digest, which is all the store keeps.
+        guard let expected = organization.revenueCatAuthorizationDigest, let given = request.authorization,
+            SecretDigest.matches(given, digest: expected)
         else {
             throw APIError(
                 status: 401, code: "unauthorized",

@@ -35,26 +35,30 @@ struct ConfigMerge {
         if let owner = existing.organizations.first(where: { $0.publicKey == publicKey && $0.id != id }) {
             throw StoreError.invalidConfig("\(path).public_key: is already used by \(owner.id)")
         }
-        var secretKey = document.secretKey ?? stored?.secretKey ?? ""
+        // Secrets are kept as digests: a given or generated key is hashed here, and a stored one stays as it is.
+        var secretKeyDigest = stored?.secretKeyDigest ?? ""
         if let given = document.secretKey {
             try Self.validKey(given, path: "\(path).secret_key", minimumLength: 6)
+            secretKeyDigest = SecretDigest.of(given)
         } else if stored == nil {
-            secretKey = EntityID.make(prefix: "sk_")
-            report.generatedSecrets.append((id, secretKey))
+            let generated = EntityID.make(prefix: "sk_")
+            report.generatedSecrets.append((id, generated))
+            secretKeyDigest = SecretDigest.of(generated)
         }
-        if existing.organizations.contains(where: { $0.secretKey == secretKey && $0.id != id }) {
+        if existing.organizations.contains(where: { $0.secretKeyDigest == secretKeyDigest && $0.id != id }) {
             throw StoreError.invalidConfig("\(path).secret_key: is already used by another organization")
         }
-        var authorization = stored?.revenueCatAuthorization
+        var authorizationDigest = stored?.revenueCatAuthorizationDigest
         switch document.revenueCatAuthorization {
         case .absent: break
-        case .null: authorization = nil
+        case .null: authorizationDigest = nil
         case .value(let given):
             try Self.validRevenueCatAuthorization(given, path: "\(path).revenuecat.authorization")
-            authorization = given
+            authorizationDigest = SecretDigest.of(given)
         }
         let record = OrganizationRecord(
-            id: id, name: name, publicKey: publicKey, secretKey: secretKey, revenueCatAuthorization: authorization)
+            id: id, name: name, publicKey: publicKey, secretKeyDigest: secretKeyDigest,
+            revenueCatAuthorizationDigest: authorizationDigest)
         remember(record, stored: stored, kind: "organization", into: \.organizations, in: \ConfigChanges.organizations)
         for (index, program) in document.programs.enumerated() {
             try merge(program, organizationID: id, path: "\(path).programs[\(index)]")

@@ -1,6 +1,25 @@
+import LinkCore
+
 /// The SQLite schema, one step per version. A step is never edited once released: add a new one.
 enum SQLiteMigrations {
-    static let steps: [String] = [
+    /// One version's change: SQL, and code for what SQL cannot do (SQLite has no SHA-256), run in the same
+    /// transaction after it.
+    struct Step: ExpressibleByStringLiteral, Sendable {
+        let sql: String
+        let code: (@Sendable (SQLiteConnection) throws -> Void)?
+
+        init(stringLiteral sql: String) {
+            self.sql = sql
+            code = nil
+        }
+
+        init(sql: String, code: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+            self.sql = sql
+            self.code = code
+        }
+    }
+
+    static let steps: [Step] = [
         // 1: configuration, clicks, journal checkpoints.
         """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -72,5 +91,22 @@ enum SQLiteMigrations {
         CREATE INDEX commissions_by_organization ON commissions (organization_id, seq);
         CREATE INDEX commissions_by_customer ON commissions (customer);
         """,
+        // 4: secrets at rest as digests. Organizations' secret keys and RevenueCat authorizations become
+        // `sha256:<hex>` (SecretDigest); the store never again holds a key the API would accept. Pages the old values
+        // lived on are zeroed (secure_delete) and the WAL is truncated once the migration commits (SQLiteStore).
+        Step(sql: "PRAGMA secure_delete = ON;") { db in
+            let rows = try db.rows("SELECT id, secret_key, revenuecat_authorization FROM organizations") {
+                ($0.text(0), $0.text(1), $0.optionalText(2))
+            }
+            for (id, key, authorization) in rows {
+                try db.query(
+                    "UPDATE organizations SET secret_key = ?, revenuecat_authorization = ? WHERE id = ?",
+                    [
+                        .text(SecretDigest.isDigest(key) ? key : SecretDigest.of(key)),
+                        .optional(authorization.map { SecretDigest.isDigest($0) ? $0 : SecretDigest.of($0) }),
+                        .text(id),
+                    ])
+            }
+        },
     ]
 }

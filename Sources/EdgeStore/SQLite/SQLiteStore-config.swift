@@ -21,8 +21,8 @@ extension SQLiteStore {
                 "SELECT id, name, public_key, secret_key, revenuecat_authorization FROM organizations ORDER BY id"
             ) {
                 OrganizationRecord(
-                    id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKey: $0.text(3),
-                    revenueCatAuthorization: $0.optionalText(4))
+                    id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
+                    revenueCatAuthorizationDigest: $0.optionalText(4))
             }
             records.programs = try db.rows(
                 """
@@ -66,7 +66,7 @@ extension SQLiteStore {
                         """,
                         [
                             .text(organization.id), .text(organization.name), .text(organization.publicKey),
-                            .text(organization.secretKey), .optional(organization.revenueCatAuthorization),
+                            .text(organization.secretKeyDigest), .optional(organization.revenueCatAuthorizationDigest),
                         ])
                 }
                 for program in changes.programs {

@@ -44,9 +44,14 @@ public final class SQLiteStore: Store {
             try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
             for (index, step) in SQLiteMigrations.steps.enumerated() where index >= version {
                 try db.transaction {
-                    try db.execute(step)
+                    try db.execute(step.sql)
+                    try step.code?(db)
                     try db.execute("PRAGMA user_version = \(index + 1)")
                 }
+            }
+            if version < SQLiteMigrations.steps.count {
+                // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
+                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }
         }
     }

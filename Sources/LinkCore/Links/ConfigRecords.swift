@@ -5,18 +5,22 @@ public struct OrganizationRecord: Sendable, Equatable {
     public var id: String
     public var name: String
     public var publicKey: String
-    public var secretKey: String
-    /// The value RevenueCat sends in the `Authorization` header of this organization's webhook; `nil` until
-    /// set, and until then the webhook refuses every event. A secret: never exported or listed.
-    public var revenueCatAuthorization: String?
+    /// The digest of the organization's secret key (``SecretDigest``): the key itself is never stored.
+    public var secretKeyDigest: String
+    /// The digest of the value RevenueCat sends in the `Authorization` header of this organization's webhook;
+    /// `nil` until set, and until then the webhook refuses every event. Never exported or listed.
+    public var revenueCatAuthorizationDigest: String?
 
-    public init(id: String, name: String, publicKey: String, secretKey: String, revenueCatAuthorization: String? = nil)
-    {
+    /// A value with every field given; the secrets as digests (``SecretDigest/of(_:)``).
+    public init(
+        id: String, name: String, publicKey: String, secretKeyDigest: String,
+        revenueCatAuthorizationDigest: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.publicKey = publicKey
-        self.secretKey = secretKey
-        self.revenueCatAuthorization = revenueCatAuthorization
+        self.secretKeyDigest = secretKeyDigest
+        self.revenueCatAuthorizationDigest = revenueCatAuthorizationDigest
     }
 }
 

@@ -30,7 +30,7 @@ public final class LinkTable: Sendable {
         var organizationIndex: [String: Int] = [:]
         for (position, organization) in records.organizations.enumerated() {
             byPublic[organization.publicKey] = position
-            bySecret[organization.secretKey] = position
+            bySecret[organization.secretKeyDigest] = position
             organizationIndex[organization.id] = position
         }
         organizationByPublicKey = byPublic
@@ -96,9 +96,9 @@ public final class LinkTable: Sendable {
         organizationByPublicKey[publicKey].map { organizations[$0] }
     }
 
-    /// The organization whose secret key this is.
+    /// The organization whose secret key this is, found by the key's digest.
     public func organization(secretKey: String) -> OrganizationRecord? {
-        organizationBySecretKey[secretKey].map { organizations[$0] }
+        organizationBySecretKey[SecretDigest.of(secretKey)].map { organizations[$0] }
     }
 
     /// The code a click id refers to, active or not.

@@ -20,7 +20,9 @@ import Testing
         let records = try fixture.store.configRecords()
         #expect(
             records.organizations == [
-                OrganizationRecord(id: "org_acme", name: "Acme", publicKey: "pk_acme", secretKey: "sk_acme_secret")
+                OrganizationRecord(
+                    id: "org_acme", name: "Acme", publicKey: "pk_acme",
+                    secretKeyDigest: SecretDigest.of("sk_acme_secret"))
             ])
         let program = try #require(records.programs.first { $0.id == "prg_acme" })
         #expect(program.claimWindowDays == 30)
@@ -68,7 +70,9 @@ import Testing
         let after = try fixture.store.configRecords()
         let organization = try #require(after.organizations.first)
         #expect(organization.name == "Acme Inc")
-        #expect(organization.secretKey == "sk_acme_secret", "an update without secret_key keeps the key")
+        #expect(
+            organization.secretKeyDigest == SecretDigest.of("sk_acme_secret"),
+            "an update without secret_key keeps the key")
         #expect(organization.publicKey == "pk_acme")
         let program = try #require(after.programs.first { $0.id == "prg_acme" })
         #expect(program.name == "Acme Max" && program.appStoreURL == nil)
@@ -91,10 +95,11 @@ import Testing
         let generated = try #require(report.generatedSecrets.first)
         #expect(report.generatedSecrets.count == 1 && generated.organizationID == "org_new")
         #expect(generated.secretKey.hasPrefix("sk_") && generated.secretKey.utf8.count >= 16)
-        #expect(try fixture.store.configRecords().organizations.first?.secretKey == generated.secretKey)
+        let digest = SecretDigest.of(generated.secretKey)
+        #expect(try fixture.store.configRecords().organizations.first?.secretKeyDigest == digest, "kept as its digest")
 
         #expect(try fixture.importJSON(document).reportsNothing, "no second key is generated")
-        #expect(try fixture.store.configRecords().organizations.first?.secretKey == generated.secretKey)
+        #expect(try fixture.store.configRecords().organizations.first?.secretKeyDigest == digest)
         let other = try fixture.importJSON(#"{"organizations":[{"id":"org_two","name":"Two","public_key":"pk_two"}]}"#)
         #expect(other.generatedSecrets.first?.secretKey != generated.secretKey)
     }

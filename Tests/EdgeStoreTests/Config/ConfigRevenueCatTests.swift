@@ -15,7 +15,7 @@ import Testing
 
     static func storedAuthorization(_ fixture: StoreFixture) throws -> String? {
         try #require(try fixture.store.configRecords().organizations.first { $0.id == "org_acme" })
-            .revenueCatAuthorization
+            .revenueCatAuthorizationDigest
     }
 
     @Test func theDocumentTellsAbsentFromNullAndFromAValue() throws {
@@ -39,14 +39,14 @@ import Testing
 
         let set = try fixture.importJSON(Self.acmeRevenueCat(#"{"authorization":"\#(Self.secret)"}"#))
         #expect(set.changes == ["updated organization org_acme"], "a change of only the authorization is an update")
-        #expect(try Self.storedAuthorization(fixture) == Self.secret)
+        #expect(try Self.storedAuthorization(fixture) == SecretDigest.of(Self.secret))
 
         // Left out (no revenuecat, or revenuecat without authorization): kept, and nothing to write.
         let revision = try fixture.store.configRevision()
         #expect(try fixture.importJSON(ConfigFixtures.acme).reportsNothing)
         #expect(try fixture.importJSON(Self.acmeRevenueCat("{}")).reportsNothing)
         #expect(try fixture.importJSON(#"{"organizations":[{"id":"org_acme","name":"Acme Inc"}]}"#).changes.count == 1)
-        #expect(try Self.storedAuthorization(fixture) == Self.secret)
+        #expect(try Self.storedAuthorization(fixture) == SecretDigest.of(Self.secret))
         #expect(try fixture.store.configRevision() == revision + 1)
 
         // A new value replaces it verbatim, inner spaces and punctuation included.
@@ -54,7 +54,7 @@ import Testing
         let replaced = try fixture.importJSON(
             Self.acmeRevenueCat(#"{"authorization":"Basic dXNlcjpwYXNz!~ \"quoted\" \\\\ x"}"#))
         #expect(replaced.changes == ["updated organization org_acme"])
-        #expect(try Self.storedAuthorization(fixture) == other)
+        #expect(try Self.storedAuthorization(fixture) == SecretDigest.of(other))
 
         #expect(try fixture.importJSON(Self.acmeRevenueCat(#"{"authorization":null}"#)).changes.count == 1)
         #expect(try Self.storedAuthorization(fixture) == nil)
@@ -73,7 +73,7 @@ import Testing
               "revenuecat":{"authorization":"\(Self.secret)"}}]}
             """)
         let organization = try #require(try fixture.store.configRecords().organizations.first)
-        #expect(organization.revenueCatAuthorization == Self.secret)
+        #expect(organization.revenueCatAuthorizationDigest == SecretDigest.of(Self.secret))
     }
 
     @Test func exportNeverWritesTheAuthorizationAndItsReimportKeepsIt() throws {
@@ -85,11 +85,13 @@ import Testing
         #expect(!exported.contains("revenuecat") && !exported.contains("authorization"))
 
         #expect(try fixture.importJSON(exported).reportsNothing)
-        #expect(try Self.storedAuthorization(fixture) == Self.secret, "an export re-imported keeps the secret")
+        #expect(
+            try Self.storedAuthorization(fixture) == SecretDigest.of(Self.secret),
+            "an export re-imported keeps the secret")
         let copy = try StoreFixture()
         defer { copy.remove() }
         try copy.importJSON(exported)
-        #expect(try copy.store.configRecords().organizations.first?.revenueCatAuthorization == nil)
+        #expect(try copy.store.configRecords().organizations.first?.revenueCatAuthorizationDigest == nil)
     }
 
     @Test func anInvalidAuthorizationIsNotRepeatedInTheError() throws {

@@ -73,14 +73,14 @@ import Testing
         var records = try fixture.store.configRecords()
         let old = try SQLiteStore(path: fixture.directory + "/old.sqlite")
         try old.withConnection { db in
-            try db.execute(SQLiteMigrations.steps[0])
+            try db.execute(SQLiteMigrations.steps[0].sql)
             try db.execute("PRAGMA user_version = 1")
             for organization in records.organizations {
                 try db.query(
                     "INSERT INTO organizations (id, name, public_key, secret_key) VALUES (?, ?, ?, ?)",
                     [
                         .text(organization.id), .text(organization.name), .text(organization.publicKey),
-                        .text(organization.secretKey),
+                        .text(organization.secretKeyDigest),
                     ])
             }
             for program in records.programs {
@@ -123,7 +123,7 @@ import Testing
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/step2.sqlite")
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(2) { try db.execute(step) }
+            for step in SQLiteMigrations.steps.prefix(2) { try db.execute(step.sql) }
             try db.execute("PRAGMA user_version = 2")
             try db.execute(
                 """

@@ -13,8 +13,8 @@ import Testing
     let table = LinkTable(
         ConfigRecords(
             organizations: [
-                OrganizationRecord(id: "org_a", name: "A", publicKey: "pk_a", secretKey: "sk_a"),
-                OrganizationRecord(id: "org_b", name: "B", publicKey: "pk_b", secretKey: "sk_b"),
+                OrganizationRecord(id: "org_a", name: "A", publicKey: "pk_a", secretKeyDigest: SecretDigest.of("sk_a")),
+                OrganizationRecord(id: "org_b", name: "B", publicKey: "pk_b", secretKeyDigest: SecretDigest.of("sk_b")),
             ],
             programs: [
                 ProgramRecord(id: "prg_window", organizationID: "org_a", name: "Windowed", claimWindowDays: 30),

@@ -5,8 +5,8 @@ import Testing
 @Suite struct LinkTableTests {
     static let records = ConfigRecords(
         organizations: [
-            OrganizationRecord(id: "org_a", name: "A", publicKey: "pk_a", secretKey: "sk_a"),
-            OrganizationRecord(id: "org_b", name: "B", publicKey: "pk_b", secretKey: "sk_b"),
+            OrganizationRecord(id: "org_a", name: "A", publicKey: "pk_a", secretKeyDigest: SecretDigest.of("sk_a")),
+            OrganizationRecord(id: "org_b", name: "B", publicKey: "pk_b", secretKeyDigest: SecretDigest.of("sk_b")),
         ],
         programs: [
             ProgramRecord(
