@@ -10,11 +10,11 @@ final class ClaimClient: Sendable {
     /// `<base URL>/client/claims`.
     let endpoint: URL
     let policy: RetryPolicy
-    /// The app's first open, read from storage (or stored) off the caller's thread by `configure`.
-    private let firstOpen: Task<Date, Never>
+    /// The app's first open, read from storage (or stored) off the caller's thread.
+    private let firstOpen: FirstOpenLookup
     private let session: URLSession
 
-    init(publicId: String, baseURL: URL, firstOpen: Task<Date, Never>, policy: RetryPolicy) {
+    init(publicId: String, baseURL: URL, firstOpen: FirstOpenLookup, policy: RetryPolicy) {
         self.publicId = publicId
         endpoint = Self.endpoint(baseURL: baseURL)
         self.firstOpen = firstOpen

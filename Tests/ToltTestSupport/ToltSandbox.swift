@@ -17,12 +17,15 @@ package final class ToltSandbox: Sendable {
     package static let quickRetries = RetryPolicy(
         maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2)
 
-    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`.
-    package init(defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries) throws {
+    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`; `defersFirstOpen` plays a process that
+    /// Apple's prewarming launched (never the case on Linux by itself).
+    package init(
+        defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries, defersFirstOpen: Bool = false
+    ) throws {
         directory = try TemporaryDirectory()
         state = ToltState(
             storage: .directory(URL(fileURLWithPath: directory.path, isDirectory: true)), retryPolicy: retryPolicy,
-            defaultBaseURL: defaultBaseURL)
+            defaultBaseURL: defaultBaseURL, defersFirstOpen: defersFirstOpen)
     }
 
     /// Where this sandbox keeps the first open.
@@ -30,7 +33,9 @@ package final class ToltSandbox: Sendable {
 
     /// A new state on the same storage: the app launched again, nothing configured yet.
     package func relaunched() -> ToltState {
-        ToltState(storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL)
+        ToltState(
+            storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL,
+            defersFirstOpen: state.defersFirstOpen)
     }
 
     /// Runs `body` with the documented calls acting on `state` (this sandbox's when `nil`).
