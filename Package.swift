@@ -6,9 +6,10 @@ import PackageDescription
 let package = Package(
     name: "tolt-edge",
     // For Apple apps that depend on this package for the `Tolt` library alone: the SDK needs URLSession's async API
-    // (macOS 12, iOS 15). The server targets build on Linux only (h2o, Glibc), where these minimums change nothing.
-    // It was `[.macOS(.v15)]`, which kept every iOS app out.
-    platforms: [.macOS(.v12), .iOS(.v15)],
+    // (`data(for:)`), which came with macOS 12, iOS 15, tvOS 15 and watchOS 8; without the last two, SwiftPM's
+    // defaults (tvOS 12, watchOS 4) would refuse to build the SDK for those apps. The server targets build on Linux
+    // only (h2o, Glibc), where these minimums change nothing. It was `[.macOS(.v15)]`, which kept every iOS app out.
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .executable(name: "tolt-edge", targets: ["tolt-edge"]),
         // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Static, so that
