@@ -12,11 +12,11 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .executable(name: "tolt-edge", targets: ["tolt-edge"]),
-        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Static, so that
-        // `swift build --product Tolt` builds it alone (SwiftPM refuses `--product` for an automatic library) and an
-        // app links it into its own binary; an app that links it into several of its frameworks gets one copy,
-        // and one configuration, per framework.
-        .library(name: "Tolt", type: .static, targets: ["Tolt"]),
+        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Dynamic, so that
+        // `swift build --product Tolt` builds it alone (SwiftPM refuses `--product` for an automatic library) and a
+        // process holds one copy of it, with one configuration and one first open, even when an app links it from
+        // its app target and from an embedded framework (a static library would be copied into each of them).
+        .library(name: "Tolt", type: .dynamic, targets: ["Tolt"]),
     ],
     targets: [
         // libh2o-evloop (Debian libh2o-evloop-dev) with our C beside it: a regular C target, so that the logic that
