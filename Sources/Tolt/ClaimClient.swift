@@ -35,6 +35,8 @@ final class ClaimClient: Sendable {
 
     /// Claims `target` for `appUserId`, sending the first open as `first_seen_at`.
     func claim(_ target: ClaimTarget, appUserId: String) async throws -> ClaimResult {
+        // Monotonic, unlike `Date`: a clock set while the claim waits moves no deadline.
+        let started = ProcessInfo.processInfo.systemUptime
         let request = try await makeRequest(target, appUserId: appUserId, firstSeenAt: firstOpen.value)
         var attempt = 1
         while true {
@@ -44,9 +46,11 @@ final class ClaimClient: Sendable {
             case .success(let result): return result
             case .failure(let failure): error = failure
             }
-            guard let delay = policy.delay(after: error, attempt: attempt, jitter: Double.random(in: 0..<1)) else {
-                throw error
-            }
+            let elapsed = ProcessInfo.processInfo.systemUptime - started
+            guard
+                let delay = policy.delay(
+                    after: error, attempt: attempt, elapsed: elapsed, jitter: Double.random(in: 0..<1))
+            else { throw error }
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             attempt += 1
         }

@@ -66,7 +66,8 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     /// than 256 characters or an empty code.
     public static let invalidRequest = ToltError(.invalidRequest, "The edge refused the request")
     /// `rate_limited` (429): too many claims from this address; ``retryAfter`` says how long to wait. Thrown
-    /// when waiting that long is beyond what the SDK retries by itself.
+    /// when waiting that long is beyond what the SDK retries by itself: a wait ending more than a minute after the
+    /// claim began, or after its last attempt.
     public static let rateLimited = ToltError(.rateLimited, "Too many claims from this address", isTransient: true)
     /// The edge could not be reached (no network, refused, timed out) on every attempt.
     public static let network = ToltError(.network, "The edge could not be reached", isTransient: true)

@@ -12,10 +12,12 @@ package final class ToltSandbox: Sendable {
     /// The state the documented calls act on inside ``run(_:)``.
     package let state: ToltState
 
-    /// Quick retries for tests: 4 attempts, 50, 100 and 200 ms apart (each between half and all of that), and a
-    /// `Retry-After` of up to 2 s waited out.
+    /// Quick retries for tests: 4 attempts, 50, 100 and 200 ms apart (each between half and all of that); a
+    /// `Retry-After` of up to 2 s waited out, plus up to 100 ms; at least 300 ms after a `429` without one; no wait
+    /// ending more than 10 s after the claim began.
     package static let quickRetries = RetryPolicy(
-        maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2)
+        maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2, retryAfterJitter: 0.1,
+        minimumRateLimitedDelay: 0.3, deadline: 10)
 
     /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`; `defersFirstOpen` plays a process that
     /// Apple's prewarming launched (never the case on Linux by itself).

@@ -85,6 +85,43 @@ import ToltTestSupport
         #expect(proxy.requests.count == 2)
     }
 
+    /// A `429` without `Retry-After` waits at least the policy's minimum (here 300 ms; 5 s for apps), not the
+    /// backoff's 25–50 ms.
+    @Test func a429WithoutRetryAfterWaitsAtLeastTheMinimum() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let limited = ScriptedProxy.Step.answer(
+            status: 429, body: #"{"success":false,"message":"Slow down","error":"rate_limited"}"#)
+        let proxy = try ScriptedProxy(script: [limited], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        let started = Date()
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            #expect(try await Tolt.claim(code: "SAM20", appUserId: "u").status == .claimed)
+        }
+        #expect(Date().timeIntervalSince(started) >= ToltSandbox.quickRetries.minimumRateLimitedDelay)
+        #expect(proxy.requests.count == 2)
+    }
+
+    /// A claim stops retrying at its deadline, many attempts short of the policy's maximum, with the last error.
+    @Test func retriesStopAtTheDeadline() async throws {
+        let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
+        defer { proxy.stop() }
+        let policy = RetryPolicy(maximumAttempts: 100, initialDelay: 0.2, maximumDelay: 0.2, deadline: 1)
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: policy)
+        defer { sandbox.remove() }
+        let started = Date()
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            await #expect(throws: ToltError.server) { try await Tolt.claim(code: "SAM20", appUserId: "u") }
+        }
+        // Waits of 100–200 ms within 1 s: at most 10 retries; the bound leaves room for a loaded machine.
+        #expect(proxy.requests.count >= 2 && proxy.requests.count <= 11)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     /// The first attempt reached the edge, which stored the claim, but its answer was lost: the retry is safe,
     /// and the edge answers `already_claimed` without a second customer.
     @Test func aRetryAfterALostAnswerIsAlreadyClaimed() async throws {
@@ -125,7 +162,8 @@ import ToltTestSupport
     @Test func cancellingTheTaskStopsTheRetries() async throws {
         let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
         defer { proxy.stop() }
-        let slow = RetryPolicy(maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1)
+        let slow = RetryPolicy(
+            maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1, deadline: 600)
         let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
         defer { sandbox.remove() }
         let claim = Task {
