@@ -61,7 +61,9 @@ import Testing
             (404, "unknown_public_key", .unknownPublicKey), (404, "unknown_code", .unknownCode),
             (404, "unknown_click", .unknownClick), (409, "code_conflict", .codeConflict),
             (409, "claim_window_closed", .claimWindowClosed), (400, "invalid_request", .invalidRequest),
-            (413, "payload_too_large", .invalidRequest), (429, "rate_limited", .rateLimited),
+            (413, "payload_too_large", .invalidRequest), (400, "bad_request", .invalidRequest),
+            (415, "unsupported_media_type", .invalidRequest), (417, "expectation_failed", .invalidRequest),
+            (429, "rate_limited", .rateLimited),
             (503, "unavailable", .server), (500, "internal_error", .server),
             (404, "some_future_code", .unexpectedResponse),
         ]

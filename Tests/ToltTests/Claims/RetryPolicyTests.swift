@@ -71,7 +71,8 @@ import Testing
     @Test func otherRefusalsAndPermanentNetworkErrorsAreNot() {
         for (status, code) in [
             (400, "invalid_request"), (404, "unknown_public_key"), (404, "unknown_code"), (404, "unknown_click"),
-            (409, "code_conflict"), (409, "claim_window_closed"), (413, "payload_too_large"), (401, "unauthorized"),
+            (409, "code_conflict"), (409, "claim_window_closed"), (413, "payload_too_large"), (400, "bad_request"),
+            (415, "unsupported_media_type"), (417, "expectation_failed"), (401, "unauthorized"),
             (418, "teapot"),
         ] {
             let error = Self.answer(status, #"{"success":false,"message":"no","error":"\#(code)"}"#)
