@@ -7,6 +7,10 @@ import Foundation
 /// file `Tolt/first-open` under the app's folder in the user's application-support directory (on Linux
 /// `$XDG_DATA_HOME/<executable>/`, by default `~/.local/share/<executable>/`). Tests and tools in this package
 /// choose another place through ``ToltState``.
+///
+/// When the first open cannot be stored (storage that cannot be written, or holds something that cannot be read
+/// and so is never overwritten), every launch's claims send that launch's time: the window counts from the latest
+/// launch and never closes for that install. The product docs say so.
 package struct FirstOpenStorage: Sendable, Equatable {
     private enum Location: Sendable, Equatable {
         case userDefaults(suiteName: String?)
