@@ -13,9 +13,15 @@ final class ClaimClient: Sendable {
     /// The app's first open, read from storage (or stored) off the caller's thread.
     private let firstOpen: FirstOpenLookup
     private let session: URLSession
+    /// Called after each attempt that failed, before deciding whether to retry.
+    private let onFailedAttempt: @Sendable () -> Void
 
-    init(publicId: String, baseURL: URL, firstOpen: FirstOpenLookup, policy: RetryPolicy) {
+    init(
+        publicId: String, baseURL: URL, firstOpen: FirstOpenLookup, policy: RetryPolicy,
+        onFailedAttempt: @escaping @Sendable () -> Void = {}
+    ) {
         self.publicId = publicId
+        self.onFailedAttempt = onFailedAttempt
         endpoint = Self.endpoint(baseURL: baseURL)
         self.firstOpen = firstOpen
         self.policy = policy
@@ -46,6 +52,7 @@ final class ClaimClient: Sendable {
             case .success(let result): return result
             case .failure(let failure): error = failure
             }
+            onFailedAttempt()
             let elapsed = ProcessInfo.processInfo.systemUptime - started
             guard
                 let delay = policy.delay(

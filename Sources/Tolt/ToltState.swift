@@ -16,10 +16,12 @@ import Foundation
 /// Every `Task` created inside inherits the scope (task-local values are copied into unstructured tasks), so
 /// a claim started from an `onOpenURL` handler run there acts on the same state.
 package final class ToltState: @unchecked Sendable {
-    // @unchecked: `client` and `firstOpen` are read and written only while holding `lock`; the rest is immutable.
+    // @unchecked: `client`, `firstOpen` and `failures` are read and written only while holding `lock`; the rest is
+    // immutable.
     private let lock = NSLock()
     private var client: ClaimClient?
     private var firstOpen: FirstOpenLookup?
+    private var failures = 0
 
     /// Where the first open is kept.
     package let storage: FirstOpenStorage
@@ -76,7 +78,22 @@ package final class ToltState: @unchecked Sendable {
             self.firstOpen = firstOpen
         }
         client = ClaimClient(
-            publicId: publicId, baseURL: baseURL ?? defaultBaseURL, firstOpen: firstOpen, policy: retryPolicy)
+            publicId: publicId, baseURL: baseURL ?? defaultBaseURL, firstOpen: firstOpen, policy: retryPolicy,
+            onFailedAttempt: { [weak self] in self?.countFailedAttempt() })
+    }
+
+    /// The attempts of this state's claims that failed (a refused connection, a `5xx`, a refusal), retried or not:
+    /// for tests that must show a failure happened, which a claim that succeeded in the end does not show.
+    package var failedAttempts: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+
+    private func countFailedAttempt() {
+        lock.lock()
+        defer { lock.unlock() }
+        failures += 1
     }
 
     /// The client of the latest ``configure(publicId:baseURL:)``.
