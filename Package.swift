@@ -52,7 +52,8 @@ let package = Package(
             name: "ToltTestSupport", dependencies: ["Tolt", "EdgeServer", "EdgeStore", "LinkCore", "TestSupport"],
             path: "Tests/ToltTestSupport"),
         .testTarget(name: "ToltTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
-        // The product docs' snippet, compiled as written with only `import Tolt`, and run against a real edge.
+        // The product docs' snippet, compiled as written with only `import Tolt`, compared with the docs' text (README,
+        // the DocC catalog), and run against a real edge.
         .testTarget(name: "ToltDocsTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
