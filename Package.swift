@@ -6,16 +6,17 @@ import PackageDescription
 let package = Package(
     name: "tolt-edge",
     // For Apple apps that depend on this package for the `Tolt` library alone: the SDK needs URLSession's async API
-    // (macOS 12, iOS 15). The server targets build on Linux only (h2o, Glibc), where these minimums change nothing.
-    // It was `[.macOS(.v15)]`, which kept every iOS app out.
-    platforms: [.macOS(.v12), .iOS(.v15)],
+    // (`data(for:)`), which came with macOS 12, iOS 15, tvOS 15 and watchOS 8; without the last two, SwiftPM's
+    // defaults (tvOS 12, watchOS 4) would refuse to build the SDK for those apps. The server targets build on Linux
+    // only (h2o, Glibc), where these minimums change nothing. It was `[.macOS(.v15)]`, which kept every iOS app out.
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .executable(name: "tolt-edge", targets: ["tolt-edge"]),
-        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Static, so that
-        // `swift build --product Tolt` builds it alone (SwiftPM refuses `--product` for an automatic library) and an
-        // app links it into its own binary; an app that links it into several of its frameworks gets one copy,
-        // and one configuration, per framework.
-        .library(name: "Tolt", type: .static, targets: ["Tolt"]),
+        // The SDK for apps: `import Tolt`. Foundation only (FoundationNetworking on Linux). Dynamic, so that
+        // `swift build --product Tolt` builds it alone (SwiftPM refuses `--product` for an automatic library) and a
+        // process holds one copy of it, with one configuration and one first open, even when an app links it from
+        // its app target and from an embedded framework (a static library would be copied into each of them).
+        .library(name: "Tolt", type: .dynamic, targets: ["Tolt"]),
     ],
     targets: [
         // libh2o-evloop (Debian libh2o-evloop-dev) with our C beside it: a regular C target, so that the logic that
@@ -51,7 +52,8 @@ let package = Package(
             name: "ToltTestSupport", dependencies: ["Tolt", "EdgeServer", "EdgeStore", "LinkCore", "TestSupport"],
             path: "Tests/ToltTestSupport"),
         .testTarget(name: "ToltTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
-        // The product docs' snippet, compiled as written with only `import Tolt`, and run against a real edge.
+        // The product docs' snippet, compiled as written with only `import Tolt`, compared with the docs' text (README,
+        // the DocC catalog), and run against a real edge.
         .testTarget(name: "ToltDocsTests", dependencies: ["Tolt", "ToltTestSupport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

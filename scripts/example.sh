@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Builds Examples/ToltExample, a separate package that depends on this one by path and does `import Tolt`, and runs
-# it against a real `tolt-edge serve --demo` on a free port: a code, a deep link and a link that is not Tolt's, each
-# a new process, then an unknown code. The runs share one application-support directory ($XDG_DATA_HOME), so the
-# first open the first run stored is what the later ones send; the store is checked for it. Quick: the example
+# Builds the `Tolt` product alone (`swift build --product Tolt`), then Examples/ToltExample, a separate package that
+# depends on this one by path and does `import Tolt`, and runs it against a real `tolt-edge serve --demo` on a free
+# port: a code, a deep link and a link that is not Tolt's, each a new process, then an unknown code. `Tolt` is a
+# dynamic library: the example loads the libTolt.so built beside it (SwiftPM links executables with an $ORIGIN
+# run path), so these runs show it is found. The runs share one application-support directory ($XDG_DATA_HOME), so
+# the first open the first run stored is what the later ones send; the store is checked for it. Quick: the example
 # builds only the SDK. `make test` runs it after the build; SWIFT overrides the `swift` command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 
 $swift build --product tolt-edge
+# The SDK alone, as an app's build gets it: the `Tolt` product (a dynamic library, libTolt.so here).
+$swift build --product Tolt
 $swift build --package-path Examples/ToltExample
 example=Examples/ToltExample/.build/debug/ToltExample
 edge=.build/debug/tolt-edge

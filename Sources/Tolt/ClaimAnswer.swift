@@ -32,13 +32,13 @@ enum ClaimAnswer {
     static func interpret(status: Int, retryAfter: String?, body: Data, now: Date) -> Result<ClaimResult, ToltError> {
         let envelope = try? JSONDecoder().decode(Envelope.self, from: body)
         if (200..<300).contains(status) {
-            guard let envelope, envelope.success == true, let payload = envelope.data,
-                let claimStatus = ClaimResult.Status(rawValue: payload.status)
-            else {
+            // A status this SDK does not name is still a success: a newer edge's, carried with its raw value.
+            guard let envelope, envelope.success == true, let payload = envelope.data, !payload.status.isEmpty else {
                 return .failure(
                     .unexpectedResponse("HTTP \(status) without a claim result: \(excerpt(body))", httpStatus: status))
             }
-            return .success(ClaimResult(status: claimStatus, appUserId: payload.appUserId))
+            return .success(
+                ClaimResult(status: ClaimResult.Status(rawValue: payload.status), appUserId: payload.appUserId))
         }
         let wait = retryAfter.flatMap { seconds(retryAfter: $0, now: now) }
         if let envelope, let code = envelope.error, envelope.success == false {

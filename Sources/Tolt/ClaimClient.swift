@@ -10,12 +10,18 @@ final class ClaimClient: Sendable {
     /// `<base URL>/client/claims`.
     let endpoint: URL
     let policy: RetryPolicy
-    /// The app's first open, read from storage (or stored) off the caller's thread by `configure`.
-    private let firstOpen: Task<Date, Never>
+    /// The app's first open, read from storage (or stored) off the caller's thread.
+    private let firstOpen: FirstOpenLookup
     private let session: URLSession
+    /// Called after each attempt that failed, before deciding whether to retry.
+    private let onFailedAttempt: @Sendable () -> Void
 
-    init(publicId: String, baseURL: URL, firstOpen: Task<Date, Never>, policy: RetryPolicy) {
+    init(
+        publicId: String, baseURL: URL, firstOpen: FirstOpenLookup, policy: RetryPolicy,
+        onFailedAttempt: @escaping @Sendable () -> Void = {}
+    ) {
         self.publicId = publicId
+        self.onFailedAttempt = onFailedAttempt
         endpoint = Self.endpoint(baseURL: baseURL)
         self.firstOpen = firstOpen
         self.policy = policy
@@ -35,6 +41,8 @@ final class ClaimClient: Sendable {
 
     /// Claims `target` for `appUserId`, sending the first open as `first_seen_at`.
     func claim(_ target: ClaimTarget, appUserId: String) async throws -> ClaimResult {
+        // Monotonic, unlike `Date`: a clock set while the claim waits moves no deadline.
+        let started = ProcessInfo.processInfo.systemUptime
         let request = try await makeRequest(target, appUserId: appUserId, firstSeenAt: firstOpen.value)
         var attempt = 1
         while true {
@@ -44,9 +52,12 @@ final class ClaimClient: Sendable {
             case .success(let result): return result
             case .failure(let failure): error = failure
             }
-            guard let delay = policy.delay(after: error, attempt: attempt, jitter: Double.random(in: 0..<1)) else {
-                throw error
-            }
+            onFailedAttempt()
+            let elapsed = ProcessInfo.processInfo.systemUptime - started
+            guard
+                let delay = policy.delay(
+                    after: error, attempt: attempt, elapsed: elapsed, jitter: Double.random(in: 0..<1))
+            else { throw error }
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             attempt += 1
         }

@@ -5,15 +5,39 @@
 /// if result.status == .claimed { showThanks() }
 /// ```
 public struct ClaimResult: Sendable, Hashable {
-    /// How the claim ended. Both are successes: claiming is safe to repeat.
-    public enum Status: String, Sendable, Hashable {
-        /// This claim tied the user to the partner of the code or click.
-        case claimed
-        /// The user already had a partner in this organization (the first code wins), so nothing changed.
-        case alreadyClaimed = "already_claimed"
+    /// How the claim ended: every status is a success, and claiming is safe to repeat.
+    ///
+    /// A struct over the edge's raw value rather than an enum, so that a status added later (by the edge, or by a
+    /// later SDK) reaches the app as a status with its ``rawValue`` instead of breaking its `switch` or its claim.
+    /// Compare with `==` or match in a `switch`, with a `default`:
+    ///
+    /// ```swift
+    /// switch result.status {
+    /// case .claimed: showThanks()
+    /// case .alreadyClaimed: break
+    /// default: break  // a status newer than this code
+    /// }
+    /// ```
+    public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The edge's word for it, as in its answer: `claimed`, `already_claimed`, ….
+        public let rawValue: String
+
+        /// The status the edge calls `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// `claimed`: this claim tied the user to the partner of the code or click.
+        public static let claimed = Status(rawValue: "claimed")
+        /// `already_claimed`: the user already had a partner in this organization (the first code wins), so
+        /// nothing changed.
+        public static let alreadyClaimed = Status(rawValue: "already_claimed")
+
+        /// ``rawValue``.
+        public var description: String { rawValue }
     }
 
-    /// ``Status/claimed`` or ``Status/alreadyClaimed``.
+    /// ``Status/claimed`` or ``Status/alreadyClaimed`` (or a status newer than this SDK).
     public let status: Status
     /// The app user id the claim was made for, as the edge stored it.
     public let appUserId: String

@@ -7,6 +7,10 @@ import Foundation
 /// file `Tolt/first-open` under the app's folder in the user's application-support directory (on Linux
 /// `$XDG_DATA_HOME/<executable>/`, by default `~/.local/share/<executable>/`). Tests and tools in this package
 /// choose another place through ``ToltState``.
+///
+/// When the first open cannot be stored (storage that cannot be written, or holds something that cannot be read
+/// and so is never overwritten), every launch's claims send that launch's time: the window counts from the latest
+/// launch and never closes for that install. The product docs say so.
 package struct FirstOpenStorage: Sendable, Equatable {
     private enum Location: Sendable, Equatable {
         case userDefaults(suiteName: String?)
@@ -50,22 +54,49 @@ package struct FirstOpenStorage: Sendable, Equatable {
         return nil
     }
 
-    /// The stored first open; `nil` when none is stored or what is stored cannot be read.
-    package func load() -> Date? {
+    /// What storage holds.
+    package enum Reading: Sendable, Equatable {
+        /// A first open.
+        case stored(Date)
+        /// Certainly nothing: no value under the key, or no file (`ENOENT`).
+        case absent
+        /// Something that cannot be read: a file that exists but cannot be opened or parsed, a value of another
+        /// type, a suite that cannot be opened. It is never overwritten, since it may hold an earlier first open.
+        case unreadable
+    }
+
+    /// What is stored, telling "nothing" from "cannot be read".
+    package func read() -> Reading {
         switch location {
         case .userDefaults(let suiteName):
-            guard let defaults = Self.defaults(suiteName),
-                let seconds = defaults.object(forKey: Self.userDefaultsKey) as? Double, seconds.isFinite
-            else { return nil }
-            return Date(timeIntervalSince1970: seconds)
+            guard let defaults = Self.defaults(suiteName) else { return .unreadable }
+            guard let value = defaults.object(forKey: Self.userDefaultsKey) else { return .absent }
+            guard let seconds = value as? Double, seconds.isFinite else { return .unreadable }
+            return .stored(Date(timeIntervalSince1970: seconds))
         case .file(let url):
-            guard let data = try? Data(contentsOf: url) else { return nil }
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                return Self.isNoSuchFile(error) ? .absent : .unreadable
+            }
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return Self.formatter().date(from: text) ?? Self.formatter(fractionalSeconds: false).date(from: text)
+            guard
+                let date = Self.formatter().date(from: text)
+                    ?? Self.formatter(fractionalSeconds: false).date(from: text)
+            else { return .unreadable }
+            return .stored(date)
         }
     }
 
-    /// Stores `date` as the first open, replacing what was there (the file atomically).
+    /// The stored first open; `nil` when none is stored or what is stored cannot be read.
+    package func load() -> Date? {
+        if case .stored(let date) = read() { return date }
+        return nil
+    }
+
+    /// Stores `date` as the first open, replacing what was there (the file atomically). For tests and tools; the
+    /// SDK itself stores through ``firstOpen(storingIfAbsent:)``, which never moves a stored time later.
     package func save(_ date: Date) throws {
         switch location {
         case .userDefaults(let suiteName):
@@ -77,12 +108,57 @@ package struct FirstOpenStorage: Sendable, Equatable {
         }
     }
 
-    /// The stored first open, or `now` stored as the first open when there is none. When it cannot be stored,
-    /// `now`: claims still carry a time, the window counting from this launch.
-    func firstOpen(storingIfAbsent now: Date) -> Date {
-        if let stored = load() { return stored }
-        try? save(now)
-        return now
+    /// The first open claims send: the earlier of the stored one and `candidate` (this launch's time), storing
+    /// `candidate` when nothing is certainly stored or it is earlier than what is.
+    ///
+    /// The first open never moves later: what cannot be read is left alone and `candidate` is sent without being
+    /// stored (the window then counts from this launch, every launch, until storage can be read again); a time
+    /// stored meanwhile by another process of the app is kept when it is earlier.
+    func firstOpen(storingIfAbsent candidate: Date) -> Date {
+        switch read() {
+        case .stored(let stored) where stored <= candidate: return stored
+        case .unreadable: return candidate
+        case .stored, .absent: return (try? store(candidate)) ?? candidate
+        }
+    }
+
+    /// Stores `candidate` unless an earlier time (or something unreadable) is stored by now; returns the earlier
+    /// of the two.
+    private func store(_ candidate: Date) throws -> Date {
+        guard case .file(let url) = location else {
+            try save(candidate)
+            return candidate
+        }
+        // The time is written whole beside the file, then linked in place: a link fails when a file appeared
+        // meanwhile, so a time another process of the app stored first is never replaced unseen.
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let staged = directory.appendingPathComponent(".\(Self.fileName)-\(UUID().uuidString)", isDirectory: false)
+        try Data((Self.iso8601(candidate) + "\n").utf8).write(to: staged)
+        defer { try? FileManager.default.removeItem(at: staged) }
+        do {
+            try FileManager.default.linkItem(at: staged, to: url)
+            return candidate
+        } catch {
+            // A file is there now, or the file system has no hard links: decide on what it holds.
+        }
+        switch read() {
+        case .stored(let stored) where stored <= candidate: return stored
+        case .unreadable: return candidate
+        case .stored, .absent:
+            try save(candidate)
+            return candidate
+        }
+    }
+
+    /// Whether a read failed because the file does not exist (`ENOENT`), rather than for a reason that leaves its
+    /// content unknown (permissions, a symbolic-link loop, I/O).
+    private static func isNoSuchFile(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSCocoaErrorDomain, error.code == CocoaError.fileReadNoSuchFile.rawValue { return true }
+        if error.domain == NSPOSIXErrorDomain { return error.code == Int(POSIXErrorCode.ENOENT.rawValue) }
+        guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError else { return false }
+        return underlying.domain == NSPOSIXErrorDomain && underlying.code == Int(POSIXErrorCode.ENOENT.rawValue)
     }
 
     /// `2026-01-31T12:00:00.123Z`: what the file holds and what claims send as `first_seen_at`.

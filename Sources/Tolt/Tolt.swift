@@ -19,6 +19,9 @@ import Foundation
 ///
 /// Every call is safe from any thread or actor; claims are `async` and never block the caller's thread.
 /// Cancelling the task of a claim stops its retries and throws `CancellationError`.
+///
+/// A claim retries network failures, `5xx` and `429` for at most a minute: no wait is begun that would end more
+/// than 60 s after the claim began. An attempt times out within 30 s, so a claim returns or throws within 90 s.
 public enum Tolt: Sendable {
     /// The production edge, `https://edge.tolt.io`, where ``configure(publicId:)`` sends claims.
     public static let defaultBaseURL = URL(string: "https://edge.tolt.io")!
@@ -40,9 +43,11 @@ public enum Tolt: Sendable {
     /// Claims a partner's code (such as one the user typed at onboarding) for `appUserId`.
     ///
     /// - Returns: ``ClaimResult/Status/claimed``, or ``ClaimResult/Status/alreadyClaimed`` when the user
-    ///   already has a partner (the first code wins).
+    ///   already has a partner (the first code wins); a later edge may answer another success status, which
+    ///   arrives with its raw value.
     /// - Throws: ``ToltError``: ``ToltError/unknownCode``, ``ToltError/claimWindowClosed``, … once retries of
-    ///   network failures and server errors are spent; ``ToltError/notConfigured`` before ``configure(publicId:)``.
+    ///   network failures, server errors and rate limits are spent (within 90 s); ``ToltError/notConfigured``
+    ///   before ``configure(publicId:)``; `CancellationError` when the claim's task is cancelled.
     @discardableResult
     public static func claim(code: String, appUserId: String) async throws -> ClaimResult {
         try await ToltState.current.configuredClient().claim(.code(code), appUserId: appUserId)

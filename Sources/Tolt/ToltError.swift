@@ -62,11 +62,13 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     /// `claim_window_closed` (409): the app's first open is longer ago than the program's claim window.
     public static let claimWindowClosed = ToltError(
         .claimWindowClosed, "The first open is outside the program's claim window")
-    /// `invalid_request` (400, or 413): the edge refused the request as sent, for example an app user id longer
-    /// than 256 characters or an empty code.
+    /// `invalid_request` (400): the edge refused the request as sent, for example an app user id longer than 256
+    /// characters or an empty code. Also its HTTP layer's refusals: `bad_request` (400), `payload_too_large` (413),
+    /// `unsupported_media_type` (415) and `expectation_failed` (417); ``code`` says which.
     public static let invalidRequest = ToltError(.invalidRequest, "The edge refused the request")
     /// `rate_limited` (429): too many claims from this address; ``retryAfter`` says how long to wait. Thrown
-    /// when waiting that long is beyond what the SDK retries by itself.
+    /// when waiting that long is beyond what the SDK retries by itself: a wait ending more than a minute after the
+    /// claim began, or after its last attempt.
     public static let rateLimited = ToltError(.rateLimited, "Too many claims from this address", isTransient: true)
     /// The edge could not be reached (no network, refused, timed out) on every attempt.
     public static let network = ToltError(.network, "The edge could not be reached", isTransient: true)
@@ -85,7 +87,10 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case "unknown_click": kind = .unknownClick
         case "code_conflict": kind = .codeConflict
         case "claim_window_closed": kind = .claimWindowClosed
-        case "invalid_request", "payload_too_large": kind = .invalidRequest
+        // The request as sent: its fields (`invalid_request`), or what the edge's HTTP layer refused before the
+        // claim was read (framing, size, media type, an `Expect` header).
+        case "invalid_request", "bad_request", "payload_too_large", "unsupported_media_type", "expectation_failed":
+            kind = .invalidRequest
         case "rate_limited": kind = .rateLimited
         default: kind = httpStatus >= 500 ? .server : .unexpectedResponse
         }

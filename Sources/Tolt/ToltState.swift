@@ -16,10 +16,12 @@ import Foundation
 /// Every `Task` created inside inherits the scope (task-local values are copied into unstructured tasks), so
 /// a claim started from an `onOpenURL` handler run there acts on the same state.
 package final class ToltState: @unchecked Sendable {
-    // @unchecked: `client` and `firstOpen` are read and written only while holding `lock`; the rest is immutable.
+    // @unchecked: `client`, `firstOpen` and `failures` are read and written only while holding `lock`; the rest is
+    // immutable.
     private let lock = NSLock()
     private var client: ClaimClient?
-    private var firstOpen: Task<Date, Never>?
+    private var firstOpen: FirstOpenLookup?
+    private var failures = 0
 
     /// Where the first open is kept.
     package let storage: FirstOpenStorage
@@ -27,19 +29,33 @@ package final class ToltState: @unchecked Sendable {
     package let retryPolicy: RetryPolicy
     /// The edge that ``Tolt/configure(publicId:)`` points at.
     package let defaultBaseURL: URL
+    /// Whether the first open is looked up at the first claim rather than at `configure`: in a process that
+    /// Apple's prewarming launched (see `FirstOpenLookup`).
+    package let defersFirstOpen: Bool
 
     /// A state with nothing configured yet.
     package init(
         storage: FirstOpenStorage = .platformDefault, retryPolicy: RetryPolicy = .standard,
-        defaultBaseURL: URL = Tolt.defaultBaseURL
+        defaultBaseURL: URL = Tolt.defaultBaseURL, defersFirstOpen: Bool = ToltState.isPrewarmed
     ) {
         self.storage = storage
         self.retryPolicy = retryPolicy
         self.defaultBaseURL = defaultBaseURL
+        self.defersFirstOpen = defersFirstOpen
     }
 
     /// The app's state.
     package static let shared = ToltState()
+
+    /// Whether Apple's prewarming launched this process before the user opened the app (`ActivePrewarm=1` in its
+    /// environment, which stays for the life of the process). Always `false` off Apple platforms.
+    package static var isPrewarmed: Bool {
+        #if canImport(Darwin)
+            return ProcessInfo.processInfo.environment["ActivePrewarm"] == "1"
+        #else
+            return false
+        #endif
+    }
 
     /// A state that replaces ``shared`` for the work run inside `ToltState.$scoped.withValue(_:operation:)`.
     @TaskLocal package static var scoped: ToltState?
@@ -48,22 +64,36 @@ package final class ToltState: @unchecked Sendable {
     static var current: ToltState { scoped ?? shared }
 
     /// Points claims at `publicId` and `baseURL` (``defaultBaseURL`` when `nil`). The first call also starts
-    /// reading the first open, storing this moment when none is stored; later calls keep that reading.
+    /// reading the first open (at the first claim when ``defersFirstOpen``), storing this moment when none is
+    /// stored; later calls keep that reading.
     func configure(publicId: String, baseURL: URL?) {
         let now = Date()
         lock.lock()
         defer { lock.unlock() }
-        let firstOpen: Task<Date, Never>
+        let firstOpen: FirstOpenLookup
         if let started = self.firstOpen {
             firstOpen = started
         } else {
-            let storage = storage
-            // Off the caller's thread: configure runs at launch, often on the main thread, and storage is I/O.
-            firstOpen = Task.detached { storage.firstOpen(storingIfAbsent: now) }
+            firstOpen = FirstOpenLookup(storage: storage, launch: now, deferred: defersFirstOpen)
             self.firstOpen = firstOpen
         }
         client = ClaimClient(
-            publicId: publicId, baseURL: baseURL ?? defaultBaseURL, firstOpen: firstOpen, policy: retryPolicy)
+            publicId: publicId, baseURL: baseURL ?? defaultBaseURL, firstOpen: firstOpen, policy: retryPolicy,
+            onFailedAttempt: { [weak self] in self?.countFailedAttempt() })
+    }
+
+    /// The attempts of this state's claims that failed (a refused connection, a `5xx`, a refusal), retried or not:
+    /// for tests that must show a failure happened, which a claim that succeeded in the end does not show.
+    package var failedAttempts: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+
+    private func countFailedAttempt() {
+        lock.lock()
+        defer { lock.unlock() }
+        failures += 1
     }
 
     /// The client of the latest ``configure(publicId:baseURL:)``.
@@ -74,12 +104,13 @@ package final class ToltState: @unchecked Sendable {
         return client
     }
 
-    /// The first open that claims send, once ``configure(publicId:baseURL:)`` has been called.
+    /// The first open that claims send, once ``configure(publicId:baseURL:)`` has been called (looked up now when
+    /// it was deferred).
     package var firstOpenDate: Date? {
         get async { await startedFirstOpen()?.value }
     }
 
-    private func startedFirstOpen() -> Task<Date, Never>? {
+    private func startedFirstOpen() -> FirstOpenLookup? {
         lock.lock()
         defer { lock.unlock() }
         return firstOpen

@@ -59,6 +59,29 @@ import ToltTestSupport
     }
 }
 
+extension ProductDocsSnippetTests {
+    /// The getting-started article's error handling, run as written: an unknown code, then one outside the claim
+    /// window, each tells the user what went wrong.
+    @Test func theErrorHandlingWorksAsWritten() async throws {
+        let edge = try EdgeTestServer(config: Self.config)
+        defer { edge.shutdown() }
+        let sandbox = try ToltSandbox(defaultBaseURL: edge.baseURL)
+        defer { sandbox.remove() }
+        try sandbox.storage.save(Date().addingTimeInterval(-31 * 86_400))
+        shownMessages.withLock { $0 = [] }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "YOUR_PUBLIC_KEY")
+            Purchases.shared.logIn("rc_errors")
+            await ErrorHandlingSnippet.claim(typedCode: "NOPE")
+            await ErrorHandlingSnippet.claim(typedCode: "SAM20")
+        }
+        #expect(
+            shownMessages.withLock { $0 } == [
+                "That code does not exist.", "Codes can be entered in the first days after installing.",
+            ])
+    }
+}
+
 /// Times as the edge lists them: `2026-01-31T12:00:00.123Z`.
 enum FirstOpenText {
     static func iso8601(_ date: Date) -> String {

@@ -12,17 +12,24 @@ package final class ToltSandbox: Sendable {
     /// The state the documented calls act on inside ``run(_:)``.
     package let state: ToltState
 
-    /// Quick retries for tests: 4 attempts, 50, 100 and 200 ms apart (each between half and all of that), and a
-    /// `Retry-After` of up to 2 s waited out.
+    /// Quick retries for tests: 4 attempts, 50, 100 and 200 ms apart (each between half and all of that); a
+    /// `Retry-After` of up to 2 s waited out, plus up to 100 ms; at least 300 ms after a `429` without one. The
+    /// deadline is far off (5 minutes): in a full `swift test` on two cores, CPU-bound tests hold the cooperative
+    /// threads for tens of seconds, and a claim waiting for one would miss a short deadline before its first retry.
+    /// The deadline's own tests set theirs.
     package static let quickRetries = RetryPolicy(
-        maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2)
+        maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2, retryAfterJitter: 0.1,
+        minimumRateLimitedDelay: 0.3, deadline: 300)
 
-    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`.
-    package init(defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries) throws {
+    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`; `defersFirstOpen` plays a process that
+    /// Apple's prewarming launched (never the case on Linux by itself).
+    package init(
+        defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries, defersFirstOpen: Bool = false
+    ) throws {
         directory = try TemporaryDirectory()
         state = ToltState(
             storage: .directory(URL(fileURLWithPath: directory.path, isDirectory: true)), retryPolicy: retryPolicy,
-            defaultBaseURL: defaultBaseURL)
+            defaultBaseURL: defaultBaseURL, defersFirstOpen: defersFirstOpen)
     }
 
     /// Where this sandbox keeps the first open.
@@ -30,7 +37,9 @@ package final class ToltSandbox: Sendable {
 
     /// A new state on the same storage: the app launched again, nothing configured yet.
     package func relaunched() -> ToltState {
-        ToltState(storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL)
+        ToltState(
+            storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL,
+            defersFirstOpen: state.defersFirstOpen)
     }
 
     /// Runs `body` with the documented calls acting on `state` (this sandbox's when `nil`).

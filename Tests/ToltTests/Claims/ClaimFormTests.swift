@@ -116,6 +116,22 @@ import ToltTestSupport
         #expect(try edge.customer("user-café")?.code == "Café+1&x=y")
     }
 
+    /// A success status a later edge may add reaches the app as a status with its raw value.
+    @Test func aStatusNewerThanTheSDKReachesTheApp() async throws {
+        let newer = #"{"success":true,"message":"Success","data":{"status":"transferred","app_user_id":"u"}}"#
+        let proxy = try ScriptedProxy(script: [], then: .answer(status: 200, body: newer))
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            let result = try await Tolt.claim(code: "SAM20", appUserId: "u")
+            #expect(result.status.rawValue == "transferred")
+            #expect(result.status != .claimed)
+        }
+        #expect(proxy.requests.count == 1)
+    }
+
     @Test func linksWithoutToltParametersGiveNilAndSendNothing() async throws {
         let proxy = try ScriptedProxy(script: [], then: .answer(status: 500, body: "must not be asked"))
         defer { proxy.stop() }

@@ -9,26 +9,28 @@ import ToltTestSupport
 @Suite struct ClaimRetryTests {
     static let unavailable = #"{"success":false,"message":"Try again","error":"unavailable"}"#
 
-    /// The edge starts only after the claim began, on a port that refused connections until then.
+    /// The edge starts only after the claim's first attempt was refused, on the port that refused it.
     @Test func refusedConnectionsUntilTheEdgeStarts() async throws {
         let port = try Ports.reserve()
         let policy = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1)
         let sandbox = try ToltSandbox(defaultBaseURL: URL(string: "http://127.0.0.1:\(port)")!, retryPolicy: policy)
         defer { sandbox.remove() }
-        let started = Date()
         let claim = Task {
             try await sandbox.run { () async throws in
                 Tolt.configure(publicId: "pk_acme")
                 return try await Tolt.claim(code: "SAM20", appUserId: "patient")
             }
         }
-        try await Task.sleep(nanoseconds: 400_000_000)
-        let edgeStarted = Date()
+        // Nothing listens on the port until an attempt has failed there: a refused connection. (Generous: in a full
+        // run, CPU-bound tests can hold the cooperative threads the claim needs for tens of seconds.)
+        #expect(try await waitUntil(within: 120) { sandbox.state.failedAttempts >= 1 }, "no attempt failed")
+        let refused = sandbox.state.failedAttempts
         let edge = try EdgeTestServer(port: port)
         defer { edge.shutdown() }
         let result = try await claim.value
         #expect(result == ClaimResult(status: .claimed, appUserId: "patient"))
-        #expect(edgeStarted.timeIntervalSince(started) >= 0.4)
+        // At least one refused attempt before the edge started, so the claim that succeeded was a retry.
+        #expect(refused >= 1)
         #expect(try edge.customer("patient")?.partnerId == "part_sam")
     }
 
@@ -45,6 +47,7 @@ import ToltTestSupport
         }
         #expect(proxy.connections == 3)
         #expect(proxy.requests.count == 1)
+        #expect(sandbox.state.failedAttempts == 2)
     }
 
     @Test func twoServiceUnavailablesThenTheEdge() async throws {
@@ -83,6 +86,43 @@ import ToltTestSupport
         // The backoff alone would have waited 50 ms at most.
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(proxy.requests.count == 2)
+    }
+
+    /// A `429` without `Retry-After` waits at least the policy's minimum (here 300 ms; 5 s for apps), not the
+    /// backoff's 25–50 ms.
+    @Test func a429WithoutRetryAfterWaitsAtLeastTheMinimum() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let limited = ScriptedProxy.Step.answer(
+            status: 429, body: #"{"success":false,"message":"Slow down","error":"rate_limited"}"#)
+        let proxy = try ScriptedProxy(script: [limited], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        let started = Date()
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            #expect(try await Tolt.claim(code: "SAM20", appUserId: "u").status == .claimed)
+        }
+        #expect(Date().timeIntervalSince(started) >= ToltSandbox.quickRetries.minimumRateLimitedDelay)
+        #expect(proxy.requests.count == 2)
+    }
+
+    /// A claim stops retrying at its deadline, many attempts short of the policy's maximum, with the last error.
+    @Test func retriesStopAtTheDeadline() async throws {
+        let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
+        defer { proxy.stop() }
+        let policy = RetryPolicy(maximumAttempts: 100, initialDelay: 0.2, maximumDelay: 0.2, deadline: 2)
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: policy)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            await #expect(throws: ToltError.server) { try await Tolt.claim(code: "SAM20", appUserId: "u") }
+        }
+        // Waits of 100–200 ms, none ending past 2 s: at most 20 retries, where the policy allows 99 (10–20 s).
+        // On a loaded machine, slow attempts leave fewer; the bounds leave room for that, and say nothing of time.
+        #expect(proxy.requests.count >= 1 && proxy.requests.count <= 21)
+        #expect(sandbox.state.failedAttempts == proxy.requests.count)
     }
 
     /// The first attempt reached the edge, which stored the claim, but its answer was lost: the retry is safe,
@@ -125,7 +165,8 @@ import ToltTestSupport
     @Test func cancellingTheTaskStopsTheRetries() async throws {
         let proxy = try ScriptedProxy(script: [], then: .answer(status: 503, body: Self.unavailable))
         defer { proxy.stop() }
-        let slow = RetryPolicy(maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1)
+        let slow = RetryPolicy(
+            maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1, deadline: 600)
         let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
         defer { sandbox.remove() }
         let claim = Task {
@@ -134,7 +175,7 @@ import ToltTestSupport
                 return try await Tolt.claim(code: "SAM20", appUserId: "u")
             }
         }
-        #expect(try await waitUntil(within: 25) { proxy.requests.count == 1 })
+        #expect(try await waitUntil(within: 120) { proxy.requests.count == 1 })
         let cancelled = Date()
         claim.cancel()
         await #expect(throws: CancellationError.self) { try await claim.value }

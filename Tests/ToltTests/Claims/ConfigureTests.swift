@@ -9,16 +9,23 @@ import ToltTestSupport
 @Suite struct ConfigureTests {
     static let claimed = #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u"}}"#
 
-    @Test func configureWithoutABaseURLUsesTheProductionEdge() throws {
+    @Test func configureWithoutABaseURLUsesTheProductionEdge() async throws {
         #expect(Tolt.defaultBaseURL.absoluteString == "https://edge.tolt.io")
         #expect(ToltState.shared.defaultBaseURL == Tolt.defaultBaseURL)
-        let state = ToltState(storage: .directory(URL(fileURLWithPath: "/nonexistent")))
+        // Configuring stores the first open: in this test's directory, never in the machine's own places.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let state = ToltState(storage: .directory(URL(fileURLWithPath: directory.path + "/Tolt")))
         #expect(throws: ToltError.notConfigured) { try state.configuredClient() }
         state.configure(publicId: "pk_live", baseURL: nil)
         let client = try state.configuredClient()
         #expect(client.endpoint.absoluteString == "https://edge.tolt.io/client/claims")
         #expect(client.publicId == "pk_live")
         #expect(client.policy == .standard)
+        // Stored before the directory is removed, so that nothing writes it again after.
+        let firstOpen = try #require(await state.firstOpenDate)
+        let stored = try #require(state.storage.load())
+        #expect(abs(stored.timeIntervalSince(firstOpen)) < 0.001)
     }
 
     @Test func aSelfHostedEdgeWithOrWithoutAPath() {

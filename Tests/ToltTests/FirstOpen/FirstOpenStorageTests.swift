@@ -41,6 +41,62 @@ import Testing
         #expect(storage.load() == Date(timeIntervalSince1970: 1_769_860_800.5))
         try Data("yesterday".utf8).write(to: file)
         #expect(storage.load() == nil)
+        #expect(storage.read() == .unreadable)
+    }
+
+    /// A file that exists but holds no time (written by something else, or damaged) may have held an earlier first
+    /// open: it is left as it is, and claims send this launch's time.
+    @Test func aFileThatCannotBeParsedIsNeverOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let storage = FirstOpenStorage.directory(URL(fileURLWithPath: directory.path))
+        let file = try #require(storage.fileURL)
+        for garbage in ["yesterday", "", "2026-13-45T99:00:00Z\n", "\u{0}\u{1}"] {
+            try Data(garbage.utf8).write(to: file)
+            let now = Date()
+            #expect(storage.firstOpen(storingIfAbsent: now) == now)
+            #expect(try Data(contentsOf: file) == Data(garbage.utf8), "\(garbage.debugDescription) was overwritten")
+        }
+    }
+
+    /// A file that exists but cannot be read is left as it is. Unreadable for anyone, root included: a symbolic
+    /// link to itself (ELOOP). Unreadable for others: a file without permissions (root reads it anyway, and then
+    /// gets its time).
+    @Test func aFileThatCannotBeReadIsNeverOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let storage = FirstOpenStorage.directory(URL(fileURLWithPath: directory.path))
+        let file = try #require(storage.fileURL)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: FirstOpenStorage.fileName)
+        #expect(storage.read() == .unreadable)
+        let now = Date()
+        #expect(storage.firstOpen(storingIfAbsent: now) == now)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.path) == FirstOpenStorage.fileName)
+        try FileManager.default.removeItem(at: file)
+
+        let earlier = Date(timeIntervalSince1970: 1_700_000_000)
+        try storage.save(earlier)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+        let sent = storage.firstOpen(storingIfAbsent: Date())
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        #expect(sent == earlier || sent > earlier.addingTimeInterval(86_400))
+        #expect(storage.load() == earlier)
+    }
+
+    @Test func anEarlierTimeIsNeverReplacedByALaterOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let storage = FirstOpenStorage.directory(URL(fileURLWithPath: directory.path))
+        let earlier = Date(timeIntervalSince1970: 1_769_860_800)
+        let later = earlier.addingTimeInterval(3_600)
+        try storage.save(earlier)
+        #expect(storage.firstOpen(storingIfAbsent: later) == earlier)
+        #expect(storage.load() == earlier)
+        // A stored time later than this launch (a clock set back since): the earlier one is kept, and stored.
+        try storage.save(later)
+        #expect(storage.firstOpen(storingIfAbsent: earlier) == earlier)
+        #expect(storage.load() == earlier)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [FirstOpenStorage.fileName])
     }
 
     @Test func aStorageThatCannotBeWrittenStillGivesATime() throws {
@@ -68,6 +124,11 @@ import Testing
         #expect(defaults.double(forKey: FirstOpenStorage.userDefaultsKey) == 1_784_000_000.25)
         defaults.set("not a time", forKey: FirstOpenStorage.userDefaultsKey)
         #expect(storage.load() == nil)
+        #expect(storage.read() == .unreadable)
+        // A value of another type is never overwritten: this launch's time is sent instead.
+        let now = Date()
+        #expect(storage.firstOpen(storingIfAbsent: now) == now)
+        #expect(defaults.string(forKey: FirstOpenStorage.userDefaultsKey) == "not a time")
     }
 
     @Test func theLinuxDefaultIsAFileUnderTheApplicationSupportDirectory() throws {

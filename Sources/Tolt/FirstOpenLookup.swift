@@ -1,0 +1,42 @@
+import Foundation
+
+/// One launch's first open: read from storage, with this launch's time stored when none certainly is, once and off
+/// the caller's thread. `configure` starts it; in a process that Apple's prewarming launched, the first claim does.
+///
+/// iOS 15 and later may launch an app before the user opens it (prewarming), even before the device's first unlock,
+/// when `UserDefaults` reads come back empty: storing then would record this launch over an earlier first open that
+/// could not be read. Such a process says so in its environment (`ActivePrewarm=1`), so it leaves storage alone
+/// until a claim, which needs the user, and so an unlocked device.
+final class FirstOpenLookup: @unchecked Sendable {
+    // @unchecked: `task` is read and written only while holding `lock`; the rest is immutable.
+    private let lock = NSLock()
+    private var task: Task<Date, Never>?
+    private let storage: FirstOpenStorage
+    /// This launch's time (the first `configure`'s): what is stored when nothing is, and sent when storage cannot
+    /// be read. When the lookup is deferred to a claim, still the launch's, which is earlier than the claim.
+    private let launch: Date
+
+    /// A lookup in `storage` for a launch at `launch`, started now unless `deferred`.
+    init(storage: FirstOpenStorage, launch: Date, deferred: Bool) {
+        self.storage = storage
+        self.launch = launch
+        if !deferred { start() }
+    }
+
+    /// The first open claims send, looked up now when it was deferred.
+    var value: Date {
+        get async { await start().value }
+    }
+
+    @discardableResult
+    private func start() -> Task<Date, Never> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let task { return task }
+        let (storage, launch) = (storage, launch)
+        // Off the caller's thread: configure runs at launch, often on the main thread, and storage is I/O.
+        let task = Task.detached { storage.firstOpen(storingIfAbsent: launch) }
+        self.task = task
+        return task
+    }
+}
