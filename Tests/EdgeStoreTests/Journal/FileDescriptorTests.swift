@@ -184,14 +184,17 @@ import Testing
         }
         defer { released.store(true, ordering: .releasing) }
         while thread.withLock({ $0 }) == nil { usleep(1_000) }
-        // Interrupt the blocked write several times; no interruption may be reported as a failure.
-        for _ in 0..<5 {
+        // Interrupt the blocked write several times; no interruption may be reported as a failure. Each signal
+        // waits for the one before to be caught: two sent while the thread is not scheduled would merge into one.
+        let deadline = Clock.monotonicSeconds() + 10
+        for sent in 1...5 {
             usleep(20_000)
             pthread_kill(thread.withLock { $0 }!, SIGUSR2)
-        }
-        let deadline = Clock.monotonicSeconds() + 5
-        while Self.caughtSignals.load(ordering: .relaxed) < caughtBefore + 5 && Clock.monotonicSeconds() < deadline {
-            usleep(1_000)
+            while Self.caughtSignals.load(ordering: .relaxed) < caughtBefore + sent
+                && Clock.monotonicSeconds() < deadline
+            {
+                usleep(1_000)
+            }
         }
         #expect(Self.caughtSignals.load(ordering: .relaxed) >= caughtBefore + 5, "the signals reached the writer")
         #expect(result.withLock { $0 } == nil, "the write still waits for room, through the signals")
