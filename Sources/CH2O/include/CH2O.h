@@ -74,6 +74,23 @@ void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *))
 void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t reason, const h2o_iovec_t *headers,
                                    size_t header_count, h2o_iovec_t body);
 
+/* ---- HTTP/1 framing (RFC 9112) ---- */
+
+/** Puts a handler before every path's own that settles the HTTP/1 framing h2o 2.2 lets through (framing.c): obs-fold,
+    differing Content-Lengths or several Transfer-Encodings get h2o's own 400 (in the API's shape once
+    `tolt_h2o_config_replace_error` has set it) and a closed connection; Transfer-Encoding beside Content-Length (or on
+    HTTP/1.0) closes the connection after the answer; an absolute-form target is routed by its path. Also limits a
+    chunk's size to the configuration's largest body (chunked.c). Call before the first loop is created. */
+void tolt_h2o_framing_configure(h2o_globalconf_t *config);
+
+/** Raises the largest chunk size the chunked decoder accepts (chunked.c) to `largest`; a larger one is refused at
+    once. */
+void tolt_h2o_chunked_limit(size_t largest);
+
+/** Whether h2o's calls to picohttpparser's chunked decoder reach the strict one in chunked.c (the executable's
+    definition interposes the library's); 0 when the library's own lenient decoder runs. */
+int tolt_h2o_chunked_decoder_is_ours(void);
+
 /* ---- loops ---- */
 
 /** A reply handed from a worker thread back to the loop that owns the request. */

@@ -82,6 +82,7 @@ final class H2OEngine: Sendable {
             _, request in H2OLoop.of(request!).handle(request!)
         }
         Self.replaceOwnErrors(in: config)
+        Self.enforceFraming(in: config, log: log)
         global = Global(config: config)
     }
 

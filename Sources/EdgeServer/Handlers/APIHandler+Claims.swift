@@ -6,8 +6,8 @@ import LinkCore
 #endif
 
 extension APIHandler {
-    /// `POST /client/claims`, with the rules in the documented order: rate limit, input, public key, first
-    /// code wins, code or click, shared code, claim window, then the store's atomic insert.
+    /// `POST /client/claims`, with the rules in the documented order: rate limit, a JSON `Content-Type`, body size,
+    /// input, public key, first code wins, code or click, shared code, claim window, then the store's atomic insert.
     func claim(_ request: APIRequest) throws -> APIResponse {
         if let wait = claimLimiter.acquire(request.clientIP, now: Clock.monotonicSeconds()) {
             throw APIError(
@@ -15,10 +15,11 @@ extension APIHandler {
                 message: "More than \(claimLimiter.limit) claims a minute from this address; retry in \(wait) s",
                 headers: [("retry-after", String(wait))])
         }
-        guard request.body.count <= ClaimRequest.maximumBodySize else {
-            throw APIError.payloadTooLarge(limit: ClaimRequest.maximumBodySize)
-        }
         do {
+            try ClaimRequest.checkContentType(request.headers[.contentType])
+            guard request.body.count <= ClaimRequest.maximumBodySize else {
+                throw APIError.payloadTooLarge(limit: ClaimRequest.maximumBodySize)
+            }
             let claim = try ClaimRequest(body: request.body)
             let table = watcher.table
             guard let organization = table.organization(publicKey: claim.publicID) else {

@@ -13,10 +13,19 @@ public struct ClaimRequest: Sendable, Equatable {
     public var firstSeenAt: Int64?
 
     /// Parses a body; the error names the field or rule that failed.
+    ///
+    /// A member named twice is refused rather than read as its last value (a front end that reads the first would see
+    /// another claim), and so are identifiers (`public_id`, `app_user_id`, `code`, `click_id`) that are blank or hold
+    /// control characters or line separators: no configured value holds them, and no app needs them in an id.
     public init(body: [UInt8]) throws(ClaimFailure) {
         let root: JSONValue
         do { root = try JSONParser.parse(body) } catch { throw .invalidRequest("The body is not valid JSON: \(error)") }
-        guard case .object = root else { throw .invalidRequest("The body must be a JSON object") }
+        guard case .object(let members) = root else { throw .invalidRequest("The body must be a JSON object") }
+        var names = Set<String>()
+        for member in members where !names.insert(member.key).inserted {
+            let shown = member.key.unicodeScalars.count <= 64 ? member.key : "a member"
+            throw .invalidRequest("The body names \(shown) more than once")
+        }
         func text(_ name: String, required: Bool) throws(ClaimFailure) -> String? {
             switch root[name] {
             case nil, .null?:
@@ -32,13 +41,18 @@ public struct ClaimRequest: Sendable, Equatable {
                 throw .invalidRequest("\(name) must be a string, not \(other.typeName)")
             }
         }
-        publicID = try text("public_id", required: true)!
-        appUserID = try text("app_user_id", required: true)!
+        func identifier(_ name: String, required: Bool) throws(ClaimFailure) -> String? {
+            guard let value = try text(name, required: required) else { return nil }
+            try Self.checkIdentifier(value, name: name)
+            return value
+        }
+        publicID = try identifier("public_id", required: true)!
+        appUserID = try identifier("app_user_id", required: true)!
         guard appUserID.count <= Self.maximumUserIDLength else {
             throw .invalidRequest("app_user_id must be 1–\(Self.maximumUserIDLength) characters")
         }
-        code = try text("code", required: false)
-        clickID = try text("click_id", required: false)
+        code = try identifier("code", required: false)
+        clickID = try identifier("click_id", required: false)
         guard code != nil || clickID != nil else { throw .invalidRequest("Send code or click_id") }
         if let code, code.utf8.count > 256 { throw .invalidRequest("code is longer than 256 bytes") }
         if case .string("")? = root["first_seen_at"] {
@@ -53,6 +67,37 @@ public struct ClaimRequest: Sendable, Equatable {
     }
 }
 
+extension ClaimRequest {
+    /// Refuses a value that is only whitespace (Unicode's White_Space: spaces, tabs, NBSP, …), or that holds a control
+    /// character (C0, DEL, C1) or a line or paragraph separator (U+2028, U+2029).
+    static func checkIdentifier(_ value: String, name: String) throws(ClaimFailure) {
+        if value.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+            throw .invalidRequest("\(name) must not be blank")
+        }
+        if let scalar = value.unicodeScalars.first(where: isForbidden) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            throw .invalidRequest(
+                "\(name) must not hold control characters or line separators (it holds U+"
+                    + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")")
+        }
+    }
+
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
+    /// Refuses a body that does not say it is JSON: its `Content-Type` must be `application/json` (any case, with or
+    /// without parameters such as `; charset=utf-8`). A missing one is refused too: the SDK and every JSON client
+    /// send it, while an HTML form (`application/x-www-form-urlencoded`, `multipart/form-data`) or a plain `text/plain`
+    /// post, which a browser sends to any origin without asking first, never carries it.
+    public static func checkContentType(_ value: String?) throws(ClaimFailure) {
+        guard let value, JSONContentType.matches(value) else { throw .unsupportedMediaType }
+    }
+}
+
 /// Why a claim failed: an HTTP status, a stable machine code and a message naming the rule.
 public struct ClaimFailure: Error, Sendable, Equatable {
     public var status: Int
@@ -62,6 +107,9 @@ public struct ClaimFailure: Error, Sendable, Equatable {
     public static func invalidRequest(_ message: String) -> ClaimFailure {
         ClaimFailure(status: 400, code: "invalid_request", message: message)
     }
+    public static let unsupportedMediaType = ClaimFailure(
+        status: 415, code: "unsupported_media_type",
+        message: "Send the body as JSON, with 'Content-Type: application/json'")
     public static let unknownPublicKey = ClaimFailure(
         status: 404, code: "unknown_public_key", message: "public_id does not name an organization")
     public static let unknownCode = ClaimFailure(

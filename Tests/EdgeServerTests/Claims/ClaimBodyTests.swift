@@ -93,7 +93,9 @@ import Testing
         let server = try TestServer()
         defer { server.shutdown() }
         let body = Array(ClaimBody.make(user: "chunked", code: "LEE").utf8)
-        var request = Array("POST /client/claims HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        var request = Array(
+            "POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .utf8)
         for chunk in [body[..<10], body[10..<25], body[25...]] {
             request += Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]
         }

@@ -1,0 +1,134 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Bytes written to a fresh connection, then every response the server sends until it closes the connection or goes
+/// quiet: for framing tests, which must see that nothing after a refused request is answered.
+///
+/// The parts are written one by one with `TCP_NODELAY` and a pause between them, so the server reads them apart
+/// (a parser fed byte by byte, or in pieces that split every token somewhere).
+struct RawExchange {
+    /// The responses, in order (each framed by its `Content-Length`).
+    var responses: [HTTPResponse]
+    /// Whether the server closed the connection (end of stream or reset), rather than going quiet.
+    var closed: Bool
+    /// From the first write to the close, or to the start of the quiet period that ended the reading.
+    var elapsed: Duration
+    /// Bytes after the last whole response.
+    var rest: [UInt8]
+
+    /// Writes `parts` (pausing `pause` between them) and reads until the server closes the connection, or sends
+    /// nothing for `quiet`, or 15 s pass.
+    static func run(
+        _ parts: [[UInt8]], port: Int, pause: Duration = .zero, quiet: Duration = .milliseconds(700)
+    ) throws -> RawExchange {
+        let descriptor = try connect(port: port, quiet: quiet)
+        defer { close(descriptor) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        for (index, part) in parts.enumerated() {
+            if index != 0 && pause > .zero { Thread.sleep(forTimeInterval: seconds(pause)) }
+            var offset = 0
+            while offset < part.count {
+                let count = part.withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                // The server closed the connection after refusing what it read: the answer is there to read.
+                guard count > 0 else { break }
+                offset += count
+            }
+        }
+
+        var received: [UInt8] = []
+        var closed = false
+        var end = clock.now
+        while clock.now - start < .seconds(15) {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            end = clock.now
+            if count > 0 {
+                received += chunk[..<count]
+            } else {
+                closed = count == 0 || errno == ECONNRESET
+                if !closed { end = end - quiet }
+                break
+            }
+        }
+        let (responses, rest) = try parse(received)
+        return RawExchange(responses: responses, closed: closed, elapsed: end - start, rest: rest)
+    }
+
+    /// The one response, when there is exactly one; else an error naming what came.
+    var only: HTTPResponse {
+        get throws {
+            guard responses.count == 1 else {
+                throw TestError(
+                    "\(responses.count) responses (\(responses.map(\.status))), then \(rest.count) bytes: "
+                        + String(decoding: rest.prefix(200), as: UTF8.self))
+            }
+            return responses[0]
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func connect(port: Int, quiet: Duration) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestError("socket failed: errno \(errno)") }
+        let microseconds = Int(seconds(quiet) * 1e6)
+        var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: Int(microseconds % 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sendTimeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestError("connect to \(port) failed: errno \(errno)")
+        }
+        return descriptor
+    }
+
+    /// Whole responses framed by `Content-Length` (every answer of this server has one), and what follows them.
+    private static func parse(_ bytes: [UInt8]) throws -> ([HTTPResponse], [UInt8]) {
+        var responses: [HTTPResponse] = []
+        var rest = bytes[...]
+        while let headEnd = rest.firstRange(of: [13, 10, 13, 10]) {
+            let rawHead = Array(rest[..<headEnd.lowerBound])
+            let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
+            let statusParts = lines[0].split(separator: " ")
+            guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+                throw TestError("bad status line: \(lines[0])")
+            }
+            let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (
+                    line[..<colon].lowercased(),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                )
+            }
+            var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
+            let length = response.header("content-length").flatMap(Int.init) ?? 0
+            let bodyStart = headEnd.upperBound
+            guard rest.distance(from: bodyStart, to: rest.endIndex) >= length else { break }
+            response.body = Array(rest[bodyStart..<rest.index(bodyStart, offsetBy: length)])
+            responses.append(response)
+            rest = rest[rest.index(bodyStart, offsetBy: length)...]
+        }
+        return (responses, Array(rest))
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import LinkCore
+
+/// The input rules a claim meets before the claim rules: a JSON `Content-Type`, members named once, identifiers
+/// neither blank nor holding control characters or line separators.
+@Suite struct ClaimInputRulesTests {
+    @Test(arguments: [
+        "application/json", "APPLICATION/JSON", "application/json; charset=utf-8", "\tapplication/json \t; x=y",
+        "application/json;",
+    ])
+    func jsonIsAccepted(contentType: String) throws {
+        #expect(JSONContentType.matches(contentType))
+        try ClaimRequest.checkContentType(contentType)
+    }
+
+    @Test(arguments: [
+        "", "application/x-www-form-urlencoded", "text/plain", "text/json", "application/jsonp", "application/json+x",
+        "application/ld+json", "application /json", "application/json\u{0}", "application/json, text/plain",
+        ";application/json",
+    ])
+    func anythingElseIs415(contentType: String) {
+        #expect(!JSONContentType.matches(contentType))
+        #expect(throws: ClaimFailure.unsupportedMediaType) { try ClaimRequest.checkContentType(contentType) }
+    }
+
+    @Test func noContentTypeIs415() {
+        #expect(throws: ClaimFailure.unsupportedMediaType) { try ClaimRequest.checkContentType(nil) }
+        #expect(ClaimFailure.unsupportedMediaType.status == 415)
+        #expect(ClaimFailure.unsupportedMediaType.code == "unsupported_media_type")
+    }
+
+    @Test(arguments: [
+        #"{"public_id":"pk","public_id":"pk","app_user_id":"u","code":"C"}"#,
+        #"{"public_id":"pk","app_user_id":"u","code":"C","first_seen_at":null,"first_seen_at":null}"#,
+        #"{"public_id":"pk","app_user_id":"u","code":"C","\u0063ode":"D"}"#,
+        #"{"public_id":"pk","app_user_id":"u","click_id":"clk_1","extra":{},"extra":[]}"#,
+    ])
+    func aMemberNamedTwiceIsRefused(body: String) {
+        let failure = #expect(throws: ClaimFailure.self) { try ClaimRequest(body: Array(body.utf8)) }
+        #expect(
+            failure?.status == 400 && failure?.message.contains("more than once") == true,
+            "\(String(describing: failure))")
+    }
+
+    /// Nested objects are not claims' business: only the body's own members must be unique.
+    @Test func repeatedNamesInsideAnIgnoredMemberAreNotChecked() throws {
+        let request = try ClaimRequest(
+            body: Array(#"{"public_id":"pk","app_user_id":"u","code":"C","meta":{"a":1,"a":2}}"#.utf8))
+        #expect(request.code == "C")
+    }
+
+    @Test(arguments: ["public_id", "app_user_id", "code", "click_id"])
+    func blankOrControlIdentifiersAreRefused(field: String) {
+        for value in [
+            " ", "\t", "\u{A0}", "\u{2003}\u{3000}", "\u{FEFF}a\u{0}", "a\u{1}", "a\u{1F}", "a\u{7F}", "a\u{80}",
+            "a\u{9F}",
+            "a\u{2028}b", "a\u{2029}", "a\nb", "a\r",
+        ] {
+            var fields = [("public_id", "pk"), ("app_user_id", "u"), ("code", "C"), ("click_id", "clk_1")]
+            fields = fields.map { $0.0 == field ? ($0.0, value) : $0 }
+            let body = "{" + fields.map { #""\#($0.0)":"\#(jsonEscaped($0.1))""# }.joined(separator: ",") + "}"
+            let failure = #expect(throws: ClaimFailure.self) { try ClaimRequest(body: Array(body.utf8)) }
+            #expect(
+                failure?.status == 400 && failure?.message.hasPrefix(field) == true, "\(String(describing: failure))")
+        }
+    }
+
+    @Test func ordinaryTextIsAnIdentifier() throws {
+        let request = try ClaimRequest(
+            body: Array(#"{"public_id":"pk_acme","app_user_id":" Zoë Ødegård 😀 ","code":"SAM20"}"#.utf8))
+        #expect(request.appUserID == " Zoë Ødegård 😀 ")
+    }
+
+    /// `text` inside a JSON string: every scalar below U+0020 and above U+007E as `\uXXXX`.
+    private func jsonEscaped(_ text: String) -> String {
+        text.unicodeScalars.map { scalar -> String in
+            guard scalar.value < 0x20 || scalar.value > 0x7E || scalar == "\"" || scalar == "\\" else {
+                return String(scalar)
+            }
+            if scalar.value > 0xFFFF { return String(scalar) }
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }.joined()
+    }
+}
