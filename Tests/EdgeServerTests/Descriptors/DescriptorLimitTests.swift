@@ -76,7 +76,9 @@ import Testing
         let p99 = latencies[latencies.count * 99 / 100]
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.child.pid)/fd").count)
         #expect(p99 < 0.050, "p99 \(p99 * 1000) ms (p50 \(latencies[latencies.count / 2] * 1000) ms)")
-        #expect(cores < 1.0, "the server used \(cores) cores while at its descriptor limit")
+        // Below one core is the requirement; an idle server uses a few hundredths, and loops spinning on the listener
+        // take most of both cores (0.8 here, beside the test and other work).
+        #expect(cores < 0.5, "the server used \(cores) cores while at its descriptor limit")
         #expect(ids.count == 150)
         // The journal and the ingester still have descriptors: the taps reach the store while the limit holds.
         let stored = eventually(within: 10) {

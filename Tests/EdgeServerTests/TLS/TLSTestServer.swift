@@ -32,8 +32,10 @@ final class TLSTestServer {
         files.remove()
     }
 
-    /// A new TLS connection offering `alpn`.
-    func client(alpn: [String] = ["http/1.1"]) throws -> TLSClient { try TLSClient(port: port, alpn: alpn) }
+    /// A new TLS connection offering `alpn`, whose reads wait at most `timeout` seconds.
+    func client(alpn: [String] = ["http/1.1"], timeout: Int = 10) throws -> TLSClient {
+        try TLSClient(port: port, alpn: alpn, timeout: timeout)
+    }
 
     /// Taps `SAM20` from an iPhone over TLS and waits for its click in the store: every click journaled before it is
     /// stored by then. Returns the ids stored and the tap's click id.

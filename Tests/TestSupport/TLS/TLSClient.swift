@@ -128,7 +128,10 @@ package final class TLSClient {
         let error = SSL_get_error(ssl, read)
         let systemError = errno
         ERR_clear_error()
-        if error == SSL_ERROR_SYSCALL && (systemError == EAGAIN || systemError == EWOULDBLOCK) {
+        // The socket's receive timeout makes read(2) fail with EAGAIN, which OpenSSL takes for "retry".
+        if error == SSL_ERROR_WANT_READ
+            || (error == SSL_ERROR_SYSCALL && (systemError == EAGAIN || systemError == EWOULDBLOCK))
+        {
             throw TestError("no answer within the timeout")
         }
         return []
