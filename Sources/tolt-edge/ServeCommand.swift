@@ -67,9 +67,9 @@ enum ServeCommand {
                 Output.out(
                     """
                     demo program stored (public key pk_demo, secret key sk_demo, code SAM20). Try:
-                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' http://\(shown):\(server.port)/a/pk_demo/sam20
-                      open http://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
-                      curl -H 'Authorization: Bearer sk_demo' http://\(shown):\(server.port)/v1/clicks
+                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
+                      open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
+                      curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks
 
                     """)
             }
