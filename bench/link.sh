@@ -266,7 +266,6 @@ events { worker_connections 1024; }
 http {
     access_log off;
     keepalive_requests 1000000;
-    http2_max_requests 1000000;
     client_body_temp_path $tls_dir/client_body;
     proxy_temp_path $tls_dir/proxy;
     fastcgi_temp_path $tls_dir/fastcgi;
