@@ -5,6 +5,7 @@ public struct TLSFiles: Sendable, Equatable {
     /// The private key of the certificate.
     public var key: String
 
+    /// The PEM files at `certificate` and `key`; they are read when the server starts and on each reload.
     public init(certificate: String, key: String) {
         self.certificate = certificate
         self.key = key

@@ -27,8 +27,6 @@ final class H2OLoop {
     /// Bumped each time held responses are taken for sending, so a late `stop` callback or a stale token touches
     /// nothing.
     private var holdGeneration: UInt64 = 0
-    /// Connections this loop closed for resetting streams faster than they completed them.
-    private(set) var closedForResets = 0
     /// The engine's log, from ``run(listener:maxConnections:engine:)`` on.
     private var log: (@Sendable (String) -> Void)?
 
@@ -142,7 +140,6 @@ final class H2OLoop {
     /// once it abandons more requests than it completes (HTTP/2 rapid reset), which the engine logs.
     private func abandoned(_ request: UnsafeMutablePointer<h2o_req_t>) {
         guard tolt_h2o_count_abandoned(request) != 0 else { return }
-        closedForResets &+= 1
         log?("loop \(index): closed an HTTP/2 connection that reset more streams than it completed")
     }
 
