@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Tolt"),
         // What the test targets share (fixtures, temporary directories, the raw HTTP client, child processes,
         // the browser session, clocks); below EdgeServer, so store and core tests build without the server.
-        .target(name: "TestSupport", dependencies: ["LinkCore", "EdgeStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LinkCore", "EdgeStore", "COpenSSL"], path: "Tests/TestSupport"),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "LinkCore", "TestSupport"]),
         .testTarget(name: "EdgeServerTests", dependencies: ["EdgeServer", "EdgeStore", "LinkCore", "TestSupport"]),

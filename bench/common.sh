@@ -100,6 +100,20 @@ wrk_numbers() {
     '
 }
 
+# h2load output → the same fields as wrk_numbers; $1 is its --log-file (one line per request, the third column the
+# microseconds it took), for the percentiles h2load does not print.
+h2load_numbers() {
+    local log=$1 p50 p99
+    read -r p50 p99 < <(cut -f3 "$log" | sort -n | awk '{ v[NR] = $1 }
+        END { if (NR == 0) print "-1 -1"; else printf "%.3f %.3f\n", v[int((NR - 1) * 0.5) + 1] / 1000, v[int((NR - 1) * 0.99) + 1] / 1000 }')
+    awk -v p50="$p50" -v p99="$p99" '
+        $1 == "finished" && $2 == "in" { rps = $4 }
+        $1 == "requests:" { requests = $6; errors = $10 + $12 + $14 }
+        $1 == "status" && $2 == "codes:" { bad = $7 + $9 }
+        END { printf "%s %s %s %d %d %d\n", rps, p50, p99, requests, bad, errors }
+    '
+}
+
 # Median of the numbers on standard input, one per line.
 median() {
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -131,12 +145,14 @@ thread_cpu() {
 # CPU clock ticks (user+system) of every thread of the processes $@, summed.
 process_ticks() { task_ticks "$@" | awk '{ s += $2 } END { print s + 0 }'; }
 
-# record_round TARGET ROUND WRK_OUTPUT [CPU_TICKS]: appends the round's numbers to $results, prints them, and
-# stops the run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here). With CPU_TICKS, the server
-# CPU time the round took, it also records microseconds of server CPU per request (else 0).
+# record_round TARGET ROUND WRK_OUTPUT [CPU_TICKS [PARSER]]: appends the round's numbers to $results, prints them,
+# and stops the run when wrk saw error statuses (4xx/5xx; a 3xx is an answer here). With CPU_TICKS, the server
+# CPU time the round took, it also records microseconds of server CPU per request (else 0). PARSER reads the
+# output instead of wrk_numbers ("h2load_numbers LOG" for h2load).
 record_round() {
-    local target=$1 round=$2 out=$3 ticks=${4:-0} rps p50 p99 requests bad errors cpu
-    read -r rps p50 p99 requests bad errors < <(wrk_numbers <"$out")
+    local target=$1 round=$2 out=$3 ticks=${4:-0} parser=${5:-wrk_numbers} rps p50 p99 requests bad errors cpu
+    # shellcheck disable=SC2086 # PARSER is a function name and its arguments
+    read -r rps p50 p99 requests bad errors < <($parser <"$out")
     cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v r="$requests" 'BEGIN { printf "%.2f", r ? t * 1e6 / hz / r : 0 }')
     echo "$target $round $rps $p50 $p99 $requests $bad $errors $cpu" >>"$results"
     local cpu_text=""

@@ -7,6 +7,7 @@
 #   TARGETS="ios-template preview-bot" bench/link.sh   only these tolt-edge targets (nginx always runs)
 #   BASELINE=/path/to/older/tolt-edge bench/link.sh    also run another build (say, before a change) as
 #                                                       base-<target>, in the same rounds, and compare
+#   TLS=0 bench/link.sh                    skip the TLS rounds
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
@@ -17,6 +18,12 @@
 # variants, then the median of the per-round ratios (each target against the nginx rounds of the same round,
 # which cancels the drift of a shared machine), and how many rounds' p99 were no worse than nginx's. Then it
 # stops tolt-edge with SIGTERM and compares the clicks in its store with the clicking requests wrk counted.
+#
+# Before that, unless TLS=0, the same over TLS (a self-signed ECDSA P-256 certificate made here with openssl), side by
+# side: nginx (ssl, http2, access_log off, the same ciphers) answering the fixed 302, and a second tolt-edge with
+# --tls-cert (its own data directory) answering the iPhone tap, each over HTTP/1.1 (wrk, 64 connections) and HTTP/2
+# (h2load -t1 -c64 -m1: 64 connections, one stream in flight each; p50/p99 from its per-request log). The cleartext
+# tolt-edge is stopped meanwhile, and the TLS one while nginx runs; its clicks are checked after its own SIGTERM.
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -239,6 +246,131 @@ if [[ -n "$baseline" ]]; then
     # Its clicks are not counted: no drain to wait for.
     kill -KILL "$base_pid" 2>/dev/null || true
     wait "$base_pid" 2>/dev/null || true
+fi
+
+# --- TLS: nginx and tolt-edge over HTTP/1.1 (wrk) and HTTP/2 (h2load), side by side.
+if [[ "${TLS:-1}" != 0 ]]; then
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$work/tls.key" \
+        -out "$work/tls.crt" -days 2 -subj /CN=localhost 2>/dev/null
+    tls_ciphers="ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384"
+    tls_ciphers+=":ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
+    nginx_tls_port=$(free_port)
+    tls_dir="$work/nginx-tls"
+    mkdir -p "$tls_dir"
+    cat >"$tls_dir/nginx.conf" <<NGINX
+worker_processes $threads;
+daemon off;
+pid $tls_dir/nginx.pid;
+error_log $tls_dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $tls_dir/client_body;
+    proxy_temp_path $tls_dir/proxy;
+    fastcgi_temp_path $tls_dir/fastcgi;
+    uwsgi_temp_path $tls_dir/uwsgi;
+    scgi_temp_path $tls_dir/scgi;
+    server {
+        listen 127.0.0.1:$nginx_tls_port ssl http2 reuseport;
+        ssl_certificate $work/tls.crt;
+        ssl_certificate_key $work/tls.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_ciphers $tls_ciphers;
+        location /a/ { return 302 "$nginx_location"; }
+    }
+}
+NGINX
+    nginx -p "$tls_dir" -e "$tls_dir/error.log" -c "$tls_dir/nginx.conf" &
+    nginx_tls_pid=$!
+    cleanup_pids+=("$nginx_tls_pid")
+    tls_data="$work/tls-data"
+    "$bin" import "$work/config.json" --data "$tls_data" >/dev/null
+    tls_port=$(free_port)
+    "$bin" serve --host 127.0.0.1 --port "$tls_port" --data "$tls_data" --threads "$threads" \
+        --tls-cert "$work/tls.crt" --tls-key "$work/tls.key" >"$work/tls-server.log" 2>&1 &
+    tls_pid=$!
+    cleanup_pids+=("$tls_pid")
+    for pid_port in "$nginx_tls_pid:$nginx_tls_port" "$tls_pid:$tls_port"; do
+        for attempt in $(seq 101); do
+            ((attempt <= 100)) || die "nothing answered over TLS on port ${pid_port#*:} within 10 s"
+            kill -0 "${pid_port%%:*}" 2>/dev/null || die "process ${pid_port%%:*} exited before answering over TLS"
+            curl -sk -o /dev/null "https://127.0.0.1:${pid_port#*:}/a/x/y" && break
+            sleep 0.1
+        done
+    done
+    tls_targets=(nginx-tls-h1 tls-h1-ios nginx-tls-h2 tls-h2-ios)
+    declare -A tls_url tls_baseline
+    tls_url=([nginx-tls-h1]="https://127.0.0.1:$nginx_tls_port/a/pk_acme/SAM20"
+        [nginx-tls-h2]="https://127.0.0.1:$nginx_tls_port/a/pk_acme/SAM20"
+        [tls-h1-ios]="https://127.0.0.1:$tls_port/a/pk_acme/SAM20"
+        [tls-h2-ios]="https://127.0.0.1:$tls_port/a/pk_acme/SAM20")
+    tls_baseline=([nginx-tls-h1]=nginx-tls-h1 [tls-h1-ios]=nginx-tls-h1 [nginx-tls-h2]=nginx-tls-h2
+        [tls-h2-ios]=nginx-tls-h2)
+    for check in "tls-h1-ios --http1.1" "tls-h2-ios --http2"; do
+        target=${check% *}
+        read -r version status location < <(curl -sk "${check#* }" -o /dev/null \
+            -w '%{http_version} %{http_code} %header{location}\n' -A "$ua_ios" "${tls_url[$target]}")
+        [[ "$status" == 302 && "$location" == "myapp://claim?tolt_code=SAM20&tolt_click=clk_"* ]] ||
+            die "$target: HTTP/$version $status '$location'"
+        echo "ok  $target: HTTP/$version $status $location" >&2
+    done
+    tls_checked_clicks=2
+    printf 'wrk.headers["User-Agent"] = [[%s]]\n' "$ua_ios" >"$work/tls.lua"
+    echo "== $rounds TLS rounds per target: wrk -t1 -c64 -d${duration}s (HTTP/1.1), h2load -t1 -c64 -m1" \
+        "-D$duration (HTTP/2); load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    # The cleartext tolt-edge rests (its ingester may still be storing earlier rounds' clicks).
+    kill -STOP "$server_pid"
+    for round in $(seq "$rounds"); do
+        order=("${tls_targets[@]}")
+        ((round % 2 == 1)) || order=(tls-h2-ios nginx-tls-h2 tls-h1-ios nginx-tls-h1)
+        for target in "${order[@]}"; do
+            out="$work/tls-$target-$round.txt"
+            if [[ "$target" == nginx-* ]]; then
+                pids=("$nginx_tls_pid" $(pgrep -P "$nginx_tls_pid"))
+                kill -STOP "$tls_pid"
+            else
+                pids=("$tls_pid")
+            fi
+            before=$(process_ticks "${pids[@]}")
+            if [[ "$target" == *-h1* ]]; then
+                wrk -t1 -c64 -d"${duration}s" --latency -s "$work/tls.lua" "${tls_url[$target]}" >"$out"
+            else
+                rm -f "$out.log"
+                h2load -t1 -c64 -m1 -D"$duration" --log-file="$out.log" -H "user-agent: $ua_ios" \
+                    "${tls_url[$target]}" >"$out"
+            fi
+            after=$(process_ticks "${pids[@]}")
+            [[ "$target" != nginx-* ]] || kill -CONT "$tls_pid"
+            if [[ "$target" == *-h1* ]]; then
+                record_round "$target" "$round" "$out" $((after - before))
+            else
+                record_round "$target" "$round" "$out" $((after - before)) "h2load_numbers $out.log"
+            fi
+        done
+    done
+    kill -CONT "$server_pid"
+    echo
+    echo "TLS, median of $rounds rounds (64 connections, one request in flight each), tolt-edge --threads $threads," \
+        "nginx worker_processes $threads, $(nproc) cores"
+    printf '%-17s %10s %9s %9s %10s %16s\n' target req/s p50 p99 "cpu/req" "vs nginx (paired)"
+    for target in "${tls_targets[@]}"; do
+        printf '%-17s %10.0f %7.3fms %7.3fms %8.2fus %15.2fx\n' "$target" "$(column_median "$target" 3)" \
+            "$(column_median "$target" 4)" "$(column_median "$target" 5)" "$(column_median "$target" 9)" \
+            "$(paired_ratio "$target" "${tls_baseline[$target]}" 3)"
+    done
+    # The TLS server's clicks: every answered tap must be in its store after its SIGTERM.
+    tls_answered=$(awk '$1 == "tls-h1-ios" || $1 == "tls-h2-ios" { sum += $6 - $7 } END { print sum + 0 }' "$results")
+    tls_answered=$((tls_answered + tls_checked_clicks))
+    tls_started=$SECONDS
+    kill -TERM "$tls_pid"
+    tls_status=0
+    wait "$tls_pid" || tls_status=$?
+    ((tls_status == 0)) || die "the TLS tolt-edge exited $tls_status after SIGTERM (log: $work/tls-server.log)"
+    tls_stored=$(sqlite3 "$tls_data/tolt-edge.sqlite" 'select count(*) from clicks')
+    echo "TLS clicks: $tls_answered answered with a 2xx/3xx, $tls_stored in the store after SIGTERM (drained in" \
+        "$((SECONDS - tls_started)) s)"
+    ((tls_stored >= tls_answered)) || die "$((tls_answered - tls_stored)) answered TLS clicks are missing"
 fi
 
 # --- SIGTERM drains the journal into the store; every answered click must be there.

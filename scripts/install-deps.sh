@@ -7,8 +7,9 @@ case "${1:-build}" in
   build) ;;
   # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of
   # chromium-common, skipped by --no-install-recommends) gives pages real sans and monospace faces.
-  test) need+=(sqlite3 chromium chromium-driver fonts-liberation) ;;
-  bench) need+=(wrk nginx-light python3-venv sqlite3 curl valgrind) ;;
+  # TLS and HTTP/2 tests make certificates with openssl and tap links with curl (HTTP/2 through nghttp2).
+  test) need+=(sqlite3 chromium chromium-driver fonts-liberation openssl curl) ;;
+  bench) need+=(wrk nginx-light python3-venv sqlite3 curl valgrind openssl nghttp2-client) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 missing=()

@@ -7,6 +7,7 @@
 
 _Static_assert(offsetof(tolt_h2o_message, super) == 0, "a message must start with its h2o link");
 _Static_assert(offsetof(tolt_h2o_loop, context) == 0, "the h2o context must start the loop record");
+_Static_assert(offsetof(tolt_h2o_connection, link) == 0, "a connection record must start with its list link");
 
 tolt_h2o_message *tolt_h2o_pop_message(h2o_linklist_t *messages) {
     if (h2o_linklist_is_empty(messages)) return NULL;
@@ -23,6 +24,7 @@ tolt_h2o_loop *tolt_h2o_loop_create(h2o_globalconf_t *config, void *owner, h2o_m
     loop->owner = owner;
     loop->queue = h2o_multithread_create_queue(loop->context.loop);
     h2o_multithread_register_receiver(loop->queue, &loop->receiver, deliver);
+    h2o_linklist_init_anchor(&loop->connections);
     return loop;
 }
 
@@ -42,31 +44,6 @@ void tolt_h2o_loop_schedule_flush(tolt_h2o_loop *loop, h2o_timeout_cb flush) {
     h2o_timeout_link(loop->context.loop, &loop->context.zero_timeout, &loop->flush);
 }
 
-/* The listening socket's data is the accept context, in the loop record's context. */
-static void on_accept(h2o_socket_t *listener, const char *error) {
-    if (error != NULL) return;
-    h2o_socket_t *connection = h2o_evloop_socket_accept(listener);
-    if (connection == NULL) return;
-    h2o_accept(listener->data, connection);
-}
-
-h2o_socket_t *tolt_h2o_loop_accept(tolt_h2o_loop *loop, int listener) {
-    h2o_accept_ctx_t *accept = calloc(1, sizeof *accept);
-    accept->ctx = &loop->context;
-    accept->hosts = loop->context.globalconf->hosts;
-    h2o_socket_t *socket = h2o_evloop_socket_create(loop->context.loop, listener, H2O_SOCKET_FLAG_DONT_READ);
-    socket->data = accept;
-    h2o_socket_read_start(socket, on_accept);
-    return socket;
-}
-
-void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener) {
-    h2o_accept_ctx_t *accept = listener->data;
-    h2o_socket_read_stop(listener);
-    h2o_socket_close(listener);
-    free(accept);
-}
-
 /** Shuts the reading side of a connection's socket down: its pending read sees the end of the stream, and h2o
     closes the connection as if the client had. The writing side stays open, so a response still being written
     goes out whole (and no write meets EPIPE). */
@@ -76,25 +53,14 @@ static void shut_down(h2o_socket_t *socket) {
     if (descriptor >= 0) shutdown(descriptor, SHUT_RD);
 }
 
-static int shut_down_request(h2o_req_t *req, void *count) {
-    ++*(size_t *)count;
-    if (req->conn != NULL && req->conn->callbacks->get_socket != NULL)
-        shut_down(req->conn->callbacks->get_socket(req->conn));
-    return 0;
-}
-
 size_t tolt_h2o_loop_close_connections(tolt_h2o_loop *loop) {
     h2o_context_t *context = &loop->context;
     if (!context->shutdown_requested) h2o_context_request_shutdown(context);
-    size_t open = 0;
-    /* HTTP/1: every connection holds one request, so visiting the requests visits the connections. */
-    if (context->globalconf->http1.callbacks.foreach_request != NULL)
-        context->globalconf->http1.callbacks.foreach_request(context, shut_down_request, &open);
-    /* HTTP/2: the shutdown request sent each connection a GOAWAY; h2o closes what is left a second later plus the
-       configured graceful-shutdown timeout. (Debian's h2o headers lack khash.h, so the connection type of
-       h2o/http2_internal.h cannot be used here to shut the sockets down at once.) */
-    for (h2o_linklist_t *node = context->http2._conns.next; node != &context->http2._conns; node = node->next) ++open;
-    return open;
+    /* Every socket the loop accepted, whatever it speaks and whether or not its TLS handshake has finished: the
+       shutdown request sent each HTTP/2 connection a GOAWAY, which still goes out on the writing side. */
+    for (h2o_linklist_t *node = loop->connections.next; node != &loop->connections; node = node->next)
+        shut_down(((tolt_h2o_connection *)node)->socket);
+    return loop->open_connections;
 }
 
 /* h2o 2.2's epoll loop as lib/common/socket/evloop/epoll.c.h lays it out: its destroy function frees the loop but
@@ -110,6 +76,7 @@ void tolt_h2o_loop_destroy(tolt_h2o_loop *loop) {
     h2o_multithread_destroy_queue(loop->queue);
     free(loop->queue);
     if (h2o_timeout_is_linked(&loop->flush)) h2o_timeout_unlink(&loop->flush);
+    if (h2o_timeout_is_linked(&loop->accept_retry)) h2o_timeout_unlink(&loop->accept_retry);
     /* The shutdown request left HTTP/2's graceful-shutdown timer running (to resend GOAWAY a second later), even
        with no HTTP/2 connection: every connection is closed by now, so it has nothing left to do. */
     if (h2o_timeout_is_linked(&loop->context.http2._graceful_shutdown_timeout))

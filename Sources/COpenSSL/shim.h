@@ -3,8 +3,11 @@
 /* The low-level SHA-256 calls let HMAC reuse precomputed inner and outer states: the click path signs
    every click, and OpenSSL 3's EVP_MAC fetch per call costs several times more. */
 #define OPENSSL_SUPPRESS_DEPRECATED 1
+#include <openssl/err.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <string.h>
 
 /** HMAC-SHA256 key schedule: the SHA-256 states after absorbing key^ipad and key^opad. */
@@ -40,6 +43,12 @@ static inline void tolt_hmac_sha256(const tolt_hmac_key *key, const unsigned cha
     ctx = key->outer;
     SHA256_Update(&ctx, inner, 32);
     SHA256_Final(out, &ctx);
+}
+
+/** Limits a TLS context to protocol versions `min` to `max` (such as TLS1_2_VERSION; 0 for no limit): the OpenSSL
+    calls are macros, which Swift cannot call. The tests' TLS client uses it to offer what old clients offer. */
+static inline int tolt_ssl_ctx_set_versions(SSL_CTX *ctx, int min, int max) {
+    return SSL_CTX_set_min_proto_version(ctx, min) == 1 && SSL_CTX_set_max_proto_version(ctx, max) == 1;
 }
 
 /** Fills `out` with cryptographically strong random bytes; returns 1 on success. */

@@ -34,6 +34,7 @@ public final class EdgeServer: Sendable {
         // A peer gone mid-write must fail the write, not kill the process (h2o writes with writev, which has no
         // MSG_NOSIGNAL): set here, for `tolt-edge serve` and any other embedder alike.
         signal(SIGPIPE, SIG_IGN)
+        let maxConnections = Self.prepareDescriptors(configuration, log: log)
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
         let location = StoreLocation(dataDirectory: directory)
@@ -44,11 +45,37 @@ public final class EdgeServer: Sendable {
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)
-        engine = try H2OEngine(application: application, router: application.makeRouter(), log: log)
+        engine = try H2OEngine(
+            application: application, router: application.makeRouter(), maxConnections: maxConnections, log: log)
     }
 
     /// The port the server listens on.
     public var port: Int { engine.port }
+
+    /// The most client connections open at once (``ServerConfiguration/maxConnections``, or what the descriptor
+    /// limit leaves room for).
+    public var maxConnections: Int { engine.maxConnections }
+
+    /// Raises the soft descriptor limit to the hard one and returns how many connections the loops may hold, logging
+    /// both limits and the connection limit.
+    private static func prepareDescriptors(_ configuration: ServerConfiguration, log: (String) -> Void) -> Int {
+        let (before, after) = DescriptorLimit.raise()
+        let allowed = DescriptorLimit.maximumConnections(soft: after.soft, threads: configuration.threads)
+        let chosen = min(configuration.maxConnections ?? allowed, allowed)
+        let raised = after.soft > before.soft ? "raised from \(before.soft) to \(after.soft)" : "\(after.soft)"
+        log("descriptors: soft limit \(raised), hard limit \(after.hard); at most \(chosen) connections")
+        if let asked = configuration.maxConnections, asked > allowed {
+            log("--max-connections \(asked) lowered to \(allowed): the descriptor limit leaves no more room")
+        }
+        return chosen
+    }
+
+    /// Reads the TLS certificate and key files again (what `SIGHUP` does for `tolt-edge serve`): connections that
+    /// arrive from now on get the new certificate; open ones keep theirs. Throws, keeping the current certificate,
+    /// when the files cannot be read or do not match, or when the server serves no TLS.
+    public func reloadCertificate() throws {
+        try engine.reloadCertificate()
+    }
 
     /// Starts the loops, the watcher and the ingester. Clicks left in the journal by an earlier process are
     /// ingested first, in the background.
@@ -98,19 +125,30 @@ public final class EdgeServer: Sendable {
         }
     }
 
-    /// Blocks until SIGTERM or SIGINT, then ``stop()``s. Returns whether the drain succeeded.
+    /// Blocks until SIGTERM or SIGINT, then ``stop()``s; on each SIGHUP meanwhile, reloads the TLS certificate.
+    /// Returns whether the drain succeeded.
     public func waitForTermination() -> Bool {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)
         sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGHUP)
         var received: Int32 = 0
-        while sigwait(&signals, &received) != 0 {}
+        while true {
+            while sigwait(&signals, &received) != 0 {}
+            guard received == SIGHUP else { break }
+            do {
+                try reloadCertificate()
+                log("SIGHUP: TLS certificate reloaded; new connections get it")
+            } catch {
+                log("SIGHUP: \(error); the current certificate stays")
+            }
+        }
         log("received signal \(received): draining")
         return stop()
     }
 
-    /// Blocks SIGTERM and SIGINT in the calling thread and every thread it starts afterwards, so that
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts afterwards, so that
     /// ``waitForTermination()`` receives them. Call before creating the server. Also ignores SIGXFSZ (a file-size
     /// limit reached), so the write fails instead of killing the process and a journal write that fails answers its
     /// taps with 503, never as recorded. (SIGPIPE, a peer gone mid-write, is ignored by ``init(configuration:log:)``.)
@@ -120,6 +158,7 @@ public final class EdgeServer: Sendable {
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)
         sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 

@@ -14,6 +14,14 @@ public struct ServerConfiguration: Sendable {
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.
     public var ingestInterval = 0.1
+    /// Serve TLS with this certificate and key (ALPN `h2` and `http/1.1`); `nil` serves cleartext HTTP/1.1.
+    public var tls: TLSFiles? = nil
+    /// Whether cleartext connections may switch to HTTP/2 (h2c, by `Upgrade` or prior knowledge). Off by default.
+    public var h2c = false
+    /// The most client connections open at once, across every loop; `nil` derives it from the descriptor limit,
+    /// keeping room for the journal, the store and the listeners (``DescriptorLimit``). A larger value is lowered to
+    /// that.
+    public var maxConnections: Int? = nil
 
     public init() {}
 

@@ -6,6 +6,7 @@ enum ServeCommand {
     static let usage = """
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
                                [--trusted-proxy CIDR]... [--demo]
+                               [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -13,6 +14,11 @@ enum ServeCommand {
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
           --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
+          --tls-cert FILE       serve TLS (1.2 and 1.3; ALPN h2 and http/1.1) with this PEM certificate chain
+          --tls-key FILE        and this PEM private key; SIGHUP reads both again for new connections
+          --h2c                 let cleartext connections speak HTTP/2 (h2c); off by default
+          --max-connections N   client connections open at once (default: what the descriptor limit leaves
+                                after the journal, the store and the listeners; the soft limit is raised to the hard)
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -21,7 +27,9 @@ enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
         Output.command(usage: usage) {
             let options = try CommandLineOptions(
-                arguments, valued: ["host", "port", "data", "threads", "trusted-proxy"], switches: ["demo", "help"])
+                arguments,
+                valued: ["host", "port", "data", "threads", "trusted-proxy", "tls-cert", "tls-key", "max-connections"],
+                switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0
@@ -31,6 +39,13 @@ enum ServeCommand {
             configuration.port = try options.integer("port", in: 0...65535) ?? configuration.port
             configuration.threads = try options.integer("threads", in: 1...64) ?? configuration.threads
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
+            configuration.maxConnections = try options.integer("max-connections", in: 1...10_000_000)
+            configuration.h2c = options.flags.contains("h2c")
+            switch (options.value("tls-cert"), options.value("tls-key")) {
+            case (let certificate?, let key?): configuration.tls = TLSFiles(certificate: certificate, key: key)
+            case (nil, nil): break
+            default: throw CommandLineOptions.UsageError(message: "--tls-cert and --tls-key go together")
+            }
             do {
                 configuration.trustedProxies = try TrustedProxies(options.values["trusted-proxy"] ?? [])
             } catch {
@@ -44,16 +59,17 @@ enum ServeCommand {
             let server = try EdgeServer(configuration: configuration)
             server.start()
             let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
+            let scheme = configuration.tls == nil ? "http" : "https"
             Output.out(
-                "tolt-edge listening on http://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
+                "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
             )
             if options.flags.contains("demo") {
                 Output.out(
                     """
                     demo program stored (public key pk_demo, secret key sk_demo, code SAM20). Try:
-                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' http://\(shown):\(server.port)/a/pk_demo/sam20
-                      open http://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
-                      curl -H 'Authorization: Bearer sk_demo' http://\(shown):\(server.port)/v1/clicks
+                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
+                      open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
+                      curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks
 
                     """)
             }

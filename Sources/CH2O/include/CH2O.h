@@ -110,6 +110,20 @@ typedef struct tolt_h2o_loop {
     h2o_timeout_entry_t flush;
     h2o_multithread_queue_t *queue;
     void *owner;
+    /* Accepting (accept.c). `accept` lives as long as the record: h2o's TLS handshakes point at it until they end. */
+    h2o_accept_ctx_t accept;
+    /** The listening socket, NULL once closed. */
+    h2o_socket_t *listener;
+    /** Where new TLS connections take their certificate from; NULL for cleartext. */
+    struct tolt_h2o_tls *tls;
+    /** Every accepted connection's `tolt_h2o_connection`, handshakes included. */
+    h2o_linklist_t connections;
+    size_t open_connections;
+    size_t max_connections;
+    /** Whether the listener is out of the poll set (the limit reached, or no descriptor left). */
+    int accepting_paused;
+    /** Retries accepting a moment after the process ran out of descriptors. */
+    h2o_timeout_entry_t accept_retry;
 } tolt_h2o_loop;
 
 /** Creates a loop record: a new event loop, an h2o context on it, and the queue and receiver for worker replies
@@ -132,17 +146,20 @@ tolt_h2o_loop *tolt_h2o_loop_of_flush(h2o_timeout_entry_t *entry);
     is asked. */
 void tolt_h2o_loop_schedule_flush(tolt_h2o_loop *loop, h2o_timeout_cb flush);
 
-/** Starts accepting connections on the listening descriptor `listener`; the loop owns it from now on. Returns the
-    listening socket, for `tolt_h2o_loop_stop_accepting`. */
-h2o_socket_t *tolt_h2o_loop_accept(tolt_h2o_loop *loop, int listener);
+/** Starts accepting connections on the listening descriptor `listener`; the loop owns it from now on. With `tls`,
+    connections speak TLS with the certificate `tls` holds when they arrive. At most `max_connections` are open at
+    once: at the limit, or when the process has no descriptor left, the listener leaves the poll set (new
+    connections wait in the kernel's backlog) until a connection closes, or for 100 ms after a failed `accept`, so a
+    loop never spins on a listener it cannot serve. See accept.c. */
+void tolt_h2o_loop_accept(tolt_h2o_loop *loop, int listener, struct tolt_h2o_tls *tls, size_t max_connections);
 
 /** Stops accepting and closes the listening socket (and its descriptor). */
-void tolt_h2o_loop_stop_accepting(h2o_socket_t *listener);
+void tolt_h2o_loop_stop_accepting(tolt_h2o_loop *loop);
 
-/** Asks every open connection to close: h2o stops keep-alive; each HTTP/1 connection's socket is shut down, so h2o
-    reads its end and closes it in the next iteration; each HTTP/2 connection gets a GOAWAY and is closed by h2o
-    within about 1.5 s. Returns how many connections were still open. Only the reading side of a socket is shut
-    down: a response still being written goes out whole. */
+/** Asks every open connection to close: h2o stops keep-alive and sends each HTTP/2 connection a GOAWAY, and the
+    reading side of every accepted socket (TLS handshakes included) is shut down, so h2o reads its end and closes it
+    in the next iteration. Returns how many connections were still open. Only the reading side is shut down: a
+    response still being written goes out whole. */
 size_t tolt_h2o_loop_close_connections(tolt_h2o_loop *loop);
 
 /** Disposes of everything the loop record holds: receiver, queue, context, event loop (and its epoll
@@ -161,5 +178,65 @@ h2o_globalconf_t *tolt_h2o_config_create(size_t max_request_entity_size,
 
 /** Disposes of a configuration made by `tolt_h2o_config_create`, after every loop using it is destroyed. */
 void tolt_h2o_config_destroy(h2o_globalconf_t *config);
+
+/* ---- TLS (tls.c) ---- */
+
+/** A server certificate and key with the cipher policy, ALPN `h2` and `http/1.1`, shared by every loop and
+    replaceable while they run: a connection takes the certificate current when it arrives and keeps it. */
+typedef struct tolt_h2o_tls tolt_h2o_tls;
+
+/** Loads the PEM certificate chain `certificate` and PEM private key `key`; NULL with a reason in `error` when
+    they cannot be read or do not match. */
+tolt_h2o_tls *tolt_h2o_tls_create(const char *certificate, const char *key, char *error, size_t error_size);
+
+/** Loads a new certificate and key for the connections that arrive from now on; 0 when done, -1 with a reason in
+    `error` (the current certificate then stays). Thread-safe. */
+int tolt_h2o_tls_reload(tolt_h2o_tls *tls, const char *certificate, const char *key, char *error, size_t error_size);
+
+/** Frees the holder; connections still open keep their own reference to their certificate. */
+void tolt_h2o_tls_destroy(tolt_h2o_tls *tls);
+
+/** The current context with a reference of the caller's own (release it with `SSL_CTX_free`). */
+SSL_CTX *tolt_h2o_tls_acquire(tolt_h2o_tls *tls);
+
+/* ---- connections (accept.c) ---- */
+
+/** What the loop keeps per accepted connection, from its `accept` until h2o disposes of its socket. */
+typedef struct tolt_h2o_connection {
+    h2o_linklist_t link;
+    tolt_h2o_loop *loop;
+    h2o_socket_t *socket;
+    /** HTTP/2 requests handled, and requests that went away before their answer (a stream reset, mostly). */
+    uint32_t requests;
+    uint32_t abandoned;
+    /** Set once the connection was closed for resetting streams faster than it completed them. */
+    int closed_for_resets;
+} tolt_h2o_connection;
+
+/** A connection that has had at least this many requests go away unanswered, more than half of its requests, is
+    resetting streams faster than it completes them (HTTP/2 rapid reset) and is closed. */
+#define TOLT_H2O_ABANDONED_LIMIT 100
+
+/** The record of the connection carrying `req`, or NULL (a connection the loop did not accept). */
+tolt_h2o_connection *tolt_h2o_connection_of(h2o_req_t *req);
+
+/** Counts an HTTP/2 request on its connection (HTTP/1 requests are not counted: one at a time, a client that
+    leaves one closes its connection). Returns 1 when the connection was closed for resets: the request is to get
+    nothing but an error. */
+static inline int tolt_h2o_count_request(h2o_req_t *req) {
+    if (req->version < 0x200) return 0;
+    tolt_h2o_connection *connection = tolt_h2o_connection_of(req);
+    if (connection == NULL) return 0;
+    ++connection->requests;
+    return connection->closed_for_resets;
+}
+
+/** Counts a request that went away before its answer; when its connection has now abandoned more than half of
+    its requests, and at least TOLT_H2O_ABANDONED_LIMIT, shuts the connection's socket down (h2o closes it on its
+    next read) and returns 1 the first time. */
+int tolt_h2o_count_abandoned(h2o_req_t *req);
+
+/** Open connections of the loop (accepted and not yet disposed of). */
+static inline size_t tolt_h2o_loop_open_connections(tolt_h2o_loop *loop) { return loop->open_connections; }
 
 #endif

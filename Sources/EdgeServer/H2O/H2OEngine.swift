@@ -46,6 +46,10 @@ final class H2OEngine: Sendable {
     let log: @Sendable (String) -> Void
     /// The port the listeners are bound to (the chosen one when 0 was asked for).
     let port: Int
+    /// The certificate of TLS connections; `nil` for cleartext.
+    let tls: H2OTLS?
+    /// The most client connections open at once, across the loops.
+    let maxConnections: Int
 
     private struct State {
         var threads: [ServerThread] = []
@@ -54,12 +58,17 @@ final class H2OEngine: Sendable {
         var started = false
     }
 
-    /// Binds the listeners (so that a busy port fails here, before anything starts) and prepares h2o.
-    init(application: EdgeApplication, router: Router, log: @escaping @Sendable (String) -> Void) throws {
+    /// Binds the listeners (so that a busy port fails here, before anything starts), loads the TLS certificate, and
+    /// prepares h2o. Client connections are limited to `maxConnections`.
+    init(
+        application: EdgeApplication, router: Router, maxConnections: Int, log: @escaping @Sendable (String) -> Void
+    ) throws {
         self.application = application
         self.router = router
         self.log = log
         let configuration = application.configuration
+        tls = try configuration.tls.map(H2OTLS.init)
+        self.maxConnections = max(maxConnections, configuration.threads)
         // h2o formats times with localtime_r, which reads the time zone file on first use: read it now, not
         // during the first request.
         tzset()
@@ -83,6 +92,9 @@ final class H2OEngine: Sendable {
         }
         Self.replaceOwnErrors(in: config)
         Self.enforceFraming(in: config, log: log)
+        // Cleartext HTTP/2 (an `Upgrade: h2c`, or the HTTP/2 preface in place of a request) only when asked for;
+        // TLS connections choose HTTP/2 by ALPN either way.
+        config.pointee.http1.upgrade_to_http2 = configuration.h2c ? 1 : 0
         global = Global(config: config)
     }
 
@@ -110,7 +122,8 @@ final class H2OEngine: Sendable {
                         let loop = H2OLoop(
                             index: index, application: application, router: router, config: config.config)
                         addWaker(loop.waker, index: index)
-                        loop.run(listener: listener, engine: self)
+                        loop.run(
+                            listener: listener, maxConnections: connectionShare(of: index), engine: self)
                     })
             }
         }
@@ -131,6 +144,18 @@ final class H2OEngine: Sendable {
             for thread in threads { thread.join() }
             joined = true
         }
+    }
+
+    /// Loop `index`'s part of ``maxConnections`` (the kernel spreads connections over the listeners).
+    private func connectionShare(of index: Int) -> Int {
+        let loops = listeners.count
+        return maxConnections / loops + (index < maxConnections % loops ? 1 : 0)
+    }
+
+    /// Reads the TLS certificate and key again, for the connections that arrive from now on.
+    func reloadCertificate() throws {
+        guard let tls else { throw ConfigurationError("TLS is not configured (--tls-cert, --tls-key)") }
+        try tls.reload()
     }
 
     /// Called by a loop once it can be woken: a stop from now on wakes it (one that came earlier set the flag its

@@ -27,10 +27,14 @@ final class H2OLoop {
     /// Bumped each time held responses are taken for sending, so a late `stop` callback or a stale token touches
     /// nothing.
     private var holdGeneration: UInt64 = 0
+    /// The engine's log, from ``run(listener:maxConnections:engine:)`` on.
+    private var log: (@Sendable (String) -> Void)?
 
-    /// A held response: the request (`nil` once the client went away) and its body, once given.
+    /// A held response: the request (`nil` once the client went away), the click it reports, and its body, once
+    /// given.
     private struct HeldSlot {
         var request: UnsafeMutablePointer<h2o_req_t>?
+        let click: StagedClick
         var body = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
@@ -60,11 +64,12 @@ final class H2OLoop {
     /// A handle other threads use to wake this loop; valid until the loop leaves ``H2OEngine/wakers``.
     var waker: Waker { Waker(receiver: tolt_h2o_loop_receiver(record)) }
 
-    /// Serves connections from `listener` until `engine` stops, then closes them, seals the journal and takes the
-    /// loop apart.
-    func run(listener: Int32, engine: H2OEngine) {
+    /// Serves at most `maxConnections` connections at once from `listener` until `engine` stops, then closes them,
+    /// seals the journal and takes the loop apart.
+    func run(listener: Int32, maxConnections: Int, engine: H2OEngine) {
         let evloop = record.pointee.context.loop!
-        let accepting = tolt_h2o_loop_accept(record, listener)
+        log = engine.log
+        tolt_h2o_loop_accept(record, listener, engine.tls?.holder, maxConnections)
         while !engine.isStopping {
             h2o_evloop_run(evloop, 100)
             flushHeld()
@@ -73,7 +78,7 @@ final class H2OLoop {
             if iterationRequests >= H2OEngine.yieldAfter { sched_yield() }
             iterationRequests = 0
         }
-        tolt_h2o_loop_stop_accepting(accepting)
+        tolt_h2o_loop_stop_accepting(record)
         let closed = closeConnections(evloop)
         engine.removeWaker(index)
         flushHeld()
@@ -117,25 +122,47 @@ final class H2OLoop {
     @inline(__always)
     func handle(_ request: UnsafeMutablePointer<h2o_req_t>) -> Int32 {
         iterationRequests &+= 1
+        // HTTP/2 requests are counted per connection (HTTP/1 ones are not: the call returns at once); a connection
+        // closed for resetting streams faster than it completed them gets nothing more, least of all a click.
+        if tolt_h2o_count_request(request) != 0 {
+            H2OResponder(request: request, loop: self).send(APIResponse.error(Self.connectionClosed))
+            return 0
+        }
         router.dispatch(HTTPRequest(h2o: request), to: H2OResponder(request: request, loop: self), link: link)
         return 0
+    }
+
+    private static let connectionClosed = APIError(
+        status: 503, code: "unavailable",
+        message: "This connection reset more streams than it completed and is being closed")
+
+    /// Counts a request that went away before its answer (an HTTP/2 stream reset, mostly); closes its connection
+    /// once it abandons more requests than it completes (HTTP/2 rapid reset), which the engine logs.
+    private func abandoned(_ request: UnsafeMutablePointer<h2o_req_t>) {
+        guard tolt_h2o_count_abandoned(request) != 0 else { return }
+        log?("loop \(index): closed an HTTP/2 connection that reset more streams than it completed")
     }
 
     // MARK: Held responses
 
     /// Starts `request`'s response with a generator whose `stop` h2o calls if the request goes away before the
-    /// response is sent, and schedules the flush for this iteration's timeout phase.
-    func hold(_ request: UnsafeMutablePointer<h2o_req_t>) -> HeldResponse {
-        let generator = tolt_h2o_start_held(request) { generator, _ in
+    /// response is sent, and schedules the flush for this iteration's timeout phase. The click is journaled at the
+    /// flush, if the request is still there.
+    func hold(_ request: UnsafeMutablePointer<h2o_req_t>, recording click: StagedClick) -> HeldResponse {
+        let generator = tolt_h2o_start_held(request) { generator, request in
             let held = UnsafeMutableRawPointer(generator!).assumingMemoryBound(to: tolt_h2o_held.self)
             let loop = Unmanaged<H2OLoop>.fromOpaque(held.pointee.owner).takeUnretainedValue()
-            if loop.holdGeneration == held.pointee.generation { loop.held[held.pointee.index].request = nil }
+            guard loop.holdGeneration == held.pointee.generation, loop.held[held.pointee.index].request != nil else {
+                return
+            }
+            loop.held[held.pointee.index].request = nil
+            loop.abandoned(request!)
         }!
         let token = HeldResponse(index: held.count, generation: holdGeneration)
         generator.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         generator.pointee.index = token.index
         generator.pointee.generation = token.generation
-        held.append(HeldSlot(request: request))
+        held.append(HeldSlot(request: request, click: click))
         tolt_h2o_loop_schedule_flush(record) { entry in
             H2OLoop.owner(of: tolt_h2o_loop_of_flush(entry!)!).flushHeld()
         }
@@ -150,12 +177,14 @@ final class H2OLoop {
         held[token.index].body = body
     }
 
-    /// Writes the journal, then sends every held response, or a 503 for each when the clicks could not be written.
-    /// Runs in the timeout phase of the iteration that held them (and after each iteration, which finds nothing
-    /// held unless the loop is stopping). Sending can start the next request of a connection, which may hold a
-    /// response again, so it repeats until nothing is held.
+    /// Journals the click of every held response whose request is still there and writes the journal, then sends
+    /// those responses, or a 503 for each when the clicks could not be written. Runs in the timeout phase of the
+    /// iteration that held them (and after each iteration, which finds nothing held unless the loop is stopping), so
+    /// a request reset within the iteration that received it (an HTTP/2 rapid reset) records no click. Sending can
+    /// start the next request of a connection, which may hold a response again, so it repeats until nothing is held.
     private func flushHeld() {
         while !held.isEmpty {
+            for slot in held where slot.request != nil { link.stage(slot.click) }
             let written = link.writeClicks()
             swap(&held, &sending)
             holdGeneration &+= 1
@@ -183,8 +212,13 @@ final class H2OLoop {
     func respondOnWorker(_ request: UnsafeMutablePointer<h2o_req_t>, _ work: @escaping @Sendable () -> APIResponse) {
         let pending = PendingRequest(request)
         let slot = tolt_h2o_alloc_watch(request, MemoryLayout<UnsafeRawPointer>.size) { slot in
-            Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self)).takeRetainedValue().request =
-                nil
+            let pending = Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self))
+                .takeRetainedValue()
+            // Still set: the request went away before its answer (deliver clears it when it answers).
+            if let request = pending.request {
+                pending.request = nil
+                H2OLoop.of(request).abandoned(request)
+            }
         }!
         slot.storeBytes(of: Unmanaged.passRetained(pending).toOpaque(), as: UnsafeMutableRawPointer.self)
         pendingCount += 1
@@ -208,6 +242,7 @@ final class H2OLoop {
         message.deallocate()
         pendingCount -= 1
         guard let request = reply.pending.request else { return }
+        reply.pending.request = nil
         H2OResponder(request: request, loop: self).send(reply.response)
     }
 }

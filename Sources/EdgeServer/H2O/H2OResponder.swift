@@ -26,7 +26,7 @@ struct H2OResponder: HTTPResponder {
     }
 
     @inline(__always)
-    func hold() -> HeldResponse { loop.hold(request) }
+    func hold(recording click: StagedClick) -> HeldResponse { loop.hold(request, recording: click) }
 
     @inline(__always)
     func sendHeld(_ held: HeldResponse, _ response: HTTPResponse) {

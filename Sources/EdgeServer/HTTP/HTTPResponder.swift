@@ -10,7 +10,8 @@ struct HTTPResponse {
     var body = UnsafeRawBufferPointer(start: nil, count: 0)
 }
 
-/// The token of a response held back until the click it reports is in the journal (``HTTPResponder/hold()``).
+/// The token of a response held back until the click it reports is in the journal
+/// (``HTTPResponder/hold(recording:)``).
 struct HeldResponse {
     let index: Int
     let generation: UInt64
@@ -19,7 +20,7 @@ struct HeldResponse {
 /// How a handler answers the one request it was given, whichever engine carries it.
 ///
 /// Exactly one answer per request: ``send(_:)-(HTTPResponse)``, ``send(_:)-(APIResponse)``,
-/// ``sendHeld(_:_:)`` after ``hold()``, or ``respondOnWorker(_:)``. Every method runs on the loop thread that
+/// ``sendHeld(_:_:)`` after ``hold(recording:)``, or ``respondOnWorker(_:)``. Every method runs on the loop thread that
 /// received the request.
 protocol HTTPResponder {
     /// Memory that lives until the response is sent: for bodies and header values built per request. Zero bytes is
@@ -33,11 +34,12 @@ protocol HTTPResponder {
     func send(_ response: APIResponse)
 
     /// Holds this request's response until the loop writes its journal (once per loop iteration, for every click of
-    /// that iteration), so no response reports a click that a crash could still lose. The response is then given
-    /// with ``sendHeld(_:_:)``; the engine sends it after the write, or a `503` if the write failed.
-    func hold() -> HeldResponse
+    /// that iteration), so no response reports a click that a crash could still lose. `click` is journaled in that
+    /// write only if the request is still there: one that went away unanswered records nothing. The response is then
+    /// given with ``sendHeld(_:_:)``; the engine sends it after the write, or a `503` if the write failed.
+    func hold(recording click: StagedClick) -> HeldResponse
 
-    /// Gives the response of a request held with ``hold()``; it goes out after the journal write.
+    /// Gives the response of a request held with ``hold(recording:)``; it goes out after the journal write.
     func sendHeld(_ held: HeldResponse, _ response: HTTPResponse)
 
     /// Computes the answer off the loop thread (it may block, say on the store) and sends it on the loop thread.

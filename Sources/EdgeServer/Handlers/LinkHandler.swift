@@ -36,7 +36,14 @@ final class LinkHandler {
         table = application.watcher.table
     }
 
-    /// Writes the clicks recorded since the last call, in one `write(2)`; `false` when they could not be written
+    /// Stages the click of a held response whose request is still there, for the next ``writeClicks()``.
+    func stage(_ click: StagedClick) {
+        journal.append(
+            clickID: click.clickID, createdAt: click.createdAt, platform: click.platform, target: click.target,
+            userAgent: click.userAgent, referer: click.referer, ip: click.ip)
+    }
+
+    /// Writes the clicks staged since the last call, in one `write(2)`; `false` when they could not be written
     /// (their held responses must then not report them as recorded). The engine calls it before sending held
     /// responses.
     func writeClicks() -> Bool { journal.flush() }
@@ -133,7 +140,8 @@ final class LinkHandler {
         let held: HeldResponse
     }
 
-    /// Mints a click id and stages the click in the journal; the response is held until the journal is written.
+    /// Mints a click id and holds the response; the click goes into the journal with the response, if the request is
+    /// still there then.
     @inline(__always)
     private func record<Responder: HTTPResponder>(
         _ request: HTTPRequest, target: LinkTarget, platform: Platform, userAgent: UnsafeRawBufferPointer,
@@ -143,15 +151,14 @@ final class LinkHandler {
         signer.mint(
             timestampMilliseconds: UInt64(request.receivedAt), codeReference: target.reference,
             random: random.nextValue(), into: id)
-        withUnsafeTemporaryAllocation(byteCount: ClientAddress.maximumLength, alignment: 8) { address in
-            let ipLength = ClientAddress.write(of: request, trusting: trustedProxies, into: address)
-            journal.append(
-                clickID: id, createdAt: request.receivedAt, platform: platform, target: target,
-                userAgent: userAgent, referer: request.header(.referer),
-                ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
-        }
+        let address = UnsafeMutableRawBufferPointer(
+            start: responder.allocate(ClientAddress.maximumLength), count: ClientAddress.maximumLength)
+        let ipLength = ClientAddress.write(of: request, trusting: trustedProxies, into: address)
+        let click = StagedClick(
+            clickID: id, createdAt: request.receivedAt, platform: platform, target: target, userAgent: userAgent,
+            referer: request.header(.referer), ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
         return RecordedClick(
-            id: UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength), held: responder.hold())
+            id: UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength), held: responder.hold(recording: click))
     }
 
     /// A 302 to the template, the click id (empty without a click) at each `{click_id}`.

@@ -36,8 +36,9 @@ import Testing
 }
 
 /// Starts and stops a server 50 times, each time with a link tap that records a click, an API call answered by a
-/// worker, and a keep-alive connection left open at the stop, then compares the process's open descriptors and
-/// resident memory with what they were after a few warm-up cycles.
+/// worker, and a keep-alive connection left open at the stop, and a TLS server beside it with a tap over HTTP/1.1 and
+/// one over HTTP/2, both connections left open; then compares the process's open descriptors and resident memory
+/// with what they were after a few warm-up cycles.
 ///
 /// It runs only when a filter names it (``ServerLifecycleTests`` does so in a process of its own): in the shared
 /// test process the counts would move with other tests.
@@ -46,10 +47,13 @@ struct ServerLifecycleProbe {
     static let name = "ServerLifecycleProbe"
 
     @Test func startAndStopFiftyTimes() throws {
-        for _ in 0..<5 { try Self.cycle() }
+        let files = try TemporaryDirectory()
+        defer { files.remove() }
+        let certificate = try TestCertificate(in: files.path, name: "lifecycle")
+        for _ in 0..<5 { try Self.cycle(certificate) }
         let descriptorsBefore = Self.openDescriptors()
         let memoryBefore = Self.residentBytes()
-        for _ in 0..<50 { try Self.cycle() }
+        for _ in 0..<50 { try Self.cycle(certificate) }
         let descriptorsAfter = Self.openDescriptors()
         let memoryAfter = Self.residentBytes()
         print(
@@ -63,8 +67,9 @@ struct ServerLifecycleProbe {
         #expect(memoryAfter - memoryBefore < 8 << 20, "grew by \((memoryAfter - memoryBefore) / 1024) KiB")
     }
 
-    /// One start and stop, with traffic on every kind of path and a connection still open when the stop comes.
-    static func cycle() throws {
+    /// One start and stop, with traffic on every kind of path and a connection still open when the stop comes; and
+    /// the same over TLS, on HTTP/1.1 and HTTP/2.
+    static func cycle(_ certificate: TestCertificate) throws {
         let server = try TestServer()
         let lingering = server.client()
         let tap = try lingering.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
@@ -74,6 +79,15 @@ struct ServerLifecycleProbe {
         #expect(list.status == 200)
         server.shutdown()
         lingering.disconnect()
+
+        let tls = try TestServer { $0.tls = TLSFiles(certificate: certificate.certificate, key: certificate.key) }
+        let http1 = try TLSClient(port: tls.port, alpn: ["http/1.1"])
+        #expect(try http1.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)]).status == 302)
+        let http2 = try TLSClient(port: tls.port, alpn: ["h2"])
+        try http2.write(
+            HTTP2Frames.preface + HTTP2Frames.get(stream: 1, path: "/a/pk_acme/SAM20", userAgent: Agents.iPhone))
+        #expect(try HTTP2FrameReader(http2).waitForHeaders(on: 1))
+        tls.shutdown()
     }
 
     static func openDescriptors() -> Int {

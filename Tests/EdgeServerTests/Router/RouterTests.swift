@@ -50,7 +50,7 @@ import Testing
                 .api(status: response.status, headers: headers, body: String(decoding: response.body, as: UTF8.self)))
         }
 
-        func hold() -> HeldResponse {
+        func hold(recording click: StagedClick) -> HeldResponse {
             holds += 1
             return HeldResponse(index: holds - 1, generation: 7)
         }

@@ -24,8 +24,9 @@ package enum TestFiles {
     }
 
     /// The `tolt-edge` binary built beside the test bundle (`swift build` before `swift test`, as `make test`
-    /// does), whatever the scratch path.
+    /// does), whatever the scratch path; `TOLT_EDGE_BINARY` names another (to run a test against an older build).
     package static var binary: String {
+        if let path = getenv("TOLT_EDGE_BINARY") { return String(cString: path) }
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {

@@ -11,16 +11,23 @@ package final class ChildProcess {
     package let stderrPath: String
 
     /// Starts `tolt-edge arguments…`; output goes to `directory/<label>.stdout` and `.stderr`. With
-    /// `fileSizeLimit`, it runs under util-linux's `prlimit --fsize`: no file it writes may grow past that.
-    package init(_ arguments: [String], outputIn directory: String, label: String, fileSizeLimit: Int? = nil) throws {
+    /// `fileSizeLimit`, it runs under util-linux's `prlimit --fsize`: no file it writes may grow past that; with
+    /// `descriptorLimit` (soft, hard), under `prlimit --nofile`.
+    package init(
+        _ arguments: [String], outputIn directory: String, label: String, fileSizeLimit: Int? = nil,
+        descriptorLimit: (soft: Int, hard: Int)? = nil
+    ) throws {
         stdoutPath = "\(directory)/\(label).stdout"
         stderrPath = "\(directory)/\(label).stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         var executable = TestFiles.binary
         var arguments = arguments
-        if let fileSizeLimit {
-            arguments = ["--fsize=\(fileSizeLimit)", "--", executable] + arguments
+        var limits: [String] = []
+        if let fileSizeLimit { limits.append("--fsize=\(fileSizeLimit)") }
+        if let descriptorLimit { limits.append("--nofile=\(descriptorLimit.soft):\(descriptorLimit.hard)") }
+        if !limits.isEmpty {
+            arguments = limits + ["--", executable] + arguments
             executable = "/usr/bin/prlimit"
         }
         process = try SpawnedProcess(
