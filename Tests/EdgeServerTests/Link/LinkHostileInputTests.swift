@@ -212,6 +212,56 @@ import Testing
     }
 }
 
+extension LinkHostileInputTests {
+    /// Before: a `javascript:` template, or one holding U+2028, was sent as `Location`. The importer refuses them
+    /// now, and values that reached the store another way (another tool, an older version's import) are ignored
+    /// when the link table is built: no redirect, no badge.
+    @Test func storedLinksThatBreakTheURLRulesNeverReachABrowser() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let programs: [(id: String, code: String, template: String?, play: String?, appStore: String?)] = [
+            ("prg_js", "JS1", "javascript:alert(document.cookie)//{click_id}", nil, "https://apps.apple.com/app/id1"),
+            ("prg_data", "DATA1", " DATA:text/html,<script>alert(1)</script>{code}", "javascript:alert(1)", nil),
+            ("prg_vb", "VB1", "VBScript:msgbox({code})", nil, nil),
+            ("prg_file", "FILE1", "\tfile:///etc/passwd?{code}", nil, nil),
+            (
+                "prg_sep", "SEP1", "myapp://claim\u{2028}?c={code}", "https://play.google.com/store\u{A0}/apps",
+                "https://apps.apple.com@evil.example/app"
+            ),
+            ("prg_bom", "BOM1", "\u{FEFF}myapp://claim?c={code}", "https://play.google.com/\u{2029}x", "http://"),
+        ]
+        var changes = ConfigChanges()
+        for program in programs {
+            changes.programs.append(
+                ProgramRecord(
+                    id: program.id, organizationID: "org_acme", name: "Program \(program.code)",
+                    deepLinkTemplate: program.template,
+                    googlePlayURL: program.play, appStoreURL: program.appStore))
+            changes.partners.append(
+                PartnerRecord(id: "part_" + program.id, programID: program.id, name: "Partner", status: "active"))
+            changes.codes.append(
+                CodeRecord(reference: 0, partnerID: "part_" + program.id, code: program.code, active: true))
+        }
+        try server.store.applyConfig(changes, expectedRevision: try server.store.configRevision())
+        let client = server.client()
+        #expect(try eventually(within: 2) { try client.request("GET", "/a/pk_acme/BOM1").status != 404 })
+        for program in programs {
+            for agent in [Agents.iPhone, Agents.android, Agents.desktop, Agents.slack] {
+                let response = try client.request("GET", "/a/pk_acme/\(program.code)", headers: [("User-Agent", agent)])
+                #expect(response.status == 200, "\(program.code) as \(agent): \(response.status)")
+                #expect(response.header("location") == nil, "\(program.code): \(response.header("location") ?? "")")
+                let page = response.text
+                for refused in ["javascript:", "DATA:", "VBScript:", "file:", "evil.example", "\u{2028}", "\u{A0}"] {
+                    #expect(!page.contains(refused), "\(program.code) as \(agent): \(refused.debugDescription)")
+                }
+            }
+        }
+        // A valid URL beside a refused template still shows.
+        let page = try client.request("GET", "/a/pk_acme/JS1", headers: [("User-Agent", Agents.iPhone)])
+        #expect(page.text.contains(#"id="app-store" href="https://apps.apple.com/app/id1""#))
+    }
+}
+
 /// RFC 3986 percent-encoding of everything but unreserved bytes, written here independently of the product.
 private func encode(_ text: String) -> String {
     let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
