@@ -5,13 +5,15 @@ import EdgeStore
 enum ServeCommand {
     static let usage = """
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
-                               [--trusted-proxy CIDR]... [--demo]
+                               [--trusted-proxy CIDR]... [--public-url URL] [--demo]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
           --data DIR            data directory: SQLite store and click journal (default ./data)
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
+          --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
+                                og:url (default: none, and the preview has no og:url)
           --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
@@ -21,7 +23,8 @@ enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
         Output.command(usage: usage) {
             let options = try CommandLineOptions(
-                arguments, valued: ["host", "port", "data", "threads", "trusted-proxy"], switches: ["demo", "help"])
+                arguments, valued: ["host", "port", "data", "threads", "trusted-proxy", "public-url"],
+                switches: ["demo", "help"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0
@@ -33,6 +36,11 @@ enum ServeCommand {
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
             do {
                 configuration.trustedProxies = try TrustedProxies(options.values["trusted-proxy"] ?? [])
+            } catch {
+                throw CommandLineOptions.UsageError(message: "\(error)")
+            }
+            do {
+                configuration.publicURL = try options.value("public-url").map { try PublicURL($0) }
             } catch {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }

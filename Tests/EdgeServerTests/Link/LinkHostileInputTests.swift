@@ -1,3 +1,4 @@
+import EdgeServer
 import EdgeStore
 import Foundation
 import LinkCore
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func pagesShowEveryValueEscaped() throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
         defer { server.shutdown() }
         try server.importConfig(Self.config)
         let client = server.client()
@@ -106,7 +107,7 @@ import Testing
                 "\(code)")
             #expect(
                 card.contains(
-                    #"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(encode(code))">"#))
+                    #"<meta property="og:url" content="https://links.example.com/a/pk_acme/\#(encode(code))">"#))
             #expect(!card.contains("<script") && !card.contains("<i>") && !card.contains("<b>"), "\(code)")
         }
     }
@@ -134,15 +135,17 @@ import Testing
         #expect(clicks.map(\.id) == [sentinel])
     }
 
-    @Test func aHostileHostHeaderIsEscapedInThePreview() throws {
-        let server = try TestServer()
+    /// The `Host` header never reaches the page (``LinkPublicURLTests``): not as markup, not as text.
+    @Test func aHostileHostHeaderNeverReachesThePreview() throws {
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
         defer { server.shutdown() }
         let host = #"evil.example"><script>alert(1)</script>"#
         let request = "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: \(Agents.slack)\r\n\r\n"
         let response = try server.client().exchange(Array(request.utf8))
         #expect(response.status == 200)
-        #expect(response.text.contains(#"<meta property="og:url" content="http://\#(escape(host))/a/pk_acme/SAM20">"#))
-        #expect(!response.text.contains("<script"))
+        #expect(
+            response.text.contains(#"<meta property="og:url" content="https://links.example.com/a/pk_acme/SAM20">"#))
+        #expect(!response.text.contains("<script") && !response.text.contains("evil"))
     }
 
     /// Every branch's head is well-formed: `token: printable value` lines only, and the server's own name intact
