@@ -27,7 +27,9 @@ final class EdgeApplication: Sendable {
         classifier = UserAgentClassifier.standard
         pages = try Pages.standard.get()
         load = LoadGauge(loops: configuration.threads)
-        api = APIHandler(writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer)
+        api = APIHandler(
+            writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
+            claimClients: configuration.claimRateLimitClients)
     }
 
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.

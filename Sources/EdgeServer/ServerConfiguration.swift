@@ -10,6 +10,12 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./data"
     /// Proxies whose `X-Forwarded-For` is believed; none by default.
     public var trustedProxies = TrustedProxies()
+    /// The public base URL of the links (`--public-url`), for the preview page's `og:url`; without it the page has
+    /// no `og:url`. Never taken from a request's `Host`.
+    public var publicURL: PublicURL?
+    /// How many clients (IPv4 addresses, IPv6 /64s) the claim rate limit tracks at once. Should every one of them be
+    /// limited, claims from new clients are refused until a window passes.
+    public var claimRateLimitClients = RateLimiter.defaultMaximumClients
     /// How often the configuration's revision is polled, in seconds.
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.

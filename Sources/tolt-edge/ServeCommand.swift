@@ -5,7 +5,7 @@ import EdgeStore
 enum ServeCommand {
     static let usage = """
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
-                               [--trusted-proxy CIDR]... [--demo]
+                               [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
@@ -13,6 +13,8 @@ enum ServeCommand {
           --data DIR            data directory: SQLite store and click journal (default ./data)
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
+          --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
+                                og:url (default: none, and the preview has no og:url)
           --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
           --tls-cert FILE       serve TLS (1.2 and 1.3; ALPN h2 and http/1.1) with this PEM certificate chain
           --tls-key FILE        and this PEM private key; SIGHUP reads both again for new connections
@@ -28,7 +30,10 @@ enum ServeCommand {
         Output.command(usage: usage) {
             let options = try CommandLineOptions(
                 arguments,
-                valued: ["host", "port", "data", "threads", "trusted-proxy", "tls-cert", "tls-key", "max-connections"],
+                valued: [
+                    "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
+                    "max-connections",
+                ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
                 Output.out(usage)
@@ -48,6 +53,11 @@ enum ServeCommand {
             }
             do {
                 configuration.trustedProxies = try TrustedProxies(options.values["trusted-proxy"] ?? [])
+            } catch {
+                throw CommandLineOptions.UsageError(message: "\(error)")
+            }
+            do {
+                configuration.publicURL = try options.value("public-url").map { try PublicURL($0) }
             } catch {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }

@@ -17,9 +17,14 @@ final class APIHandler: Sendable {
     private let nextReader = Atomic<Int>(0)
     let watcher: ConfigWatcher
     let signer: ClickSigner
-    let claimLimiter = RateLimiter(limit: 30, window: 60)
+    /// 30 claims a minute per client (an IPv4 address or an IPv6 /64).
+    let claimLimiter: RateLimiter
 
-    init(writer: any Store, readers: [any Store], watcher: ConfigWatcher, signer: ClickSigner) {
+    init(
+        writer: any Store, readers: [any Store], watcher: ConfigWatcher, signer: ClickSigner,
+        claimClients: Int = RateLimiter.defaultMaximumClients
+    ) {
+        claimLimiter = RateLimiter(limit: 30, window: 60, maximumClients: claimClients)
         self.writer = writer
         self.readers = readers.isEmpty ? [writer] : readers
         self.watcher = watcher

@@ -14,6 +14,8 @@ final class LinkHandler {
     let application: EdgeApplication
     /// Copied out of the application once, so that a tap does not copy the configuration or the pages to read them.
     private let trustedProxies: TrustedProxies
+    /// `--public-url`'s bytes: the only source of a link's absolute URL (never the request's `Host`).
+    private let publicURL: [UInt8]?
     private let pages: Pages
     private let signer: ClickSigner
     private let journal: JournalWriter
@@ -27,6 +29,7 @@ final class LinkHandler {
     init(application: EdgeApplication, loop index: Int) {
         self.application = application
         trustedProxies = application.configuration.trustedProxies
+        publicURL = application.configuration.publicURL?.bytes
         pages = application.pages
         signer = application.signer
         journal = application.journal.makeWriter(stream: index)
@@ -196,12 +199,11 @@ final class LinkHandler {
         HTTPResponse(status: 302, contentType: nil, location: location)
     }
 
-    /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way.
+    /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way. The link's own
+    /// URL (`link_url`) is there only with `--public-url`.
     private func page<Responder: HTTPResponder>(
         _ page: borrowing PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
     ) -> HTTPResponse {
-        let host = UnsafeRawBufferPointer(rebasing: request.authority.prefix(255))
-        let scheme = request.scheme
         let program = target.program.record
         let capacity = page.maximumLength { field in
             switch field {
@@ -211,7 +213,7 @@ final class LinkHandler {
             case .organizationName: return target.program.organizationName.utf8.count
             case .appStoreURL: return program.appStoreURL?.utf8.count ?? 0
             case .googlePlayURL: return program.googlePlayURL?.utf8.count ?? 0
-            case .linkURL: return scheme.count + host.count + target.linkPath.count + 3
+            case .linkURL: return (publicURL?.count ?? 0) + target.linkPath.count
             }
         }
         let memory = responder.allocate(capacity)
@@ -229,9 +231,8 @@ final class LinkHandler {
                 guard let url = program.googlePlayURL else { return false }
                 out.write(url.utf8)
             case .linkURL:
-                out.write(scheme)
-                out.write("://".utf8)
-                out.write(host)
+                guard let publicURL else { return false }
+                out.write(publicURL)
                 out.write(target.linkPath)
             }
             return true

@@ -2,59 +2,57 @@ import Synchronization
 
 /// A sliding-window limit: at most `limit` requests per client in any `window` seconds.
 ///
-/// Each client keeps the times of its last `limit` requests; a request is allowed when fewer than `limit` fall
-/// inside the window. Clients are spread over shards, each with its own lock, so workers rarely wait on one
-/// another. Memory is bounded: a full shard forgets clients idle for a whole window (at most once a second, so
-/// a flood of new addresses does not rescan it per request); if it is still full, a new client is answered
-/// without being tracked. Clients already tracked keep their budgets: a flood of fresh addresses cannot reset
-/// the count of one that is hammering.
+/// A client is a ``ClientNetwork``: an IPv4 address (however it is spelled) or an IPv6 /64. Each keeps the times of
+/// its last `limit` allowed requests; a request is allowed when fewer than `limit` fall inside the window, and a
+/// refused one is not counted. Clients are spread over shards, each a ``RateLimitTable`` under its own lock, so
+/// workers rarely wait on one another, and every request costs O(1).
+///
+/// Memory is bounded by `maximumClients` (about 200 bytes each with a limit of 30). When a shard is full, a new
+/// client takes the place of its oldest idle client; a limited client stays until its window has passed, so a
+/// flood of fresh addresses can neither free it nor get past the limit itself: should every tracked client be
+/// limited, a new one is refused too (the limit fails closed).
 final class RateLimiter: Sendable {
+    /// The clients tracked at most, by default: filling them all with limited clients takes 3.9 million allowed
+    /// requests inside one window (65,000 a second), beyond what the claim path answers.
+    static let defaultMaximumClients = 131_072
+
     let limit: Int
     let window: Double
+    /// The clients tracked at most, over all shards.
+    let maximumClients: Int
     private let shards: [LockedShard]
-    private let maximumClientsPerShard: Int
-
-    struct Shard {
-        var clients: [String: [Double]] = [:]
-        var lastSweep = 0.0
-    }
 
     final class LockedShard: Sendable {
-        let state = Mutex(Shard())
+        let table: Mutex<RateLimitTable>
+
+        init(_ table: RateLimitTable) { self.table = Mutex(table) }
     }
 
-    init(limit: Int, window: Double, maximumClients: Int = 100_000, shardCount: Int = 16) {
+    init(limit: Int, window: Double, maximumClients: Int = RateLimiter.defaultMaximumClients, shardCount: Int = 16) {
         self.limit = limit
         self.window = window
-        maximumClientsPerShard = max(1, maximumClients / shardCount)
-        shards = (0..<shardCount).map { _ in LockedShard() }
-    }
-
-    /// Counts a request at `now` (seconds); returns `nil` when allowed, or the seconds to wait.
-    func acquire(_ client: String, now: Double) -> Int? {
-        var hasher = Hasher()
-        hasher.combine(client)
-        let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
-        return shard.state.withLock { shard in
-            var times = shard.clients[client] ?? []
-            times.removeAll { $0 <= now - window }
-            if times.count >= limit {
-                shard.clients[client] = times
-                return max(1, Int((times[times.count - limit] + window - now).rounded(.up)))
-            }
-            if times.isEmpty && shard.clients[client] == nil && shard.clients.count >= maximumClientsPerShard {
-                sweep(&shard, now: now)
-                if shard.clients.count >= maximumClientsPerShard { return nil }
-            }
-            times.append(now)
-            shard.clients[client] = times
-            return nil
+        let perShard = max(1, maximumClients / shardCount)
+        self.maximumClients = perShard * shardCount
+        shards = (0..<shardCount).map { _ in
+            LockedShard(RateLimitTable(limit: limit, window: window, capacity: perShard))
         }
     }
 
-    private func sweep(_ shard: inout Shard, now: Double) {
-        guard now - shard.lastSweep >= 1 else { return }
-        shard.lastSweep = now
-        shard.clients = shard.clients.filter { $0.value.last.map { $0 > now - window } ?? false }
+    /// Counts a request from the address `client` (an IP literal, as ``ClientAddress`` gives it) at `now`
+    /// (seconds); returns `nil` when allowed, or the seconds to wait.
+    func acquire(_ client: String, now: Double) -> Int? {
+        acquire(ClientNetwork(address: client), now: now)
+    }
+
+    /// Counts a request from `network` at `now` (seconds); returns `nil` when allowed, or the seconds to wait.
+    func acquire(_ network: ClientNetwork, now: Double) -> Int? {
+        // Hashing is seeded per process, so no one can aim a flood of addresses at one shard.
+        let shard = shards[Int(UInt(bitPattern: network.hashValue) % UInt(shards.count))]
+        return shard.table.withLock { $0.acquire(network, now: now) }
+    }
+
+    /// How many clients are tracked now.
+    var trackedClients: Int {
+        shards.reduce(0) { total, shard in total + shard.table.withLock { $0.count } }
     }
 }

@@ -17,7 +17,7 @@ struct ConfigMerge {
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
-        report.warnings = sharedCodeWarnings()
+        report.warnings += sharedCodeWarnings()
     }
 
     private mutating func merge(_ document: ConfigDocument.Organization, path: String) throws {
@@ -92,6 +92,7 @@ struct ConfigMerge {
         record.appStoreURL = try Self.apply(document.appStoreURL, to: record.appStoreURL) {
             try Self.validURL($0, path: "\(path).app_links.app_store_url")
         }
+        warnAboutStoredLinks(record, path: "\(path).app_links")
         switch document.commission {
         case .absent: break
         case .null: record.commission = nil
@@ -102,6 +103,24 @@ struct ConfigMerge {
         for (index, partner) in document.partners.enumerated() {
             try merge(partner, programID: id, path: "\(path).partners[\(index)]")
         }
+    }
+
+    /// A link the document left as it was stored may break rules added since it was: the server ignores it (no
+    /// redirect, no badge), and the import says so.
+    private mutating func warnAboutStoredLinks(_ record: ProgramRecord, path: String) {
+        func warn(_ field: String, _ value: String?, _ validate: (String) throws(ConfigValidationError) -> Void) {
+            guard let value else { return }
+            do { try validate(value) } catch {
+                report.warnings.append(
+                    "\(path).\(field): the stored value is ignored by the server (it \(error.reason));"
+                        + " set a new one or null")
+            }
+        }
+        warn("deep_link_template", record.deepLinkTemplate) { (text) throws(ConfigValidationError) in
+            _ = try DeepLinkTemplate(text)
+        }
+        warn("google_play_url", record.googlePlayURL, URLRules.validateWebURL)
+        warn("app_store_url", record.appStoreURL, URLRules.validateWebURL)
     }
 
     private func storedProgram(_ document: ConfigDocument.Program, organizationID: String, path: String) throws

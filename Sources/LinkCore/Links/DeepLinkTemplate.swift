@@ -13,15 +13,17 @@ public struct DeepLinkTemplate: Sendable, Equatable {
 
     let pieces: [Piece]
 
-    /// Parses and validates a template: an absolute URL with a scheme, no whitespace or control characters.
+    /// Parses and validates a template: an absolute URL with a scheme, which is not `javascript`, `data`, `vbscript`
+    /// or `file` as a browser would read it (``URLRules/refuseScriptSchemes(_:)``), without whitespace, control
+    /// or invisible characters (``URLRules/refuseInvisibleCharacters(_:)``); an `http(s)` template must also be a
+    /// valid web URL once its placeholders are filled (``URLRules/validateWebURL(_:)``).
     public init(_ text: String) throws(ConfigValidationError) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= Self.maximumLength else {
             throw .invalid("must be 1–\(Self.maximumLength) bytes")
         }
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
-            throw .invalid("must not contain spaces or control characters")
-        }
+        try URLRules.refuseScriptSchemes(bytes)
+        try URLRules.refuseInvisibleCharacters(text)
         guard URLRules.hasScheme(bytes) else {
             throw .invalid("must start with a URL scheme such as myapp:// or https://")
         }
@@ -48,6 +50,11 @@ public struct DeepLinkTemplate: Sendable, Equatable {
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         self.pieces = pieces
+        let scheme = URLRules.browserScheme(bytes)
+        if scheme == "http" || scheme == "https" {
+            let sample = Array(chunks(encodedCode: Array("CODE".utf8)).joined(separator: "clk_".utf8))
+            try URLRules.validateWebURL(String(decoding: sample, as: UTF8.self))
+        }
     }
 
     /// The template with `{code}` filled in (percent-encoded), split at each `{click_id}`: the link path
@@ -62,29 +69,5 @@ public struct DeepLinkTemplate: Sendable, Equatable {
             }
         }
         return chunks
-    }
-}
-
-/// Checks shared by every URL the configuration holds.
-public enum URLRules {
-    /// Whether `bytes` start with `scheme:` (RFC 3986: a letter, then letters, digits, `+ - .`).
-    public static func hasScheme(_ bytes: [UInt8]) -> Bool {
-        guard let colon = bytes.firstIndex(of: 0x3A), colon > 0 else { return false }
-        let first = ASCII.lowercased(bytes[0])
-        guard first >= 0x61 && first <= 0x7A else { return false }
-        return bytes[1..<colon].allSatisfy { ASCII.isUnreserved($0) && $0 != 0x5F && $0 != 0x7E || $0 == 0x2B }
-    }
-
-    /// Validates an http(s) store URL: at most 2048 bytes, no whitespace or control characters.
-    public static func validateWebURL(_ text: String) throws(ConfigValidationError) {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= 2048 else { throw .invalid("must be at most 2048 bytes") }
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) else {
-            throw .invalid("must not contain spaces, quotes, angle brackets or control characters")
-        }
-        let lower = ASCII.lowercased(text)
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), bytes.count > 8 else {
-            throw .invalid("must be an http:// or https:// URL")
-        }
     }
 }

@@ -6,30 +6,30 @@ import Testing
 @Suite struct ClaimLimiterUnitTests {
     @Test func thirtyAMinuteThenAWaitUntilTheOldestLeavesTheWindow() {
         let limiter = RateLimiter(limit: 30, window: 60)
-        for second in 0..<30 { #expect(limiter.acquire("a", now: 1000 + Double(second)) == nil) }
+        for second in 0..<30 { #expect(limiter.acquire("192.0.2.1", now: 1000 + Double(second)) == nil) }
         // The oldest request (t=1000) leaves the window at t=1060.
-        #expect(limiter.acquire("a", now: 1030) == 30)
-        #expect(limiter.acquire("a", now: 1059.5) == 1)
-        #expect(limiter.acquire("a", now: 1060) == nil)
-        #expect(limiter.acquire("a", now: 1060.5) == 1)
-        #expect(limiter.acquire("a", now: 1061) == nil)
+        #expect(limiter.acquire("192.0.2.1", now: 1030) == 30)
+        #expect(limiter.acquire("192.0.2.1", now: 1059.5) == 1)
+        #expect(limiter.acquire("192.0.2.1", now: 1060) == nil)
+        #expect(limiter.acquire("192.0.2.1", now: 1060.5) == 1)
+        #expect(limiter.acquire("192.0.2.1", now: 1061) == nil)
     }
 
     @Test func aSlidingWindowNotACalendarMinute() {
         let limiter = RateLimiter(limit: 30, window: 60)
         // A burst at the end of one minute...
-        for index in 0..<30 { #expect(limiter.acquire("a", now: 59 + Double(index) / 100) == nil) }
+        for index in 0..<30 { #expect(limiter.acquire("192.0.2.1", now: 59 + Double(index) / 100) == nil) }
         // ...is still counted at the start of the next one.
-        #expect(limiter.acquire("a", now: 61) != nil)
-        #expect(limiter.acquire("a", now: 118.9) != nil)
-        #expect(limiter.acquire("a", now: 119.5) == nil)
+        #expect(limiter.acquire("192.0.2.1", now: 61) != nil)
+        #expect(limiter.acquire("192.0.2.1", now: 118.9) != nil)
+        #expect(limiter.acquire("192.0.2.1", now: 119.5) == nil)
     }
 
     @Test func refusedRequestsDoNotExtendTheWait() {
         let limiter = RateLimiter(limit: 30, window: 60)
-        for _ in 0..<30 { #expect(limiter.acquire("a", now: 0) == nil) }
-        for second in 1..<60 { #expect(limiter.acquire("a", now: Double(second)) != nil) }
-        #expect(limiter.acquire("a", now: 60.01) == nil)
+        for _ in 0..<30 { #expect(limiter.acquire("192.0.2.1", now: 0) == nil) }
+        for second in 1..<60 { #expect(limiter.acquire("192.0.2.1", now: Double(second)) != nil) }
+        #expect(limiter.acquire("192.0.2.1", now: 60.01) == nil)
     }
 
     @Test func clientsHaveSeparateBudgets() {
@@ -47,12 +47,13 @@ import Testing
         // Room for 64 clients in 16 shards: 2,000 new addresses in one second must each get their first request.
         let limiter = RateLimiter(limit: 30, window: 60, maximumClients: 64, shardCount: 16)
         for client in 0..<2_000 { #expect(limiter.acquire("10.\(client / 256).\(client % 256).1", now: 5) == nil) }
+        #expect(limiter.trackedClients == 64)
         // Clients seen before the flood, idle for a window, start afresh.
         let quiet = RateLimiter(limit: 2, window: 60, maximumClients: 16, shardCount: 1)
-        #expect(
-            quiet.acquire("a", now: 0) == nil && quiet.acquire("a", now: 0) == nil && quiet.acquire("a", now: 0) != nil)
-        for client in 0..<100 { #expect(quiet.acquire("n\(client)", now: 61) == nil) }
-        #expect(quiet.acquire("a", now: 61) == nil)
+        let a = "192.0.2.1"
+        #expect(quiet.acquire(a, now: 0) == nil && quiet.acquire(a, now: 0) == nil && quiet.acquire(a, now: 0) != nil)
+        for client in 0..<100 { #expect(quiet.acquire("10.1.0.\(client)", now: 61) == nil) }
+        #expect(quiet.acquire(a, now: 61) == nil)
     }
 
     @Test func theHopJustBeforeTheFirstTrustedOne() throws {

@@ -89,6 +89,59 @@ import Testing
         #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "127.0.0.1")])))
     }
 
+    /// Before: each IPv6 address had its own budget, though one host holds a whole /64.
+    @Test func anIPv6SlashSixtyFourSharesOneBudget() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32"])
+        defer { server.shutdown() }
+        let client = server.client()
+        for index in 1...30 {
+            try Self.spend(1, client, forwardedFor: "2001:db8:77:1:\(String(index, radix: 16))::\(index)")
+        }
+        for sameNetwork in ["2001:db8:77:1::1", "2001:db8:77:1:ffff:ffff:ffff:ffff", "2001:DB8:77:1:0:0:0:99"] {
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", sameNetwork)])
+            #expect(Self.isLimited(response), "\(sameNetwork): \(response.status)")
+        }
+        try Self.spend(1, client, forwardedFor: "2001:db8:77:2::1")
+        try Self.spend(1, client)
+    }
+
+    /// Before: `::ffff:203.0.113.7` and `203.0.113.7` were two budgets, so a client behind a proxy that writes both
+    /// forms (or a dual-stack peer) got 60 claims a minute.
+    @Test func everySpellingOfAnIPv4ClientSharesItsBudget() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32"])
+        defer { server.shutdown() }
+        let client = server.client()
+        let spellings = ["203.0.113.7", "::ffff:203.0.113.7", "::FFFF:CB00:7107", "0:0:0:0:0:ffff:203.0.113.7"]
+        for index in 0..<30 { try Self.spend(1, client, forwardedFor: spellings[index % spellings.count]) }
+        for spelling in spellings {
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", spelling)])
+            #expect(Self.isLimited(response), "\(spelling): \(response.status)")
+        }
+        try Self.spend(1, client, forwardedFor: "::ffff:203.0.113.8")
+    }
+
+    /// Before: once the table was full of clients seen within the minute, new addresses were answered untracked, so
+    /// a flood of fresh addresses switched the limit off for every new client. Here the table holds 64 clients and
+    /// 2,000 fresh addresses go through it: the limited client stays limited and a client that comes after the
+    /// flood is limited at its 31st claim.
+    @Test func aFloodOfFreshAddressesNeitherFreesALimitedClientNorSwitchesLimitingOff() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32"]) { $0.claimRateLimitClients = 64 }
+        defer { server.shutdown() }
+        let client = server.client()
+        try Self.spend(30, client, forwardedFor: "9.9.9.9")
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "9.9.9.9")])))
+        var refused = 0
+        for index in 0..<2_000 {
+            let address = index % 2 == 0 ? "10.0.\(index >> 8).\(index & 255)" : "2001:db8:f:\(index)::1"
+            let response = try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", address)])
+            if response.status != 404 { refused += 1 }
+        }
+        #expect(refused == 0, "each fresh address got its first claim")
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "9.9.9.9")])))
+        try Self.spend(30, client, forwardedFor: "203.0.113.99")
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "203.0.113.99")])))
+    }
+
     @Test func clicksRecordTheSameClientIP() throws {
         let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"])
         defer { server.shutdown() }

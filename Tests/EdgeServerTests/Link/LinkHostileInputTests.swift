@@ -1,3 +1,4 @@
+import EdgeServer
 import EdgeStore
 import Foundation
 import LinkCore
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func pagesShowEveryValueEscaped() throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
         defer { server.shutdown() }
         try server.importConfig(Self.config)
         let client = server.client()
@@ -106,7 +107,7 @@ import Testing
                 "\(code)")
             #expect(
                 card.contains(
-                    #"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(encode(code))">"#))
+                    #"<meta property="og:url" content="https://links.example.com/a/pk_acme/\#(encode(code))">"#))
             #expect(!card.contains("<script") && !card.contains("<i>") && !card.contains("<b>"), "\(code)")
         }
     }
@@ -134,15 +135,17 @@ import Testing
         #expect(clicks.map(\.id) == [sentinel])
     }
 
-    @Test func aHostileHostHeaderIsEscapedInThePreview() throws {
-        let server = try TestServer()
+    /// The `Host` header never reaches the page (``LinkPublicURLTests``): not as markup, not as text.
+    @Test func aHostileHostHeaderNeverReachesThePreview() throws {
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
         defer { server.shutdown() }
         let host = #"evil.example"><script>alert(1)</script>"#
         let request = "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: \(Agents.slack)\r\n\r\n"
         let response = try server.client().exchange(Array(request.utf8))
         #expect(response.status == 200)
-        #expect(response.text.contains(#"<meta property="og:url" content="http://\#(escape(host))/a/pk_acme/SAM20">"#))
-        #expect(!response.text.contains("<script"))
+        #expect(
+            response.text.contains(#"<meta property="og:url" content="https://links.example.com/a/pk_acme/SAM20">"#))
+        #expect(!response.text.contains("<script") && !response.text.contains("evil"))
     }
 
     /// Every branch's head is well-formed: `token: printable value` lines only, and the server's own name intact
@@ -209,6 +212,56 @@ import Testing
                 }
             }
         }
+    }
+}
+
+extension LinkHostileInputTests {
+    /// Before: a `javascript:` template, or one holding U+2028, was sent as `Location`. The importer refuses them
+    /// now, and values that reached the store another way (another tool, an older version's import) are ignored
+    /// when the link table is built: no redirect, no badge.
+    @Test func storedLinksThatBreakTheURLRulesNeverReachABrowser() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let programs: [(id: String, code: String, template: String?, play: String?, appStore: String?)] = [
+            ("prg_js", "JS1", "javascript:alert(document.cookie)//{click_id}", nil, "https://apps.apple.com/app/id1"),
+            ("prg_data", "DATA1", " DATA:text/html,<script>alert(1)</script>{code}", "javascript:alert(1)", nil),
+            ("prg_vb", "VB1", "VBScript:msgbox({code})", nil, nil),
+            ("prg_file", "FILE1", "\tfile:///etc/passwd?{code}", nil, nil),
+            (
+                "prg_sep", "SEP1", "myapp://claim\u{2028}?c={code}", "https://play.google.com/store\u{A0}/apps",
+                "https://apps.apple.com@evil.example/app"
+            ),
+            ("prg_bom", "BOM1", "\u{FEFF}myapp://claim?c={code}", "https://play.google.com/\u{2029}x", "http://"),
+        ]
+        var changes = ConfigChanges()
+        for program in programs {
+            changes.programs.append(
+                ProgramRecord(
+                    id: program.id, organizationID: "org_acme", name: "Program \(program.code)",
+                    deepLinkTemplate: program.template,
+                    googlePlayURL: program.play, appStoreURL: program.appStore))
+            changes.partners.append(
+                PartnerRecord(id: "part_" + program.id, programID: program.id, name: "Partner", status: "active"))
+            changes.codes.append(
+                CodeRecord(reference: 0, partnerID: "part_" + program.id, code: program.code, active: true))
+        }
+        try server.store.applyConfig(changes, expectedRevision: try server.store.configRevision())
+        let client = server.client()
+        #expect(try eventually(within: 2) { try client.request("GET", "/a/pk_acme/BOM1").status != 404 })
+        for program in programs {
+            for agent in [Agents.iPhone, Agents.android, Agents.desktop, Agents.slack] {
+                let response = try client.request("GET", "/a/pk_acme/\(program.code)", headers: [("User-Agent", agent)])
+                #expect(response.status == 200, "\(program.code) as \(agent): \(response.status)")
+                #expect(response.header("location") == nil, "\(program.code): \(response.header("location") ?? "")")
+                let page = response.text
+                for refused in ["javascript:", "DATA:", "VBScript:", "file:", "evil.example", "\u{2028}", "\u{A0}"] {
+                    #expect(!page.contains(refused), "\(program.code) as \(agent): \(refused.debugDescription)")
+                }
+            }
+        }
+        // A valid URL beside a refused template still shows.
+        let page = try client.request("GET", "/a/pk_acme/JS1", headers: [("User-Agent", Agents.iPhone)])
+        #expect(page.text.contains(#"id="app-store" href="https://apps.apple.com/app/id1""#))
     }
 }
 

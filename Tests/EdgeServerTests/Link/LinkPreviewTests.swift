@@ -1,3 +1,4 @@
+import EdgeServer
 import TestSupport
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     ]
 
     @Test func previewFetchersGetOpenGraphTagsAndRecordNoClick() throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
         defer { server.shutdown() }
         let client = server.client()
         for (name, agent) in Self.previewFetchers {
@@ -42,7 +43,7 @@ import Testing
                     "\(name)")
                 #expect(
                     page.contains(
-                        #"<meta property="og:url" content="http://127.0.0.1:\#(server.port)/a/pk_acme/\#(stored)">"#),
+                        #"<meta property="og:url" content="https://links.example.com/a/pk_acme/\#(stored)">"#),
                     "\(name)")
             }
         }

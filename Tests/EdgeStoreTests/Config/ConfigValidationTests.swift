@@ -1,4 +1,5 @@
 import EdgeStore
+import LinkCore
 import TestSupport
 import Testing
 
@@ -99,6 +100,96 @@ import Testing
             name: "public key missing", json: #"{"organizations":[{"id":"org_new","name":"New"}]}"#,
             path: "organizations[0].public_key: "),
         Case(name: "organizations missing", json: #"{}"#, path: "organizations: "),
+    ]
+
+    /// Sets `prg_acme`'s app link `field` to `value` (a JSON string's contents, escapes allowed).
+    static func link(_ field: String, _ value: String) -> String {
+        program(#""app_links":{"\#(field)":"\#(value)"}"#)
+    }
+
+    static let scriptSchemes = "javascript, data, vbscript and file URLs are refused"
+    static let invisible = "must not contain spaces, control characters, invisible formatting characters"
+    static let templatePath = "organizations[0].programs[0].app_links.deep_link_template: "
+    static let playPath = "organizations[0].programs[0].app_links.google_play_url: "
+    static let appStorePath = "organizations[0].programs[0].app_links.app_store_url: "
+
+    /// Values that reach a browser as `Location` or `href` (issue 13): refused at import, by field.
+    static let linkCases: [Case] = [
+        Case(
+            name: "template javascript:", json: link("deep_link_template", "javascript:alert(document.cookie)"),
+            path: templatePath + "must not be a javascript: URL (\(scriptSchemes))"),
+        Case(
+            name: "template JavaScript: in mixed case", json: link("deep_link_template", "JavaScript:alert(1)//{code}"),
+            path: templatePath + "must not be a javascript: URL"),
+        Case(
+            name: "template javascript: after spaces and controls",
+            json: link("deep_link_template", #"  \u0001\u001fjavascript:alert(1)"#),
+            path: templatePath + "must not be a javascript: URL"),
+        Case(
+            name: "template javascript: with a tab in the scheme", json: link("deep_link_template", #"java\tscript:x"#),
+            path: templatePath + "must not be a javascript: URL"),
+        Case(
+            name: "template data:", json: link("deep_link_template", "data:text/html,<script>alert(1)</script>"),
+            path: templatePath + "must not be a data: URL"),
+        Case(
+            name: "template DATA: in capitals", json: link("deep_link_template", "DATA:text/html;base64,PHNjcmlwdD4="),
+            path: templatePath + "must not be a data: URL"),
+        Case(
+            name: "template vbscript:", json: link("deep_link_template", "VBScript:msgbox({code})"),
+            path: templatePath + "must not be a vbscript: URL"),
+        Case(
+            name: "template file:", json: link("deep_link_template", "file:///etc/passwd?c={code}"),
+            path: templatePath + "must not be a file: URL"),
+        Case(
+            name: "template with U+2028", json: link("deep_link_template", #"myapp://claim\u2028?c={code}"#),
+            path: templatePath + invisible),
+        Case(
+            name: "template with U+2029", json: link("deep_link_template", #"myapp://claim?c={code}\u2029"#),
+            path: templatePath + invisible),
+        Case(
+            name: "template with NBSP", json: link("deep_link_template", #"myapp://claim?c=\u00a0{code}"#),
+            path: templatePath + invisible),
+        Case(
+            name: "template starting with a BOM", json: link("deep_link_template", #"\ufeffmyapp://claim?c={code}"#),
+            path: templatePath + invisible),
+        Case(
+            name: "template with a C1 control", json: link("deep_link_template", #"myapp://claim\u0085?c={code}"#),
+            path: templatePath + invisible),
+        Case(
+            name: "template with a right-to-left override",
+            json: link("deep_link_template", #"myapp://claim?c={code}\u202e"#), path: templatePath + invisible),
+        Case(
+            name: "https template with a user name",
+            json: link("deep_link_template", "https://apps.apple.com@evil.example/{code}"),
+            path: templatePath + "must not hold a user name or password"),
+        Case(
+            name: "Play URL with U+2028", json: link("google_play_url", #"https://play.google.com/store\u2028"#),
+            path: playPath + invisible),
+        Case(
+            name: "Play URL with a BOM", json: link("google_play_url", #"https://play.google.com/\ufeffstore"#),
+            path: playPath + invisible),
+        Case(
+            name: "App Store URL with NBSP", json: link("app_store_url", #"https://apps.apple.com/app\u00a0id1"#),
+            path: appStorePath + invisible),
+        Case(
+            name: "App Store URL with U+2029", json: link("app_store_url", #"https://apps.apple.com/\u2029"#),
+            path: appStorePath + invisible),
+        Case(
+            name: "App Store URL javascript:", json: link("app_store_url", "javascript://apps.apple.com/%0aalert(1)"),
+            path: appStorePath + "must be an http:// or https:// URL"),
+        Case(
+            name: "App Store URL with a user name", json: link("app_store_url", "https://apps.apple.com@evil.example/"),
+            path: appStorePath + "must not hold a user name or password"),
+        Case(
+            name: "Play URL without a host", json: link("google_play_url", "https:///store/apps"),
+            path: playPath + "must have a host name"),
+        Case(
+            name: "Play URL http:// alone", json: link("google_play_url", "http://"),
+            path: playPath + "must have a host name"),
+        Case(
+            name: "Play URL with a backslash",
+            json: link("google_play_url", #"https://play.google.com\\@evil.example"#),
+            path: playPath + "must not contain quotes, angle brackets, backslashes or backticks"),
     ]
 
     /// Sets the commission of `prg_acme`.
@@ -218,7 +309,7 @@ import Testing
             path: "organizations[0].revenuecat: must be an object"),
     ]
 
-    @Test(arguments: cases + commissionCases + revenueCatCases)
+    @Test(arguments: cases + linkCases + commissionCases + revenueCatCases)
     func anInvalidFieldIsNamedAndNothingIsWritten(_ invalid: Case) throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
@@ -228,6 +319,41 @@ import Testing
         #expect(error.code == "invalid_config")
         #expect(error.message.hasPrefix(invalid.path), "\(error.message)")
         #expect(try fixture.store.configRecords() == before)
+    }
+
+    /// Before: `https://x` was accepted and `http://x` refused (a length check counted `https://`).
+    @Test func httpAndHttpsStoreURLsAreAcceptedAlike() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        for url in ["http://x", "https://x", "HTTP://apps.apple.com/app/id1", "http://play.google.com:80/store"] {
+            for field in ["google_play_url", "app_store_url"] {
+                try fixture.importJSON(Self.link(field, url))
+                let program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
+                #expect((field == "google_play_url" ? program.googlePlayURL : program.appStoreURL) == url)
+            }
+        }
+    }
+
+    /// A link stored before a rule existed (or by another tool) is left as it is by an import that does not set it,
+    /// and the import says that the server ignores it.
+    @Test func aStoredLinkThatBreaksTheRulesIsReportedAtTheNextImport() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        var program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
+        program.deepLinkTemplate = "javascript:alert(1)"
+        program.appStoreURL = "https://apps.apple.com/\u{2028}"
+        var changes = ConfigChanges()
+        changes.programs = [program]
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let report = try fixture.importJSON(Self.program(#""name":"Acme Pro renamed""#))
+        let warnings = report.warnings.joined(separator: "\n")
+        #expect(warnings.contains("\(Self.templatePath)the stored value is ignored by the server"), "\(warnings)")
+        #expect(warnings.contains("\(Self.appStorePath)the stored value is ignored by the server"), "\(warnings)")
+        #expect(!warnings.contains("google_play_url"), "\(warnings)")
+        // Setting them anew (or to null) ends the warnings.
+        let fixed = try fixture.importJSON(
+            Self.program(#""app_links":{"deep_link_template":"myapp://c/{code}","app_store_url":null}"#))
+        #expect(!fixed.warnings.contains { $0.contains("stored value") }, "\(fixed.warnings)")
     }
 
     @Test func validChangesBeforeAnInvalidFieldAreNotWrittenEither() throws {

@@ -18,6 +18,32 @@ import Testing
         #expect(throws: ConfigValidationError.self) { try DeepLinkTemplate(text) }
     }
 
+    /// A `Location: javascript:…` runs script in some clients; `data:` and `vbscript:` carry a page; `file:` reads
+    /// the tapper's disk. Refused however a browser would still read the scheme.
+    @Test(arguments: [
+        "javascript:alert(document.cookie)//{click_id}", "JavaScript:alert(1)", "JAVASCRIPT:alert(1)",
+        " javascript:alert(1)", "\u{1}javascript:alert(1)", "\u{0}\u{1F} javascript:alert(1)", "java\tscript:alert(1)",
+        "java\nscript:alert(1)", "jav\r\nascript:alert(1)", "data:text/html,<script>alert(1)</script>{code}",
+        "DATA:text/html;base64,PHNjcmlwdD4=", "vbscript:msgbox(1)", "VBScript:msgbox(1)", "file:///etc/passwd",
+        "FILE://server/share/{code}", "\tfile:///etc/passwd",
+    ])
+    func refusesSchemesThatRunOrReadLocally(_ text: String) throws {
+        let error = try #require(throws: ConfigValidationError.self) { try DeepLinkTemplate(text) }
+        #expect(error.reason.contains("javascript, data, vbscript and file URLs are refused"), "\(error.reason)")
+    }
+
+    /// An `http(s)` template is a web URL once filled: a host, and no user name that would hide the real one.
+    @Test func webTemplatesFollowTheWebURLRules() throws {
+        _ = try DeepLinkTemplate("https://app.example.com/open/{code}?c={code}&k={click_id}#{code}")
+        _ = try DeepLinkTemplate("HTTP://app.example.com:8080/{code}")
+        for invalid in [
+            "https://apps.apple.com@evil.example/{code}", "https:///{code}", "https:{code}", "http://{code}@x.example/",
+            "https://x.example\\@evil.example/{code}",
+        ] {
+            #expect(throws: ConfigValidationError.self, "\(invalid)") { try DeepLinkTemplate(invalid) }
+        }
+    }
+
     @Test func hostileCodesCannotEscapeTheirParameter() throws {
         let template = try DeepLinkTemplate("https://app.example/claim?code={code}&click={click_id}")
         let code = "x@evil.com/&a=b#\r\n<\"'>"
