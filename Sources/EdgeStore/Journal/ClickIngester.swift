@@ -135,7 +135,12 @@ public final class ClickIngester: Sendable {
         if let known = progress.format {
             format = known
         } else {
-            // A segment no writer holds: its header says how it was written.
+            // A segment no writer holds: its header says how it was written. One whose header could not be written
+            // is deleted before its writer lets go of it, so a segment listed but no longer held may be gone.
+            guard access(journal.directory + "/" + name, F_OK) == 0 else {
+                state.withLock { _ = $0.segments.removeValue(forKey: key) }
+                return false
+            }
             let (detection, bytes) = try reader.detectFormat()
             switch detection {
             case .format(let detected):
@@ -154,7 +159,7 @@ public final class ClickIngester: Sendable {
                     try forget(name, key: key)
                     return true
                 }
-                log("journal: the header of \(name) is damaged; reading it by the marker its records share")
+                log("journal: the header of \(name) is damaged; reading it in the format its records share")
                 state.withLock { $0.damaged += 1 }
                 format = learned
             }

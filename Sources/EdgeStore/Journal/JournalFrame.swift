@@ -96,15 +96,6 @@ enum JournalFrame {
         return marker == 0 ? nil : marker
     }
 
-    /// A seal frame: a header of kind ``Kind/seal`` and no payload.
-    static func seal(marker: UInt32, number: UInt32) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: headerSize)
-        bytes.withUnsafeMutableBytes {
-            finish($0.baseAddress!, payloadLength: 0, kind: .seal, marker: marker, number: number)
-        }
-        return bytes
-    }
-
     /// The framing of format version 1, which earlier builds wrote and this one still reads: no segment header;
     /// frames of an 8-byte header (`UInt32` payload length, `UInt32` checksum) and the payload padded to 8 bytes;
     /// a seal is a header whose length is `0xFFFF_FFFF`.

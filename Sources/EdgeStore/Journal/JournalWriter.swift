@@ -148,11 +148,14 @@ public final class JournalWriter {
     private func seal(writeMarker: Bool = true) {
         guard let segment else { return }
         if writeMarker {
-            let frame = JournalFrame.seal(marker: marker, number: number)
-            let written = frame.withUnsafeBytes { write(segment.descriptor, $0.baseAddress, $0.count) }
-            if written == frame.count {
+            let written = withUnsafeTemporaryAllocation(byteCount: JournalFrame.headerSize, alignment: 8) { frame in
+                JournalFrame.finish(frame.baseAddress!, payloadLength: 0, kind: .seal, marker: marker, number: number)
+                return write(segment.descriptor, frame.baseAddress, frame.count)
+            }
+            if written == JournalFrame.headerSize {
                 number &+= 1
             } else if written > 0 {
+                // A seal cut short would read as a torn tail: the segment ends after its last whole frame instead.
                 _ = ftruncate(segment.descriptor, off_t(segment.size))
             }
         }
