@@ -17,9 +17,26 @@ public final class ClickIngester: Sendable {
 
     private let stopping = StopSignal()
 
+    /// The most damaged places logged one by one per segment; the rest are summed up when the segment is done.
+    static let damageLogLimit = 10
+
     struct State {
-        var offsets: [String: Int64] = [:]
+        var segments: [String: SegmentProgress] = [:]
         var ingested = 0
+        var damaged = 0
+        var torn = 0
+    }
+
+    /// How far a segment is ingested, and what the ingester learned about it on the way.
+    struct SegmentProgress {
+        /// The byte offset just past the last frame committed (its checkpoint).
+        var offset: Int64
+        var format: JournalSegmentFormat?
+        /// The number of the frame just before ``offset``, when known.
+        var lastNumber: UInt32?
+        /// Damaged places logged, and not logged (past ``ClickIngester/damageLogLimit``), in this segment.
+        var damageLogged = 0
+        var damageUnlogged = 0
     }
 
     public init(journal: ClickJournal, store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -30,6 +47,11 @@ public final class ClickIngester: Sendable {
 
     /// How many clicks this ingester has committed.
     public var ingestedCount: Int { state.withLock { $0.ingested } }
+    /// How many damaged places in segments it stepped over (each logged with its segment and offset): bytes that
+    /// held no valid record, between two that did or at the end of a segment.
+    public var damagedCount: Int { state.withLock { $0.damaged } }
+    /// How many segments it found ending in a torn record: the rest of a write a crash or a failed write cut short.
+    public var tornTailCount: Int { state.withLock { $0.torn } }
 
     /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority. Runs on the calling thread.
     ///
@@ -48,7 +70,13 @@ public final class ClickIngester: Sendable {
         if pthread_setschedparam(pthread_self(), 5 /* SCHED_IDLE, not exported to Swift */, &parameters) != 0 {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
+        var lastReport = Clock.monotonicSeconds()
         while !stopping.isSignalled {
+            // What the writers could not write, once a second at most (they count; they never log on a loop).
+            if Clock.monotonicSeconds() - lastReport >= 1 {
+                lastReport = Clock.monotonicSeconds()
+                for failure in journal.takeFailures() { log("journal: " + failure) }
+            }
             if isBusy() {
                 let held = journal.totalBytes()
                 if held < maximumBacklog ?? journal.backlogLimit(held: held) {
@@ -82,7 +110,7 @@ public final class ClickIngester: Sendable {
         var moved = false
         var budget = maximumBatches
         for name in names where budget > 0 {
-            moved = try ingest(segment: name, isLive: live.contains(name), budget: &budget) || moved
+            moved = try ingest(segment: name, writerMarker: live[name], budget: &budget) || moved
         }
         return moved
     }
@@ -92,55 +120,131 @@ public final class ClickIngester: Sendable {
         while try pass() {}
     }
 
-    private func ingest(segment name: String, isLive: Bool, budget: inout Int) throws -> Bool {
+    /// Ingests one segment, `writerMarker` its writer's marker while a writer holds it.
+    private func ingest(segment name: String, writerMarker: UInt32?, budget: inout Int) throws -> Bool {
         let key = journal.checkpointKey(name)
-        var offset: Int64
-        if let known = state.withLock({ $0.offsets[key] }) {
-            offset = known
-        } else {
-            offset = try store.journalOffset(segment: key)
-        }
         let reader = JournalSegmentReader(path: journal.directory + "/" + name)
+        var progress: SegmentProgress
+        if let known = state.withLock({ $0.segments[key] }) {
+            progress = known
+        } else {
+            progress = SegmentProgress(offset: try store.journalOffset(segment: key))
+        }
+        if let writerMarker { progress.format = .version2(marker: writerMarker) }
+        let format: JournalSegmentFormat
+        if let known = progress.format {
+            format = known
+        } else {
+            // A segment no writer holds: its header says how it was written. One whose header could not be written
+            // is deleted before its writer lets go of it, so a segment listed but no longer held may be gone.
+            guard access(journal.directory + "/" + name, F_OK) == 0 else {
+                state.withLock { _ = $0.segments.removeValue(forKey: key) }
+                return false
+            }
+            let (detection, bytes) = try reader.detectFormat()
+            switch detection {
+            case .format(let detected):
+                format = detected
+            case .unwritten:
+                if bytes > 0 {
+                    log("journal: \(name) ends in a torn segment header (\(bytes) bytes) and holds no record: deleted")
+                    state.withLock { $0.torn += 1 }
+                }
+                try forget(name, key: key)
+                return true
+            case .damaged:
+                guard let learned = try reader.learnFormat() else {
+                    log("journal: \(name) holds no readable record; its header is damaged: deleted")
+                    state.withLock { $0.damaged += 1 }
+                    try forget(name, key: key)
+                    return true
+                }
+                log("journal: the header of \(name) is damaged; reading it in the format its records share")
+                state.withLock { $0.damaged += 1 }
+                format = learned
+            }
+            progress.format = format
+            state.withLock { [progress] in $0.segments[key] = progress }
+        }
         var moved = false
         while true {
             var batch: [ClickRecord] = []
-            var frames = 0
-            var next = offset
-            let end = try reader.read(from: offset, maximumFrames: Self.batchSize) { payload, after in
-                frames += 1
-                if let click = JournalRecord.decode(payload) {
-                    batch.append(click)
-                } else {
-                    log("skipped an undecodable journal record in \(name) at \(next)")
-                }
-                next = after
-            }
-            if next > offset {
+            var damages: [JournalSegmentReader.Damage] = []
+            var skipped: [String] = []
+            var next = progress.offset
+            let outcome = try reader.read(
+                from: progress.offset, format: format, previousNumber: progress.lastNumber,
+                maximumFrames: Self.batchSize, writerGone: writerMarker == nil,
+                frame: { kind, payload, after in
+                    if kind != JournalFrame.Kind.click.rawValue {
+                        skipped.append("a record of unknown kind \(kind) in \(name) before byte \(after)")
+                    } else if let click = JournalRecord.decode(payload) {
+                        batch.append(click)
+                    } else {
+                        skipped.append("an undecodable journal record in \(name) before byte \(after)")
+                    }
+                    next = after
+                }, damage: { damages.append($0) })
+            if next > progress.offset {
                 try store.ingest(batch, checkpoint: JournalCheckpoint(segment: key, offset: next))
-                state.withLock {
-                    $0.offsets[key] = next
-                    $0.ingested += batch.count
-                }
-                offset = next
+                progress.offset = next
+                progress.lastNumber = outcome.lastNumber
                 moved = true
                 budget -= 1
             }
-            if frames == Self.batchSize {
+            for line in skipped { log("journal: skipped " + line) }
+            for damage in damages { report(damage, in: name, progress: &progress) }
+            state.withLock { [progress] in
+                $0.segments[key] = progress
+                $0.ingested += batch.count
+                $0.damaged += damages.count
+            }
+            switch outcome.end {
+            case .limit:
                 if budget > 0 { continue }
                 return moved
+            case .open:
+                return moved
+            case .sealed, .clean:
+                break
+            case .torn(let offset, let length):
+                // The rest of a write a crash or a failed write cut short: its response waited for the whole
+                // write, so its click was never answered.
+                log(
+                    "journal: \(name) ends in a torn record at byte \(offset) (\(length) bytes of a write cut short); "
+                        + "dropped: it was never answered")
+                state.withLock { $0.torn += 1 }
+            case .damaged(let offset, let length):
+                log(
+                    "journal: \(name) ends in \(length) damaged bytes at byte \(offset), with no valid record after "
+                        + "them: skipped (any record there is lost)")
+                state.withLock { $0.damaged += 1 }
             }
-            // A segment no writer holds ends at its seal or at its first torn frame: a frame cut off by a crash
-            // was never answered, since its response went out only after the whole frame was written.
-            if end == .sealed || !isLive {
-                if end == .torn {
-                    log("journal segment \(name) ends in a partial record at \(offset); it was never answered")
-                }
-                unlink(journal.directory + "/" + name)
-                try store.forgetJournalSegment(key)
-                state.withLock { _ = $0.offsets.removeValue(forKey: key) }
-                moved = true
+            if progress.damageUnlogged > 0 {
+                log("journal: \(name) had \(progress.damageUnlogged) more damaged places, not logged one by one")
             }
-            return moved
+            try forget(name, key: key)
+            return true
         }
+    }
+
+    /// Logs damaged bytes the reader stepped over, up to ``damageLogLimit`` per segment.
+    private func report(_ damage: JournalSegmentReader.Damage, in name: String, progress: inout SegmentProgress) {
+        guard progress.damageLogged < Self.damageLogLimit else {
+            progress.damageUnlogged += 1
+            return
+        }
+        progress.damageLogged += 1
+        let lost = damage.lostFrames.map { $0 == 1 ? "1 record" : "\($0) records" } ?? "the records there"
+        log(
+            "journal: skipped \(damage.length) damaged bytes in \(name) at byte \(damage.offset) (a corrupt record, "
+                + "not a torn write): lost \(lost); reading on from the next valid record")
+    }
+
+    /// Deletes a segment that is done, and its checkpoint.
+    private func forget(_ name: String, key: String) throws {
+        unlink(journal.directory + "/" + name)
+        try store.forgetJournalSegment(key)
+        state.withLock { _ = $0.segments.removeValue(forKey: key) }
     }
 }

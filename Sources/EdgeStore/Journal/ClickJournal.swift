@@ -17,8 +17,9 @@ public final class ClickJournal: Sendable {
     /// The size past which a writer moves on to a new segment.
     public let segmentSize: Int
     private let runID: String
-    private let live = Mutex<Set<String>>([])
-    private let failures = Mutex<[String]>([])
+    /// The segments writers hold, with their writers' markers.
+    private let live = Mutex<[String: UInt32]>([:])
+    private let failures = Mutex(JournalWriteFailures())
     private let sequence = Atomic<Int>(0)
 
     /// Opens (creating) the journal under `dataDirectory/journal`.
@@ -39,38 +40,61 @@ public final class ClickJournal: Sendable {
         JournalWriter(journal: self, stream: stream)
     }
 
-    /// Segments a writer still appends to.
-    func liveSegments() -> Set<String> { live.withLock { $0 } }
+    /// Segments a writer still appends to, with the marker its frames carry.
+    func liveSegments() -> [String: UInt32] { live.withLock { $0 } }
 
-    /// Errors writers met, taken once, for the server to log off the loop thread.
+    /// What writers could not write since the last call, taken once, for the server to log off the loop threads:
+    /// one line (how many clicks were refused, how many writes failed, the last error), or none.
     public func takeFailures() -> [String] {
-        failures.withLock { list in
-            defer { list = [] }; return list
+        let taken = failures.withLock { failures in
+            defer { failures = JournalWriteFailures() }
+            return failures
         }
+        return taken.refusedClicks == 0 && taken.failedAttempts == 0 ? [] : [taken.description]
     }
 
-    func report(_ error: Error) { failures.withLock { $0.append("\(error)") } }
+    /// Counts clicks a writer could not write (answered 503), and the error of the attempt, when it made one.
+    func refused(clicks: Int, error: String?) {
+        failures.withLock { failures in
+            failures.refusedClicks += clicks
+            if let error {
+                failures.failedAttempts += 1
+                failures.lastError = error
+            }
+        }
+    }
 
     /// The checkpoint key of a segment: unique across the nodes that share one store.
     func checkpointKey(_ name: String) -> String { nodeID + "/" + name }
 
-    func openSegment(stream: Int) throws -> OpenSegment {
+    /// Creates a segment for the writer of `stream` and writes its header. When either fails, no file is left.
+    func openSegment(stream: Int, marker: UInt32) throws -> OpenSegment {
         let number = String(sequence.wrappingAdd(1, ordering: .relaxed).newValue)
         let name = "\(runID)-\(String(repeating: "0", count: max(0, 8 - number.count)))\(number)-\(stream).journal"
         let path = directory + "/" + name
         // Live before the file exists: the ingester deletes any listed segment that no writer holds.
-        live.withLock { _ = $0.insert(name) }
+        live.withLock { $0[name] = marker }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let error = StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))")
             sealed(name)
             throw error
         }
+        do {
+            try JournalFrame.segmentHeader(marker: marker).withUnsafeBytes {
+                try FileDescriptor.writeAll(descriptor, $0)
+            }
+        } catch {
+            close(descriptor)
+            unlink(path)
+            sealed(name)
+            throw StoreError.io("cannot write \(path): \(error)")
+        }
         return OpenSegment(name: name, descriptor: descriptor)
     }
 
     func sealed(_ name: String) {
-        live.withLock { _ = $0.remove(name) }
+        live.withLock { _ = $0.removeValue(forKey: name) }
     }
 
     /// The bytes of every segment file present: an upper bound on what waits to be ingested.

@@ -14,24 +14,42 @@ import LinkCore
 public final class JournalWriter {
     /// The most bytes staged before a flush is forced.
     static let stagingCapacity = 1 << 20
+    /// How long a writer refuses clicks, without trying, after a write that could not go anywhere (a full disk):
+    /// it tries again at most this often, so a failing volume costs one attempt a second rather than one per loop
+    /// iteration, and never a file per attempt.
+    static let retryInterval = 1.0
 
     private let journal: ClickJournal
     private let stream: Int
+    /// Starts every frame this writer writes (``JournalFrame``): random, so that no client can plant a frame.
+    let marker: UInt32
+    /// The number of the next frame: frames are numbered without gaps, so a reader can count what damage cost.
+    private var number: UInt32 = 0
     private let staging: UnsafeMutableRawPointer
     private var staged = 0
+    private var stagedClicks = 0
     private var segment: OpenSegment?
     /// Set when staged clicks could not be written; reported (and cleared) by the next ``flush()``.
     private var lostStaged = false
+    /// When not 0, the monotonic time before which a write is not tried.
+    private var retryAt = 0.0
 
-    init(journal: ClickJournal, stream: Int) {
+    init(journal: ClickJournal, stream: Int, marker: UInt32 = JournalWriter.randomMarker()) {
+        precondition(marker != 0, "a journal marker is never 0")
         self.journal = journal
         self.stream = stream
+        self.marker = marker
         staging = .allocate(byteCount: Self.stagingCapacity, alignment: 8)
     }
 
     deinit {
         close()
         staging.deallocate()
+    }
+
+    static func randomMarker() -> UInt32 {
+        var generator = SystemRandomNumberGenerator()
+        return UInt32.random(in: 1...UInt32.max, using: &generator)
     }
 
     /// Whether clicks are staged and not yet written.
@@ -53,8 +71,10 @@ public final class JournalWriter {
         record.encode(
             into: UnsafeMutableRawBufferPointer(
                 start: frame + JournalFrame.headerSize, count: frameSize - JournalFrame.headerSize))
-        JournalFrame.finish(frame, payloadLength: record.size)
+        JournalFrame.finish(frame, payloadLength: record.size, kind: .click, marker: marker, number: number)
+        number &+= 1
         staged += frameSize
+        stagedClicks += 1
     }
 
     /// Writes the staged clicks. Returns `false` when any click staged since the last flush could not be
@@ -73,27 +93,41 @@ public final class JournalWriter {
     }
 
     private func writeStaged() {
-        defer { staged = 0 }
+        defer {
+            staged = 0
+            stagedClicks = 0
+        }
+        if retryAt != 0 {
+            guard Clock.monotonicSeconds() >= retryAt else { return refuse(because: nil) }
+            retryAt = 0
+        }
         if segment == nil {
             do {
-                segment = try journal.openSegment(stream: stream)
+                segment = try journal.openSegment(stream: stream, marker: marker)
             } catch {
-                journal.report(error)
-                lostStaged = true
-                return
+                // Creating a segment or writing its header failed (no file is left behind): the volume is full or
+                // failing, and so would the next one be.
+                retryAt = Clock.monotonicSeconds() + Self.retryInterval
+                return refuse(because: "\(error)")
             }
         }
         guard var current = segment else { return }
         do {
             try FileDescriptor.writeAll(current.descriptor, UnsafeRawBufferPointer(start: staging, count: staged))
         } catch {
-            // A full disk, most likely. Cut off the torn tail (the `error.written` bytes that reached the file)
-            // and leave the segment: a segment no writer holds ends at its first incomplete frame, so every
-            // frame before it is still ingested.
-            journal.report(StoreError.io("cannot write \(current.name): \(error)"))
-            _ = ftruncate(current.descriptor, off_t(current.size))
-            lostStaged = true
-            seal(writeMarker: false)
+            // Cut off the torn tail (the `error.written` bytes that reached the file), so the segment ends after a
+            // whole frame again.
+            let restored = ftruncate(current.descriptor, off_t(current.size)) == 0
+            refuse(because: "cannot write \(current.name): \(error)")
+            if restored && current.size == JournalFrame.segmentHeaderSize {
+                // Not one click of this segment was written: the volume is full (or failing), not the file. Keep
+                // the segment for the next attempt, a second from now, rather than leave a new file per attempt.
+                retryAt = Clock.monotonicSeconds() + Self.retryInterval
+            } else {
+                // The segment holds clicks and may have reached a file-size limit: leave it (it ends after a whole
+                // frame, or in a torn tail the reader drops) and try a new one at the next write.
+                seal(writeMarker: false)
+            }
             return
         }
         current.size += staged
@@ -101,13 +135,29 @@ public final class JournalWriter {
         if current.size >= journal.segmentSize { seal() }
     }
 
-    /// Closes the current segment, with a seal frame unless it ends in a torn write, so the ingester deletes
+    /// Gives up the staged clicks: they are answered 503, counted, and their frame numbers used again, so the
+    /// numbers in a segment stay without gaps.
+    private func refuse(because error: String?) {
+        number &-= UInt32(truncatingIfNeeded: stagedClicks)
+        lostStaged = true
+        journal.refused(clicks: stagedClicks, error: error)
+    }
+
+    /// Closes the current segment, with a seal frame unless it ends in a failed write, so the ingester deletes
     /// it once consumed.
     private func seal(writeMarker: Bool = true) {
         guard let segment else { return }
         if writeMarker {
-            var marker = UInt64(JournalFrame.sealMarker)
-            _ = withUnsafeBytes(of: &marker) { write(segment.descriptor, $0.baseAddress, 8) }
+            let written = withUnsafeTemporaryAllocation(byteCount: JournalFrame.headerSize, alignment: 8) { frame in
+                JournalFrame.finish(frame.baseAddress!, payloadLength: 0, kind: .seal, marker: marker, number: number)
+                return write(segment.descriptor, frame.baseAddress, frame.count)
+            }
+            if written == JournalFrame.headerSize {
+                number &+= 1
+            } else if written > 0 {
+                // A seal cut short would read as a torn tail: the segment ends after its last whole frame instead.
+                _ = ftruncate(segment.descriptor, off_t(segment.size))
+            }
         }
         Glibc.close(segment.descriptor)
         journal.sealed(segment.name)
@@ -119,6 +169,6 @@ public final class JournalWriter {
 struct OpenSegment {
     let name: String
     let descriptor: Int32
-    /// Bytes written so far.
-    var size = 0
+    /// Bytes written so far, its header included.
+    var size = JournalFrame.segmentHeaderSize
 }

@@ -22,16 +22,15 @@ import Testing
         try SQLiteStore(directory: directory).allClicks().map(\.id)
     }
 
-    /// Journal segments that hold at least one record (a new, unused segment starts with a zero header).
+    /// Journal segments that hold at least one record: more than the 16-byte segment header.
     static func segmentsWithRecords(_ directory: String) -> [String] {
         let journal = directory + "/journal"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
         return names.filter { name in
-            guard name.hasSuffix(".journal"), let handle = FileHandle(forReadingAtPath: journal + "/" + name) else {
-                return false
-            }
-            defer { try? handle.close() }
-            return ((try? handle.read(upToCount: 8)) ?? Data()).contains { $0 != 0 }
+            guard name.hasSuffix(".journal"),
+                let size = try? FileManager.default.attributesOfItem(atPath: journal + "/" + name)[.size] as? Int
+            else { return false }
+            return size > 16
         }
     }
 

@@ -17,34 +17,46 @@ import Testing
             organizationName: "Acme"),
         publicKey: "pk_acme")
 
+    /// The click numbered `number`, as the store must end up holding it: each number has its own id, time,
+    /// platform, User-Agent, referer and address.
+    static func click(_ number: Int, userAgent: String? = nil, referer: String? = nil) -> ClickRecord {
+        let agent = userAgent ?? "agent \(number)"
+        let referer = referer ?? (number % 3 == 0 ? "" : "https://ref.example/\(number)")
+        return ClickRecord(
+            id: "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number),
+            createdAt: 1_767_225_600_000 + Int64(number), organizationID: "org_acme", programID: "prg_acme",
+            partnerID: "part_sam", code: "SAM20", platform: Platform.allCases[number % 4], userAgent: agent,
+            referer: referer, ip: number % 2 == 0 ? "127.0.0.1" : "2001:db8::\(number % 1000)")
+    }
+
+    /// Stages `click` with `writer`, as the link path does, without writing it.
+    static func stage(_ click: ClickRecord, to writer: JournalWriter) {
+        Array(click.id.utf8).withUnsafeBytes { id in
+            Array(click.userAgent.utf8).withUnsafeBytes { agent in
+                Array(click.referer.utf8).withUnsafeBytes { referer in
+                    Array(click.ip.utf8).withUnsafeBytes { ip in
+                        writer.append(
+                            clickID: id.baseAddress!, createdAt: click.createdAt, platform: click.platform,
+                            target: target, userAgent: agent, referer: referer, ip: ip)
+                    }
+                }
+            }
+        }
+    }
+
     /// Appends one click numbered `number`, writes it (as a loop does before answering), and returns the record
     /// the store must end up holding.
     @discardableResult
     static func append(_ number: Int, to writer: JournalWriter, userAgent: String? = nil, referer: String? = nil)
         -> ClickRecord
     {
-        let id = "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number)
-        let agent = userAgent ?? "agent \(number)"
-        let referer = referer ?? (number % 3 == 0 ? "" : "https://ref.example/\(number)")
-        let ip = number % 2 == 0 ? "127.0.0.1" : "2001:db8::\(number % 1000)"
-        let platform = Platform.allCases[number % 4]
-        let createdAt = 1_767_225_600_000 + Int64(number)
-        Array(id.utf8).withUnsafeBytes { id in
-            Array(agent.utf8).withUnsafeBytes { agent in
-                Array(referer.utf8).withUnsafeBytes { referer in
-                    Array(ip.utf8).withUnsafeBytes { ip in
-                        writer.append(
-                            clickID: id.baseAddress!, createdAt: createdAt, platform: platform, target: target,
-                            userAgent: agent, referer: referer, ip: ip)
-                    }
-                }
-            }
-        }
+        let click = click(number, userAgent: userAgent, referer: referer)
+        stage(click, to: writer)
         precondition(writer.flush(), "the journal refused a click")
-        return ClickRecord(
-            id: id, createdAt: createdAt, organizationID: "org_acme", programID: "prg_acme", partnerID: "part_sam",
-            code: "SAM20", platform: platform, userAgent: String(agent.utf8.prefix(512))!,
-            referer: String(referer.utf8.prefix(1024))!, ip: ip)
+        var stored = click
+        stored.userAgent = String(click.userAgent.utf8.prefix(512))!
+        stored.referer = String(click.referer.utf8.prefix(1024))!
+        return stored
     }
 
     /// Every stored click of `org_acme`, in id order (the order they were appended in).
@@ -52,14 +64,12 @@ import Testing
         try store.allClicks().sorted { $0.id < $1.id }
     }
 
-    /// Segment files that hold at least one frame.
+    /// Segment files that hold at least one frame: more than a segment header.
     static func segmentsWithData(_ journal: ClickJournal) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: journal.directory).filter { name in
-            guard name.hasSuffix(".journal"),
-                let handle = FileHandle(forReadingAtPath: journal.directory + "/" + name)
-            else { return false }
-            defer { try? handle.close() }
-            return (try handle.read(upToCount: 8) ?? Data()).contains { $0 != 0 }
+            guard name.hasSuffix(".journal") else { return false }
+            let size = try FileManager.default.attributesOfItem(atPath: journal.directory + "/" + name)[.size]
+            return (size as? Int ?? 0) > JournalFrame.segmentHeaderSize
         }
     }
 
@@ -126,36 +136,60 @@ import Testing
         #expect(limit == 256 << 20 || abs(limit - quarter) < 64 << 20, "limit \(limit), a quarter \(quarter)")
     }
 
-    @Test func aTornTailLeftByACrashIsIgnored() throws {
+    /// The process dies in the middle of a write: the segment ends in part of a frame. The next process drops that
+    /// torn tail, says so, and keeps every whole frame before it.
+    @Test func aTornTailLeftByACrashIsDroppedAndLoggedAsTorn() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let crashed = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let writer = crashed.makeWriter(stream: 0)
         let expected = (0..<5).map { Self.append($0, to: writer) }
-        // The process dies while writing a sixth frame: its header claims a payload that is not there.
         let name = try #require(try Self.segmentsWithData(crashed).first)
         let path = crashed.directory + "/" + name
-        let bytes = try #require(FileManager.default.contents(atPath: path))
-        var end = 0
-        while end + 8 <= bytes.count {
-            let header = bytes[end..<end + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-            if header == 0 { break }
-            end += JournalFrame.headerSize + JournalFrame.padded(Int(UInt32(truncatingIfNeeded: header)))
-        }
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.seek(toOffset: UInt64(end))
-        try handle.write(contentsOf: [200, 0, 0, 0, 0xAD, 0xDE, 0, 0] + [UInt8](repeating: 0x41, count: 40))
-        try handle.close()
+        let whole = try Self.size(path)
+        Self.append(5, to: writer)
+        // The sixth frame's write was cut short: only its first half reached the file.
+        let cut = whole + (try Self.size(path) - whole) / 2
+        #expect(truncate(path, off_t(cut)) == 0)
 
-        // The next process: the segment is nobody's, so it is read to its first torn frame and deleted.
+        // The next process: the segment is nobody's, so it is read to its end, and deleted.
         let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let ingester = ClickIngester(journal: restarted, store: try fixture.reopen())
+        let log = LogLines()
+        let ingester = ClickIngester(journal: restarted, store: try fixture.reopen(), log: log.append)
         try ingester.pass()
         #expect(try Self.stored(fixture.store) == expected)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(
             try fixture.store.journalOffset(segment: restarted.checkpointKey(name)) == 0, "its checkpoint is forgotten")
+        let lines = log.lines
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.contains("\(name) ends in a torn record at byte \(whole)") == true, "\(lines)")
+        #expect(lines.first?.contains("never answered") == true)
+        #expect(ingester.tornTailCount == 1 && ingester.damagedCount == 0)
         withExtendedLifetime(writer) {}
+    }
+
+    /// A segment whose writer stopped between two writes ends after a whole frame: every click is ingested, the
+    /// segment deleted, and nothing is logged, sealed or not.
+    @Test(arguments: [false, true]) func aSegmentThatEndsCleanlyIsIngestedWithoutAWarning(sealed: Bool) throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let writer = first.makeWriter(stream: 0)
+        let expected = (0..<7).map { Self.append($0, to: writer) }
+        if sealed { writer.close() }
+        let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let log = LogLines()
+        let ingester = ClickIngester(journal: restarted, store: try fixture.reopen(), log: log.append)
+        try ingester.pass()
+        #expect(try Self.stored(fixture.store) == expected)
+        #expect(restarted.segmentNames().isEmpty, "the segment is deleted once consumed")
+        #expect(log.lines.isEmpty, "a clean end is not a warning: \(log.lines)")
+        withExtendedLifetime(writer) {}
+    }
+
+    static func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     }
 
     @Test func ingestionResumesFromItsCheckpointAfterARestart() throws {

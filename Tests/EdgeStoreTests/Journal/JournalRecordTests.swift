@@ -6,7 +6,8 @@ import Testing
 @testable import EdgeStore
 
 /// The journal's click payload: what is encoded decodes to the same click, the bytes stay those of version 1
-/// (segments written by an earlier build must still be ingested), and a malformed payload is refused.
+/// (segments written by an earlier build must still be ingested), and a malformed payload is refused; and the
+/// frames around it, as the writer writes them.
 @Suite struct JournalRecordTests {
     static func target(organization: String, program: String, partner: String, code: String) -> LinkTarget {
         LinkTarget(
@@ -170,13 +171,15 @@ import Testing
         }
     }
 
-    /// The frame around the payload, as the writer puts it in a segment file: header (length, checksum),
-    /// payload, zero padding to 8 bytes, and the seal marker when the writer closes.
-    @Test func theWriterWritesTheVersion1FrameAndSeal() throws {
+    /// The segment around the payload, as the writer puts it in a file (format version 2): the segment header
+    /// (magic, version, the writer's marker, CRC-32C), the frame (marker, length, kind, number, CRC-32C), the
+    /// payload padded to 8 bytes, and the seal frame when the writer closes. The checksums were computed apart, with
+    /// a bit-at-a-time CRC-32C.
+    @Test func theWriterWritesTheVersion2SegmentHeaderFrameAndSeal() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let writer = JournalWriter(journal: journal, stream: 0, marker: 0x5EED_CAFE)
         let click = Click(name: "golden", target: Self.acme)
         Array(Self.clickID.utf8).withUnsafeBytes { id in
             click.userAgent.withUnsafeBytes { agent in
@@ -193,10 +196,13 @@ import Testing
         let name = try #require(journal.segmentNames().first)
         let file = try #require(FileManager.default.contents(atPath: journal.directory + "/" + name))
         let expected: [UInt8] =
-            [0x96, 0x00, 0x00, 0x00]  // payload length: 150
-            + [0xF5, 0xB6, 0x6F, 0x9E]  // checksum
+            [0x54, 0x4A, 0x4E, 0x4C, 0x02, 0x00, 0x00, 0x00]  // "TJNL", format version 2
+            + [0xFE, 0xCA, 0xED, 0x5E, 0x5F, 0x22, 0x4C, 0x01]  // the marker, the header's CRC-32C
+            + [0xFE, 0xCA, 0xED, 0x5E, 0x96, 0x00, 0x01, 0x00]  // marker, payload length 150, a click
+            + [0x00, 0x00, 0x00, 0x00, 0x7D, 0x30, 0x33, 0x7C]  // frame number 0, CRC-32C
             + Self.goldenPayload + [0x00, 0x00]  // payload, padded to 152
-            + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]  // seal marker
+            + [0xFE, 0xCA, 0xED, 0x5E, 0x00, 0x00, 0x02, 0x00]  // marker, no payload, the seal
+            + [0x01, 0x00, 0x00, 0x00, 0x92, 0x80, 0x2C, 0x49]  // frame number 1, CRC-32C
         #expect([UInt8](file) == expected)
     }
 
