@@ -70,21 +70,10 @@ import Testing
     /// Sends `request` on a connection of its own, ends the write side, and reads to the end: the number of
     /// well-formed responses, or what was wrong.
     static func exchange(_ request: [UInt8], port: Int) -> Result<Int, FuzzFailure> {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return .failure(FuzzFailure("socket failed")) }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let fd = try? LoopbackSocket.connect(port: port, receiveTimeout: 5_000_000) else {
+            return .failure(FuzzFailure("connect failed: the server is gone"))
         }
-        guard connected == 0 else { return .failure(FuzzFailure("connect failed: the server is gone")) }
+        defer { close(fd) }
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         shutdown(fd, Int32(SHUT_WR))
         var received: [UInt8] = []
