@@ -33,6 +33,10 @@ let package = Package(
             resources: [
                 .embedInCode("Templates/fallback.html"), .embedInCode("Templates/preview.html"),
                 .embedInCode("Templates/not-found.html"),
+                // The pages' words, one file per language (PageWords).
+                .embedInCode("Templates/Words/words-en.txt"), .embedInCode("Templates/Words/words-de.txt"),
+                .embedInCode("Templates/Words/words-fr.txt"), .embedInCode("Templates/Words/words-es.txt"),
+                .embedInCode("Templates/Words/words-pt.txt"),
             ],
             // A loop's state (H2OLoop, LinkHandler) is confined to its thread, so the runtime's exclusivity checks on
             // its stored properties can never fire; in release they cost about 1% of the link path's CPU

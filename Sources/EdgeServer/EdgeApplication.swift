@@ -46,20 +46,3 @@ final class EdgeApplication: Sendable {
 
     private static let ok = StaticText("ok\n")
 }
-
-/// The compiled page templates.
-struct Pages: Sendable {
-    let fallback: PageTemplate
-    let preview: PageTemplate
-    let notFound: StaticText
-
-    /// Compiled once per process: the not-found page's text lives as long as the process (``StaticText``), so
-    /// servers started and stopped in one process share it instead of each leaking a copy.
-    static let standard = Result { try Pages() }
-
-    private init() throws {
-        fallback = try PageTemplate(PageSources.fallback)
-        preview = try PageTemplate(PageSources.preview)
-        notFound = StaticText(PageSources.notFound)
-    }
-}

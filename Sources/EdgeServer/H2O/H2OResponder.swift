@@ -44,6 +44,7 @@ struct H2OResponder: HTTPResponder {
         if let location = response.location, let base = location.baseAddress {
             addHeader(HeaderTokens.shared.location, base, location.count)
         }
+        if let vary = response.vary { addHeader(HeaderTokens.shared.vary, vary.pointer, vary.length) }
         writeHead(
             status: response.status, length: response.body.count, contentType: response.contentType,
             cacheControl: response.cacheControl)

@@ -5,6 +5,8 @@ struct HTTPResponse {
     var contentType: StaticText?
     /// Every link answer is `no-store`, so that a browser never replays a redirect without asking (and counting).
     var cacheControl: StaticText? = .noStore
+    /// `Vary`: pages say `Accept-Language`, since their words follow it.
+    var vary: StaticText? = nil
     /// The `Location` of a redirect.
     var location: UnsafeRawBufferPointer? = nil
     var body = UnsafeRawBufferPointer(start: nil, count: 0)

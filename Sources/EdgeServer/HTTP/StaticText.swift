@@ -22,6 +22,7 @@ struct StaticText: @unchecked Sendable {
     static let json = StaticText("application/json")
     static let plain = StaticText("text/plain; charset=utf-8")
     static let noStore = StaticText("no-store")
+    static let acceptLanguage = StaticText("Accept-Language")
 
     /// The reason phrase for a status code.
     static func reason(_ status: Int) -> StaticText {

@@ -63,13 +63,13 @@ final class LinkHandler {
         var end = rest.count
         if end > 0 && rest[end - 1] == 0x2F { end -= 1 }
         guard let slash = rest[..<end].firstIndex(of: 0x2F), slash > 0, slash + 1 < end else {
-            return sendNotFound(to: responder)
+            return sendNotFound(request, to: responder)
         }
         let publicKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
         let encodedCode = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)..<end])
         withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength, alignment: 8) { buffer in
             guard let length = PercentEncoding.decodeSegment(encodedCode, into: buffer) else {
-                return sendNotFound(to: responder)
+                return sendNotFound(request, to: responder)
             }
             for index in 0..<length { buffer[index] = ASCII.lowercased(buffer[index]) }
             refreshTable()
@@ -98,8 +98,9 @@ final class LinkHandler {
         }
         switch decision {
         case .notFound:
-            sendNotFound(to: responder)
+            sendNotFound(request, to: responder)
         case .preview(let target):
+            let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
             responder.send(page(pages.preview, target: target, request: request, responder: responder))
         case .redirect(let target, let chunks):
             let click = record(target)
@@ -109,6 +110,7 @@ final class LinkHandler {
             send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
         case .page(let target):
             let click = record(target)
+            let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
             let response = page(pages.fallback, target: target, request: request, responder: responder)
             send(response, after: click, to: responder)
         }
@@ -122,8 +124,11 @@ final class LinkHandler {
         if let click { responder.sendHeld(click.held, response) } else { responder.send(response) }
     }
 
-    private func sendNotFound<Responder: HTTPResponder>(to responder: Responder) {
-        responder.send(HTTPResponse(status: 404, contentType: .html, body: pages.notFound.bytes))
+    /// The not-found page in the language the request prefers.
+    private func sendNotFound<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder) {
+        let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
+        responder.send(
+            HTTPResponse(status: 404, contentType: .html, vary: .acceptLanguage, body: pages.notFound.bytes))
     }
 
     /// Takes a new link table when the watcher swapped one in: one atomic load per call.
@@ -200,7 +205,8 @@ final class LinkHandler {
     }
 
     /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way. The link's own
-    /// URL (`link_url`) is there only with `--public-url`.
+    /// URL (`link_url`) is there only with `--public-url`; the branding values only when the program set them
+    /// (``ProgramSettings`` dropped any that break ``BrandingRules``).
     private func page<Responder: HTTPResponder>(
         _ page: borrowing PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
     ) -> HTTPResponse {
@@ -214,6 +220,12 @@ final class LinkHandler {
             case .appStoreURL: return program.appStoreURL?.utf8.count ?? 0
             case .googlePlayURL: return program.googlePlayURL?.utf8.count ?? 0
             case .linkURL: return (publicURL?.count ?? 0) + target.linkPath.count
+            case .appName: return target.program.displayName.utf8.count
+            case .appIconURL: return program.appIconURL?.utf8.count ?? 0
+            case .brandColor: return program.brandColor?.utf8.count ?? 0
+            case .brandTextColor: return target.program.brandTextColor?.utf8.count ?? 0
+            case .ogImageURL: return program.ogImageURL?.utf8.count ?? 0
+            case .ogDescription: return program.ogDescription?.utf8.count ?? 0
             }
         }
         let memory = responder.allocate(capacity)
@@ -234,10 +246,27 @@ final class LinkHandler {
                 guard let publicURL else { return false }
                 out.write(publicURL)
                 out.write(target.linkPath)
+            case .appName: out.write(target.program.displayName.utf8)
+            case .appIconURL:
+                guard let url = program.appIconURL else { return false }
+                out.write(url.utf8)
+            case .brandColor:
+                guard let color = program.brandColor else { return false }
+                out.write(color.utf8)
+            case .brandTextColor:
+                guard let color = target.program.brandTextColor else { return false }
+                out.write(color.utf8)
+            case .ogImageURL:
+                guard let url = program.ogImageURL else { return false }
+                out.write(url.utf8)
+            case .ogDescription:
+                guard let text = program.ogDescription else { return false }
+                out.write(text.utf8)
             }
             return true
         }
         return HTTPResponse(
-            status: 200, contentType: .html, body: UnsafeRawBufferPointer(start: memory, count: writer.count))
+            status: 200, contentType: .html, vary: .acceptLanguage,
+            body: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 }

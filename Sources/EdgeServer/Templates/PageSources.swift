@@ -1,5 +1,5 @@
 /// The HTML pages, byte for byte as written in `fallback.html`, `preview.html` and `not-found.html` beside this
-/// file.
+/// file, and their words (`Words/words-<language>.txt`).
 ///
 /// SwiftPM embeds those files in the binary (`.embedInCode` in Package.swift generates the internal
 /// `PackageResources`), so the server reads no file at run time and an edited page reaches the binary with a
@@ -8,6 +8,9 @@ enum PageSources {
     static let fallback = text(PackageResources.fallback_html, name: "fallback.html")
     static let preview = text(PackageResources.preview_html, name: "preview.html")
     static let notFound = text(PackageResources.not_found_html, name: "not-found.html")
+
+    /// Decodes a language's embedded words (``PageLanguage/wordsSource``).
+    static func words(_ bytes: [UInt8], name: String) -> String { text(bytes, name: name) }
 
     /// Decodes an embedded page. A page that is not UTF-8 is a defect in the checked-in files, so it stops the
     /// server at start-up (and fails the tests) rather than being served with replacement characters.

@@ -3,6 +3,11 @@ import LinkCore
 /// A value a page template can show.
 enum PageField: Int, CaseIterable, Sendable {
     case code, partnerName, programName, organizationName, appStoreURL, googlePlayURL, linkURL
+    /// `app_name`, or else the program's name: never empty.
+    case appName
+    case appIconURL, brandColor, ogImageURL, ogDescription
+    /// The colour of text on the brand colour: present exactly when `brand_color` is.
+    case brandTextColor
 
     init?(name: String) {
         switch name {
@@ -13,13 +18,20 @@ enum PageField: Int, CaseIterable, Sendable {
         case "app_store_url": self = .appStoreURL
         case "google_play_url": self = .googlePlayURL
         case "link_url": self = .linkURL
+        case "app_name": self = .appName
+        case "app_icon_url": self = .appIconURL
+        case "brand_color": self = .brandColor
+        case "brand_text_color": self = .brandTextColor
+        case "og_image_url": self = .ogImageURL
+        case "og_description": self = .ogDescription
         default: return nil
         }
     }
 }
 
-/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped, and
-/// `{{#field}}…{{/field}}` shows its content only when the field has a value.
+/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped,
+/// `{{#field}}…{{/field}}` shows its content only when the field has a value, and `{{^field}}…{{/field}}` only
+/// when it has none.
 struct PageTemplate: Sendable {
     enum Step: Sendable {
         case literal(Range<Int>)
@@ -27,6 +39,8 @@ struct PageTemplate: Sendable {
         /// Skips to the step after `end`, the section's last step (itself when empty), when the field has no
         /// value.
         case section(PageField, end: Int)
+        /// Skips to the step after `end` when the field has a value.
+        case invertedSection(PageField, end: Int)
     }
 
     private let text: [UInt8]
@@ -37,7 +51,7 @@ struct PageTemplate: Sendable {
     init(_ source: String) throws {
         text = Array(source.utf8)
         var steps: [Step] = []
-        var open: [(field: PageField, step: Int)] = []
+        var open: [(field: PageField, step: Int, inverted: Bool)] = []
         var occurrences = [Int](repeating: 0, count: PageField.allCases.count)
         var index = 0
         var literalStart = 0
@@ -51,17 +65,19 @@ struct PageTemplate: Sendable {
             if literalStart < index { steps.append(.literal(literalStart..<index)) }
             var name = String(decoding: text[index + 2..<close], as: UTF8.self)
             let marker = name.first
-            if marker == "#" || marker == "/" { name.removeFirst() }
+            if marker == "#" || marker == "^" || marker == "/" { name.removeFirst() }
             guard let field = PageField(name: name) else { throw TemplateError(reason: "unknown field \(name)") }
             switch marker {
-            case "#":
-                open.append((field, steps.count))
+            case "#", "^":
+                open.append((field, steps.count, marker == "^"))
                 steps.append(.section(field, end: -1))
             case "/":
                 guard let last = open.popLast(), last.field == field else {
                     throw TemplateError(reason: "unbalanced section \(name)")
                 }
-                steps[last.step] = .section(field, end: steps.count - 1)
+                steps[last.step] =
+                    last.inverted
+                    ? .invertedSection(field, end: steps.count - 1) : .section(field, end: steps.count - 1)
             default:
                 occurrences[field.rawValue] += 1
                 steps.append(.field(field))
@@ -100,6 +116,9 @@ struct PageTemplate: Sendable {
                 case .section(let field, let end):
                     var probe = EscapingWriter(writer: ByteWriter(base: writer.base, capacity: 0))
                     if !value(field, &probe) { index = end }
+                case .invertedSection(let field, let end):
+                    var probe = EscapingWriter(writer: ByteWriter(base: writer.base, capacity: 0))
+                    if value(field, &probe) { index = end }
                 }
                 index += 1
             }

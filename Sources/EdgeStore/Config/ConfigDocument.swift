@@ -40,6 +40,12 @@ public struct ConfigDocument: Sendable, Equatable {
         public var appStoreURL: Field<String> = .absent
         /// What the program pays partners: absent keeps the stored rule, `null` removes it, a value replaces it.
         public var commission: Field<Commission> = .absent
+        /// Branding of the program's pages (``BrandingRules``): absent keeps, `null` clears, a value replaces.
+        public var appName: Field<String> = .absent
+        public var appIconURL: Field<String> = .absent
+        public var brandColor: Field<String> = .absent
+        public var ogImageURL: Field<String> = .absent
+        public var ogDescription: Field<String> = .absent
         public var partners: [Partner] = []
     }
 
@@ -133,7 +139,11 @@ public struct ConfigDocument: Sendable, Equatable {
     private static func program(_ value: JSONValue, path: String) throws -> Program {
         let reader = JSONFieldReader(path: path)
         let object = try reader.object(
-            value, allowed: ["id", "name", "claim_window_days", "app_links", "commission", "partners"])
+            value,
+            allowed: [
+                "id", "name", "claim_window_days", "app_links", "commission", "app_name", "app_icon_url", "brand_color",
+                "og_image_url", "og_description", "partners",
+            ])
         var program = Program()
         program.id = try reader.string(object, "id")
         program.name = try reader.string(object, "name")
@@ -154,6 +164,11 @@ public struct ConfigDocument: Sendable, Equatable {
             program.appStoreURL = try linkReader.field(linkObject, "app_store_url", linkReader.string)
         }
         program.commission = try reader.field(object, "commission") { try commission($0, path: $1) }
+        program.appName = try reader.field(object, "app_name", reader.string)
+        program.appIconURL = try reader.field(object, "app_icon_url", reader.string)
+        program.brandColor = try reader.field(object, "brand_color", reader.string)
+        program.ogImageURL = try reader.field(object, "og_image_url", reader.string)
+        program.ogDescription = try reader.field(object, "og_description", reader.string)
         program.partners = try reader.array(object["partners"], at: reader.path("partners")) {
             try partner($0, path: $1)
         }

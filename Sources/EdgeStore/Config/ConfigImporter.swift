@@ -49,6 +49,11 @@ public enum ConfigImporter {
                 }
                 json.raw(",")
                 json.key("commission"); commission(program.commission, into: &json); json.raw(",")
+                json.key("app_name"); json.optionalString(program.appName); json.raw(",")
+                json.key("app_icon_url"); json.optionalString(program.appIconURL); json.raw(",")
+                json.key("brand_color"); json.optionalString(program.brandColor); json.raw(",")
+                json.key("og_image_url"); json.optionalString(program.ogImageURL); json.raw(",")
+                json.key("og_description"); json.optionalString(program.ogDescription); json.raw(",")
                 json.key("partners"); json.raw("[")
                 let partners = records.partners.filter { $0.programID == program.id }
                 for (partnerIndex, partner) in partners.enumerated() {

@@ -99,10 +99,35 @@ struct ConfigMerge {
         case .value(let commission):
             record.commission = try Self.validCommission(commission, path: "\(path).commission")
         }
+        try applyBranding(document, to: &record, path: path)
         remember(record, stored: stored, kind: "program", into: \.programs, in: \ConfigChanges.programs)
         for (index, partner) in document.partners.enumerated() {
             try merge(partner, programID: id, path: "\(path).partners[\(index)]")
         }
+    }
+
+    /// The page branding fields: each checked by ``BrandingRules``; absent keeps, `null` (or `""`) clears.
+    private func applyBranding(_ document: ConfigDocument.Program, to record: inout ProgramRecord, path: String) throws {
+        func check(_ field: String, _ validate: @escaping (String) throws(ConfigValidationError) -> Void)
+            -> (String) throws -> Void
+        {
+            { (value: String) throws in
+                do throws(ConfigValidationError) { try validate(value) } catch {
+                    throw StoreError.invalidConfig("\(path).\(field): \(error.reason)")
+                }
+            }
+        }
+        record.appName = try Self.apply(
+            document.appName, to: record.appName, validate: check("app_name", BrandingRules.validateAppName))
+        record.appIconURL = try Self.apply(
+            document.appIconURL, to: record.appIconURL, validate: check("app_icon_url", BrandingRules.validateImageURL))
+        record.brandColor = try Self.apply(
+            document.brandColor, to: record.brandColor, validate: check("brand_color", BrandingRules.validateColor))
+        record.ogImageURL = try Self.apply(
+            document.ogImageURL, to: record.ogImageURL, validate: check("og_image_url", BrandingRules.validateImageURL))
+        record.ogDescription = try Self.apply(
+            document.ogDescription, to: record.ogDescription,
+            validate: check("og_description", BrandingRules.validateDescription))
     }
 
     /// A link the document left as it was stored may break rules added since it was: the server ignores it (no

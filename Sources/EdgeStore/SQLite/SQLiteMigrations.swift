@@ -108,5 +108,14 @@ enum SQLiteMigrations {
                     ])
             }
         },
+        // 5: a program's branding for its pages: the app's name and icon, the button colour, and the image and
+        // text of link previews. Every column may be null (the page then shows its defaults).
+        """
+        ALTER TABLE programs ADD COLUMN app_name TEXT;
+        ALTER TABLE programs ADD COLUMN app_icon_url TEXT;
+        ALTER TABLE programs ADD COLUMN brand_color TEXT;
+        ALTER TABLE programs ADD COLUMN og_image_url TEXT;
+        ALTER TABLE programs ADD COLUMN og_description TEXT;
+        """,
     ]
 }

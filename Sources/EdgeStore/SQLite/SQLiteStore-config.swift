@@ -28,14 +28,17 @@ extension SQLiteStore {
                 """
                 SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
                     app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
-                    commission_duration_months FROM programs ORDER BY id
+                    commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
+                FROM programs ORDER BY id
                 """
             ) {
                 ProgramRecord(
                     id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
                     claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
                     googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
-                    commission: Self.commission($0, from: 7))
+                    commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
+                    appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13), ogImageURL: $0.optionalText(14),
+                    ogDescription: $0.optionalText(15))
             }
             records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
                 PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
@@ -74,8 +77,9 @@ extension SQLiteStore {
                         """
                         INSERT INTO programs (id, organization_id, name, claim_window_days, deep_link_template,
                             google_play_url, app_store_url, commission_percent_bp, commission_fixed_cents,
-                            commission_recurring, commission_duration_months)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            commission_recurring, commission_duration_months, app_name, app_icon_url, brand_color,
+                            og_image_url, og_description)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id,
                             name = excluded.name, claim_window_days = excluded.claim_window_days,
                             deep_link_template = excluded.deep_link_template,
@@ -83,13 +87,19 @@ extension SQLiteStore {
                             commission_percent_bp = excluded.commission_percent_bp,
                             commission_fixed_cents = excluded.commission_fixed_cents,
                             commission_recurring = excluded.commission_recurring,
-                            commission_duration_months = excluded.commission_duration_months
+                            commission_duration_months = excluded.commission_duration_months,
+                            app_name = excluded.app_name, app_icon_url = excluded.app_icon_url,
+                            brand_color = excluded.brand_color, og_image_url = excluded.og_image_url,
+                            og_description = excluded.og_description
                         """,
                         [
                             .text(program.id), .text(program.organizationID), .text(program.name),
                             .optional(program.claimWindowDays), .optional(program.deepLinkTemplate),
                             .optional(program.googlePlayURL), .optional(program.appStoreURL),
-                        ] + Self.commissionColumns(program.commission))
+                        ] + Self.commissionColumns(program.commission) + [
+                            .optional(program.appName), .optional(program.appIconURL), .optional(program.brandColor),
+                            .optional(program.ogImageURL), .optional(program.ogDescription),
+                        ])
                 }
                 for partner in changes.partners {
                     try db.query(

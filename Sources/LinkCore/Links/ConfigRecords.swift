@@ -36,11 +36,22 @@ public struct ProgramRecord: Sendable, Equatable {
     public var appStoreURL: String?
     /// What partners earn on their customers' purchases; `nil` pays nothing.
     public var commission: CommissionRule?
+    /// The name the pages show for the app; `nil` shows the program's ``name``.
+    public var appName: String?
+    /// An `https://` URL of the app's icon, shown on the fallback page.
+    public var appIconURL: String?
+    /// `#rrggbb`: the colour of the fallback page's button (``BrandColor``).
+    public var brandColor: String?
+    /// An `https://` URL of the image link previews show (`og:image`).
+    public var ogImageURL: String?
+    /// The text link previews show (`og:description`); `nil` shows the standard invitation sentence.
+    public var ogDescription: String?
 
     public init(
         id: String, organizationID: String, name: String, claimWindowDays: Int? = nil,
         deepLinkTemplate: String? = nil, googlePlayURL: String? = nil, appStoreURL: String? = nil,
-        commission: CommissionRule? = nil
+        commission: CommissionRule? = nil, appName: String? = nil, appIconURL: String? = nil,
+        brandColor: String? = nil, ogImageURL: String? = nil, ogDescription: String? = nil
     ) {
         self.id = id
         self.organizationID = organizationID
@@ -50,6 +61,11 @@ public struct ProgramRecord: Sendable, Equatable {
         self.googlePlayURL = googlePlayURL
         self.appStoreURL = appStoreURL
         self.commission = commission
+        self.appName = appName
+        self.appIconURL = appIconURL
+        self.brandColor = brandColor
+        self.ogImageURL = ogImageURL
+        self.ogDescription = ogDescription
     }
 }
 

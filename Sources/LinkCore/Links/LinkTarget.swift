@@ -9,6 +9,11 @@ public final class ProgramSettings: Sendable {
     public let organizationIDBytes: [UInt8]
     /// The UTF-8 bytes of the program id, kept once for the same reason.
     public let programIDBytes: [UInt8]
+    /// The colour of text on the brand colour (``BrandColor/textColor``); `nil` without a brand colour.
+    public let brandTextColor: String?
+
+    /// The name pages show for the app: `app_name`, or else the program's name.
+    public var displayName: String { record.appName ?? record.name }
 
     public init(record: ProgramRecord, organizationName: String) {
         // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
@@ -16,6 +21,19 @@ public final class ProgramSettings: Sendable {
         var checked = record
         checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
         checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
+        checked.appName = record.appName.flatMap { (try? BrandingRules.validateAppName($0)) != nil ? $0 : nil }
+        checked.appIconURL = record.appIconURL.flatMap {
+            (try? BrandingRules.validateImageURL($0)) != nil ? $0 : nil
+        }
+        checked.ogImageURL = record.ogImageURL.flatMap {
+            (try? BrandingRules.validateImageURL($0)) != nil ? $0 : nil
+        }
+        checked.ogDescription = record.ogDescription.flatMap {
+            (try? BrandingRules.validateDescription($0)) != nil ? $0 : nil
+        }
+        let color = record.brandColor.flatMap(BrandColor.init)
+        checked.brandColor = color?.text
+        brandTextColor = color?.textColor
         self.record = checked
         self.organizationName = organizationName
         self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }

@@ -1,0 +1,125 @@
+/// The rules for a program's branding fields, shared by the importer (which refuses a bad value) and
+/// ``ProgramSettings`` (which drops a stored value that breaks them, so a page never shows it).
+///
+/// Every value is shown on a page, so every size is bounded: with each field at its longest the fallback and
+/// preview pages stay under 20 KB.
+public enum BrandingRules {
+    /// The longest `app_name`, in characters (App Store and Google Play allow 30).
+    public static let maximumAppNameLength = 60
+    /// The longest `og_description`, in characters (previews cut at about 200).
+    public static let maximumDescriptionLength = 300
+    /// The longest `app_icon_url` or `og_image_url`, in bytes.
+    public static let maximumImageURLLength = 1024
+
+    /// 1–60 characters with no control character (C0, DEL, C1), line or paragraph separator.
+    public static func validateAppName(_ name: String) throws(ConfigValidationError) {
+        try validateText(name, maximumLength: maximumAppNameLength)
+    }
+
+    /// 1–300 characters with no control character (C0, DEL, C1), line or paragraph separator.
+    public static func validateDescription(_ text: String) throws(ConfigValidationError) {
+        try validateText(text, maximumLength: maximumDescriptionLength)
+    }
+
+    /// An `https://` URL (``URLRules/validateWebURL(_:)``) of at most 1024 bytes: an image a page makes the
+    /// visitor's browser (or a preview fetcher) load, so never over plain HTTP.
+    public static func validateImageURL(_ url: String) throws(ConfigValidationError) {
+        guard url.utf8.count <= maximumImageURLLength else {
+            throw .invalid("must be at most \(maximumImageURLLength) bytes")
+        }
+        try URLRules.validateWebURL(url)
+        guard URLRules.browserScheme(Array(url.utf8)) == "https" else { throw .invalid("must be an https:// URL") }
+    }
+
+    /// `#rrggbb`, six hexadecimal digits in either case.
+    public static func validateColor(_ color: String) throws(ConfigValidationError) {
+        guard BrandColor(color) != nil else { throw .invalid("must be a colour written #rrggbb, e.g. #3b5bdb") }
+    }
+
+    private static func validateText(_ text: String, maximumLength: Int) throws(ConfigValidationError) {
+        let count = text.count
+        guard count >= 1, count <= maximumLength else { throw .invalid("must be 1–\(maximumLength) characters") }
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .surrogate:
+                throw .invalid("must not contain control characters or line separators")
+            default: continue
+            }
+        }
+    }
+}
+
+/// A brand colour, `#rrggbb`, and the colour of text written on it.
+public struct BrandColor: Sendable, Equatable {
+    public let red: UInt8
+    public let green: UInt8
+    public let blue: UInt8
+
+    /// Parses `#rrggbb`; `nil` for anything else (`#123`, `#12345`, `red`, `#ggg000`).
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7, bytes[0] == 0x23 else { return nil }
+        var channels: [UInt8] = []
+        for index in stride(from: 1, to: 7, by: 2) {
+            guard let high = ASCII.hexValue(bytes[index]), let low = ASCII.hexValue(bytes[index + 1]) else {
+                return nil
+            }
+            channels.append(high << 4 | low)
+        }
+        red = channels[0]
+        green = channels[1]
+        blue = channels[2]
+    }
+
+    /// `#rrggbb` in lower case: the form pages write.
+    public var text: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [0x23]
+        for channel in [red, green, blue] {
+            bytes.append(digits[Int(channel >> 4)])
+            bytes.append(digits[Int(channel & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The dark text colour pages write on a light brand colour.
+    public static let darkText = "#111111"
+    /// The text colour pages write on a dark brand colour.
+    public static let lightText = "#ffffff"
+
+    /// Whether dark text (``darkText``) reads better on this colour than white: the one with the higher WCAG 2
+    /// contrast ratio wins. A light brand colour (yellow, mint, white) thus never carries unreadable white text.
+    public var prefersDarkText: Bool {
+        let luminance = relativeLuminance
+        let dark = Self.relativeLuminance(0x11, 0x11, 0x11)
+        let againstWhite = 1.05 / (luminance + 0.05)
+        let againstDark = (luminance + 0.05) / (dark + 0.05)
+        return againstDark > againstWhite
+    }
+
+    /// The text colour for this background: ``darkText`` or ``lightText``.
+    public var textColor: String { prefersDarkText ? Self.darkText : Self.lightText }
+
+    /// WCAG 2's relative luminance, 0 (black) to 1 (white).
+    public var relativeLuminance: Double { Self.relativeLuminance(red, green, blue) }
+
+    static func relativeLuminance(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Double {
+        0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// sRGB to linear light: `((c + 0.055) / 1.055)^2.4` above the toe. LinkCore has no `pow`, so the power is
+    /// `x² · x^0.4`, the fifth root of `x²` found by Newton's method (run once per program, when the link table is
+    /// built).
+    static func linear(_ channel: UInt8) -> Double {
+        let value = Double(channel) / 255
+        if value <= 0.04045 { return value / 12.92 }
+        let base = (value + 0.055) / 1.055
+        let square = base * base
+        var root = 1.0
+        for _ in 0..<40 {
+            let fourth = root * root * root * root
+            root = (4 * root + square / fourth) / 5
+        }
+        return square * root
+    }
+}
