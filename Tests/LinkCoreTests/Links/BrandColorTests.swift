@@ -1,0 +1,52 @@
+import LinkCore
+import Testing
+
+/// `#rrggbb` parsing, and the text colour that stays readable on it.
+@Suite struct BrandColorTests {
+    @Test func onlySixHexDigitsAfterAHashParse() {
+        #expect(BrandColor("#3B5bdB")?.text == "#3b5bdb")
+        #expect(BrandColor("#000000") == BrandColor("#000000"))
+        for bad in ["", "#", "#123", "#12345", "#1234567", "3b5bdb", "#ggg000", "red", "#12 456", "＃123456"] {
+            #expect(BrandColor(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// WCAG 2's sRGB transfer, checked against values computed with `pow`.
+    @Test func luminanceFollowsWCAG() {
+        #expect(abs(BrandColor("#ffffff")!.relativeLuminance - 1) < 1e-9)
+        #expect(BrandColor("#000000")!.relativeLuminance == 0)
+        // ((128/255 + 0.055) / 1.055)^2.4 = 0.21586050011389926
+        #expect(abs(BrandColor("#808080")!.relativeLuminance - 0.21586050011389926) < 1e-9)
+        // 0.2126 * ((59/255+0.055)/1.055)^2.4 + 0.7152 * ((91/255+0.055)/1.055)^2.4 + 0.0722 * ((219/255+0.055)/1.055)^2.4
+        #expect(abs(BrandColor("#3b5bdb")!.relativeLuminance - 0.13526450795017003) < 1e-9)
+    }
+
+    @Test func lightColoursGetDarkTextAndDarkColoursWhite() {
+        for light in ["#ffffff", "#ffd400", "#a7f3d0", "#00ff00", "#ff9900", "#cccccc"] {
+            #expect(BrandColor(light)!.textColor == BrandColor.darkText, "\(light)")
+        }
+        for dark in ["#000000", "#3b5bdb", "#7c3aed", "#b91c1c", "#0f766e", "#777777"] {
+            #expect(BrandColor(dark)!.textColor == BrandColor.lightText, "\(dark)")
+        }
+    }
+
+    /// A value stored by another tool that breaks the rules is dropped when the link table is built: no page shows
+    /// it.
+    @Test func programSettingsDropBrandingThatBreaksTheRules() {
+        let record = ProgramRecord(
+            id: "prg_x", organizationID: "org_x", name: "X", appName: "A\nB", appIconURL: "http://cdn.example/i.png",
+            brandColor: "#fff;}</style>", ogImageURL: "javascript:alert(1)", ogDescription: "")
+        let settings = ProgramSettings(record: record, organizationName: "Org")
+        #expect(settings.record.appName == nil && settings.displayName == "X")
+        #expect(settings.record.appIconURL == nil && settings.record.ogImageURL == nil)
+        #expect(settings.record.brandColor == nil && settings.brandTextColor == nil)
+        #expect(settings.record.ogDescription == nil)
+
+        let good = ProgramSettings(
+            record: ProgramRecord(
+                id: "prg_y", organizationID: "org_x", name: "Y", appName: "Why", brandColor: "#FFD400"),
+            organizationName: "Org")
+        #expect(good.displayName == "Why" && good.record.brandColor == "#ffd400")
+        #expect(good.brandTextColor == BrandColor.darkText)
+    }
+}
