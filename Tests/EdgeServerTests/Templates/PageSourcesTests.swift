@@ -20,8 +20,36 @@ import Testing
         #expect(try Self.pages[name] == String(contentsOfFile: file, encoding: .utf8))
     }
 
-    @Test func templatesCompile() throws {
-        _ = try PageTemplate(PageSources.fallback)
-        _ = try PageTemplate(PageSources.preview)
+    @Test(arguments: PageLanguage.allCases)
+    func wordsAreTheirFile(language: PageLanguage) throws {
+        let root = try #require(TestFiles.repositoryRoot)
+        let file = root + "/Sources/EdgeServer/Templates/Words/words-\(language.tag).txt"
+        #expect(try language.wordsSource == String(contentsOfFile: file, encoding: .utf8))
+    }
+
+    /// Every language has every word, and each page of each language compiles with its `lang` set and no `[[key]]`
+    /// left over.
+    @Test func everyLanguageCompilesWithAllItsWords() throws {
+        let words = try PageWords.all()
+        #expect(words.map(\.language) == PageLanguage.allCases)
+        for language in PageLanguage.allCases {
+            let localized = words[language.rawValue]
+            for (name, source) in Self.pages {
+                let page = try localized.localize(source)
+                #expect(page.contains(#"<html lang="\#(language.tag)">"#), "\(name) in \(language.tag)")
+                #expect(!page.contains("[["), "\(name) in \(language.tag)")
+                _ = try PageTemplate(page)
+            }
+        }
+        #expect(try Pages.standard.get().languages.map(\.language) == PageLanguage.allCases)
+    }
+
+    /// Words are HTML-escaped as they go into the markup, and their `{{field}}` values stay fields.
+    @Test func wordsAreEscapedAndKeepTheirFields() throws {
+        let words = try PageWords(.french, source: "a = l'app <b> {{partner_name}}\n# comment\n\nb=x")
+        #expect(try words.localize("<p>[[a]]|[[b]]|[[lang]]</p>") == "<p>l&#39;app &lt;b&gt; {{partner_name}}|x|fr</p>")
+        #expect(throws: TemplateError.self) { try words.localize("[[missing]]") }
+        #expect(throws: TemplateError.self) { try PageWords(.french, source: "a = 1\na = 2") }
+        #expect(throws: TemplateError.self) { try PageWords(.french, source: "no equals sign") }
     }
 }

@@ -29,6 +29,16 @@ import Testing
         #expect(try render("a{{#code}}<{{code}}>{{/code}}", [.code: "c"]) == "a<c>")
     }
 
+    /// `{{^field}}…{{/field}}` shows its content only when the field has no value: the preview's `twitter:card`
+    /// and default description.
+    @Test func invertedSectionsShowWhatHasNoValue() throws {
+        let source = "<{{#og_image_url}}large{{/og_image_url}}{{^og_image_url}}small{{/og_image_url}}>"
+        #expect(try render(source, [.ogImageURL: "https://x"]) == "<large>")
+        #expect(try render(source, [:]) == "<small>")
+        #expect(try render("{{^code}}none{{/code}}|{{code}}", [.code: "c"]) == "|c")
+        #expect(throws: TemplateError.self) { try PageTemplate("{{^code}}{{/partner_name}}") }
+    }
+
     @Test func valuesAreEscaped() throws {
         #expect(
             try render("<b>{{code}}</b>", [.code: #"<b>"x"&'y'"#]) == "<b>&lt;b&gt;&quot;x&quot;&amp;&#39;y&#39;</b>")
