@@ -16,8 +16,10 @@ package final class ChromeDriverSession {
     private let client: HTTPClient
     private var sessionID: String?
 
-    /// Starts chromedriver and a headless Chromium that presents itself with `userAgent`.
-    package init(userAgent: String) throws {
+    /// Starts chromedriver and a headless Chromium that presents itself with `userAgent`. With
+    /// `acceptInsecureCertificates`, Chromium loads from HTTPS servers with a self-signed certificate (a test's own
+    /// image server, say).
+    package init(userAgent: String, acceptInsecureCertificates: Bool = false) throws {
         for path in [Self.chromiumPath, Self.chromedriverPath] where access(path, X_OK) != 0 {
             throw TestError("\(path) is missing: run scripts/install-deps.sh test (make test installs it)")
         }
@@ -34,7 +36,11 @@ package final class ChromeDriverSession {
                     "--no-first-run", "--window-size=1280,900", "--user-agent=\(userAgent)",
                 ],
             ]
-            let capabilities = ["capabilities": ["alwaysMatch": ["goog:chromeOptions": options]]]
+            let capabilities = [
+                "capabilities": [
+                    "alwaysMatch": ["goog:chromeOptions": options, "acceptInsecureCerts": acceptInsecureCertificates]
+                ]
+            ]
             let created = try command("POST", "/session", capabilities)
             guard let id = (created as? [String: Any])?["sessionId"] as? String else {
                 throw TestError("chromedriver answered no session id: \(created)")
