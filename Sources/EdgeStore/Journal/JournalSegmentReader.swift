@@ -204,7 +204,9 @@ struct JournalSegmentReader {
         if case .bytes(let bytes) = source {
             let start = Int(min(offset, Int64(bytes.count)))
             let total = min(count, bytes.count - start)
-            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + total])) }
+            bytes.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + total]))
+            }
             return total
         }
         var total = 0
