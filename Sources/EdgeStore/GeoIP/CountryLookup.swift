@@ -30,7 +30,7 @@ public final class CountryLookup: @unchecked Sendable {
 
     /// Opens a MaxMind DB file; throws an error naming the file and libmaxminddb's reason when it cannot be read or
     /// is not a MaxMind DB.
-    public init(path: String) throws(OpenError) {
+    public init(path: String) throws {
         // Opened before any stored property is set: a class whose init throws after that runs its deinit, which
         // would close what never opened.
         let opened = UnsafeMutablePointer<MMDB_s>.allocate(capacity: 1)
