@@ -51,7 +51,9 @@ public enum IPAddress: Sendable, Equatable {
             return "\(a).\(b).\(c).\(d)"
         case .v6(let bytes):
             var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            let written = bytes.withUnsafeBytes { inet_ntop(AF_INET6, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
+            let written = bytes.withUnsafeBytes {
+                inet_ntop(AF_INET6, $0.baseAddress, &buffer, socklen_t(buffer.count))
+            }
             guard written != nil else { return "" }
             return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }

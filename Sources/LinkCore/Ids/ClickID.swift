@@ -67,7 +67,9 @@ public struct ClickID: Sendable, Equatable {
         var raw = [UInt8](repeating: 0, count: 6)
         for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: time >> UInt64(40 - 8 * index)) }
         var text = [UInt8](repeating: 0, count: 8)
-        raw.withUnsafeBytes { input in text.withUnsafeMutableBytes { SortableBase64.encode(input, into: $0.baseAddress!) } }
+        raw.withUnsafeBytes { input in
+            text.withUnsafeMutableBytes { SortableBase64.encode(input, into: $0.baseAddress!) }
+        }
         return String(decoding: prefix + text, as: UTF8.self)
     }
 

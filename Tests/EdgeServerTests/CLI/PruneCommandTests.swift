@@ -57,7 +57,8 @@ import Testing
         let server = try Self.seeded()
         defer { server.shutdown() }
         for arguments in [
-            ["--before", "2026-13-01"], ["--before", "2026-02-30"], ["--before", "yesterday"], ["--before", "2026-1-1"],
+            ["--before", "2026-13-01"], ["--before", "2026-02-30"], ["--before", "yesterday"],
+            ["--before", "2026-1-1"],
             ["--before", "2026-01-01T00:00:00"], ["--before", "20260101"], ["--before", ""], [],
         ] {
             let result = try ChildProcess.run(
