@@ -26,8 +26,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMaxMindDB", providers: [.apt(["libmaxminddb-dev"])]),
         .target(name: "LinkCore", resources: [.embedInCode("UserAgent/user-agent-rules.txt")]),
-        .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite"]),
+        .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite", "CMaxMindDB"]),
         .target(
             name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL"],
             resources: [

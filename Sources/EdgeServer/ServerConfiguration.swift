@@ -1,3 +1,5 @@
+import EdgeStore
+
 /// How `tolt-edge serve` runs; parsed and validated once at start-up.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on.
@@ -28,6 +30,11 @@ public struct ServerConfiguration: Sendable {
     /// keeping room for the journal, the store and the listeners (``DescriptorLimit``). A larger value is lowered to
     /// that.
     public var maxConnections: Int? = nil
+    /// A MaxMind DB file (`--geoip`) the ingester looks each click's country up in; `nil` stores clicks without a
+    /// country. Opened at start-up: a file that cannot be opened as a MaxMind DB stops the server from starting.
+    public var geoIPFile: String? = nil
+    /// How much of a client's address a stored click keeps (`--ip-storage`); the country is looked up first.
+    public var ipStorage = IPStorage.anonymized
 
     public init() {}
 
