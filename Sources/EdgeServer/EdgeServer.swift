@@ -35,6 +35,9 @@ public final class EdgeServer: Sendable {
         // MSG_NOSIGNAL): set here, for `tolt-edge serve` and any other embedder alike.
         signal(SIGPIPE, SIG_IGN)
         let maxConnections = Self.prepareDescriptors(configuration, log: log)
+        if configuration.publicURL == nil {
+            log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
+        }
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
         let location = StoreLocation(dataDirectory: directory)
