@@ -9,7 +9,8 @@ import LinkCore
 /// copy of the link table, User-Agent cache and random pool, used only on that thread.
 ///
 /// It touches no database and allocates only through its responder (the engine's per-request memory), except
-/// when trusted proxies are configured and a tap came through one (``ClientAddress``).
+/// when trusted proxies are configured and a tap came through one (``ClientAddress``), and when a desktop tap finds
+/// its link's QR code not yet drawn on this loop (``QRCodeCache``: libqrencode allocates, once per link).
 final class LinkHandler {
     let application: EdgeApplication
     /// Copied out of the application once, so that a tap does not copy the configuration or the pages to read them.

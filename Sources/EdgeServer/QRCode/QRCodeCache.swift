@@ -4,7 +4,7 @@ import LinkCore
 /// tap of that link on this loop, and served from here afterwards, so a tap never calls libqrencode for a link it
 /// already drew.
 ///
-/// Bounded: the SVGs live in a byte ring of ``arenaCapacity`` bytes (1 MiB: about 400 codes of 2-3 KB), found
+/// Bounded: the SVGs live in a byte ring of ``arenaCapacity`` bytes (1 MiB: about 500 codes of links of 40-60 bytes, 1.6-2 KB each), found
 /// through ``slotCount`` direct-mapped slots keyed by the code's reference (references are consecutive row ids, so
 /// up to 4,096 links do not collide). A new SVG is written after the newest one and wraps to the ring's start;
 /// the slots whose bytes it covered are stale from then on (their start has fallen out of the last
@@ -14,15 +14,15 @@ import LinkCore
 ///
 /// A hit costs a slot read and two comparisons, no lock (one thread only) and no allocation; the bytes it returns
 /// stay valid until the next ``svg(for:generation:)`` call, so the caller copies them into the page at once.
-/// Memory: 1 MiB of ring (reserved at start, touched as codes are drawn) and 96 KiB of slots per loop.
+/// Memory per loop: 1 MiB of ring (reserved at start, touched as codes are drawn) and 128 KiB of slots.
 final class QRCodeCache {
     static let slotCount = 4_096
     static let arenaCapacity = 1 << 20
-    /// The largest SVG kept; a link whose code would be larger gets no QR code. A 2-3 KB code is typical (URLs of
-    /// 50-100 bytes: versions 4-6); 8 KiB holds any URL up to about 250 bytes, and keeps the page small.
+    /// The largest SVG kept; a link whose code would be larger gets no QR code. 1.6-3.1 KB is typical (URLs of
+    /// 40-110 bytes: versions 3-6); 8 KiB holds URLs up to about 300 bytes (version 13), and keeps the page small.
     static let maximumSVGLength = 8 * 1_024
-    /// The longest URL encoded; a longer one would not fit ``maximumSVGLength`` anyway.
-    static let maximumURLLength = 512
+    /// The longest URL encoded; a longer one would not fit ``maximumSVGLength`` anyway (so it costs no drawing).
+    static let maximumURLLength = 384
 
     private struct Slot {
         /// The code's reference plus one; 0 for an empty slot.
