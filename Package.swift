@@ -27,10 +27,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMaxMindDB", providers: [.apt(["libmaxminddb-dev"])]),
+        // libqrencode (Debian libqrencode-dev): the desktop fallback page's QR code; EdgeServer alone links it.
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "LinkCore", resources: [.embedInCode("UserAgent/user-agent-rules.txt")]),
         .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite", "CMaxMindDB"]),
         .target(
-            name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL"],
+            name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL", "CQRencode"],
             resources: [
                 .embedInCode("Templates/fallback.html"), .embedInCode("Templates/preview.html"),
                 .embedInCode("Templates/not-found.html"),

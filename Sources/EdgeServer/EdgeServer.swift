@@ -38,6 +38,9 @@ public final class EdgeServer: Sendable {
         let countries = try configuration.geoIPFile.map { try CountryLookup(path: $0) }
         if let countries { log("geoip: \(countries.databaseType) database \(countries.path)") }
         let maxConnections = Self.prepareDescriptors(configuration, log: log)
+        if configuration.publicURL == nil {
+            log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
+        }
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
         let location = StoreLocation(dataDirectory: directory)

@@ -12,8 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./data"
     /// Proxies whose `X-Forwarded-For` is believed; none by default.
     public var trustedProxies = TrustedProxies()
-    /// The public base URL of the links (`--public-url`), for the preview page's `og:url`; without it the page has
-    /// no `og:url`. Never taken from a request's `Host`.
+    /// The public base URL of the links (`--public-url`), for the preview page's `og:url` and the desktop fallback
+    /// page's QR code; without it the preview has no `og:url` and the desktop page no QR code. Never taken from a
+    /// request's `Host`.
     public var publicURL: PublicURL?
     /// How many clients (IPv4 addresses, IPv6 /64s) the claim rate limit tracks at once. Should every one of them be
     /// limited, claims from new clients are refused until a window passes.

@@ -15,7 +15,7 @@ enum ServeCommand {
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
           --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
-                                og:url (default: none, and the preview has no og:url)
+                                og:url and the desktop page's QR code (default: none, and neither is shown)
           --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
           --tls-cert FILE       serve TLS (1.2 and 1.3; ALPN h2 and http/1.1) with this PEM certificate chain
           --tls-key FILE        and this PEM private key; SIGHUP reads both again for new connections

@@ -100,6 +100,14 @@ package final class ChromeDriverSession {
         return png
     }
 
+    /// A PNG of one element, as it is drawn on the page.
+    package func screenshot(of element: String) throws -> Data {
+        guard let base64 = try sessionCommand("GET", "/element/\(element)/screenshot") as? String,
+            let png = Data(base64Encoded: base64)
+        else { throw TestError("element screenshot was not base64") }
+        return png
+    }
+
     /// Ends the session (Chromium quits), stops chromedriver, and kills any browser process still alive.
     package func quit() {
         let browsers = Self.children(of: driver.processIdentifier).filter(Self.isLiveChromium)
