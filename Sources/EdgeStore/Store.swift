@@ -27,6 +27,10 @@ public protocol Store: AnyObject, Sendable {
     func forgetJournalSegment(_ segment: String) throws
     /// An organization's clicks, newest first.
     func clicks(_ query: ClickQuery) throws -> Page<ClickRecord>
+    /// Deletes up to `limit` clicks created before `createdBefore` (milliseconds since 1970), oldest first, in one
+    /// short transaction; returns how many. Called in a loop (`tolt-edge prune`) so that no call holds the write lock
+    /// long.
+    func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int
 
     /// Creates the customer unless the organization already has one with this `customerID`; returns the
     /// customer that holds the user afterwards and whether this call created it. Atomic in the store.

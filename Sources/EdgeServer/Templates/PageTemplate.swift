@@ -8,6 +8,9 @@ enum PageField: Int, CaseIterable, Sendable {
     case appIconURL, brandColor, ogImageURL, ogDescription
     /// The colour of text on the brand colour: present exactly when `brand_color` is.
     case brandTextColor
+    /// The desktop page's QR code: SVG markup the server drew (``QRCodeSVG``), written as is. Its label and caption
+    /// are words of the page (``PageWords``), not fields.
+    case qrSVG
 
     init?(name: String) {
         switch name {
@@ -24,12 +27,17 @@ enum PageField: Int, CaseIterable, Sendable {
         case "brand_text_color": self = .brandTextColor
         case "og_image_url": self = .ogImageURL
         case "og_description": self = .ogDescription
+        case "qr_svg": self = .qrSVG
         default: return nil
         }
     }
+
+    /// Whether the field's value is markup the server made, written without escaping (which it needs none of:
+    /// it holds no text from a program, partner or visitor).
+    var isMarkup: Bool { self == .qrSVG }
 }
 
-/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped,
+/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped (a markup field as it is),
 /// `{{#field}}…{{/field}}` shows its content only when the field has a value, and `{{^field}}…{{/field}}` only
 /// when it has none.
 struct PageTemplate: Sendable {
@@ -95,7 +103,8 @@ struct PageTemplate: Sendable {
     func maximumLength(_ length: (PageField) -> Int) -> Int {
         var total = text.count
         for field in PageField.allCases {
-            total += occurrences[field.rawValue] * length(field) * HTMLEscaping.maximumExpansion
+            let expansion = field.isMarkup ? 1 : HTMLEscaping.maximumExpansion
+            total += occurrences[field.rawValue] * length(field) * expansion
         }
         return total
     }
@@ -142,6 +151,12 @@ struct EscapingWriter {
     @inline(__always)
     mutating func write<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         HTMLEscaping.write(bytes, into: &writer)
+    }
+
+    /// Writes markup the server made (a ``PageField/isMarkup`` field) as it is.
+    @inline(__always)
+    mutating func writeMarkup(_ bytes: UnsafeRawBufferPointer) {
+        writer.write(bytes)
     }
 }
 

@@ -14,17 +14,21 @@ public final class ClickIngester: Sendable {
     private let store: any Store
     private let state = Mutex<State>(State())
     private let log: @Sendable (String) -> Void
+    private let preparation: ClickPreparation
 
     private let stopping = StopSignal()
 
     /// The most damaged places logged one by one per segment; the rest are summed up when the segment is done.
     static let damageLogLimit = 10
+    /// Failed country lookups are logged at the first and then once per this many, never per click.
+    static let countryFailureLogInterval = 1000
 
     struct State {
         var segments: [String: SegmentProgress] = [:]
         var ingested = 0
         var damaged = 0
         var torn = 0
+        var countryFailures = 0
     }
 
     /// How far a segment is ingested, and what the ingester learned about it on the way.
@@ -39,9 +43,14 @@ public final class ClickIngester: Sendable {
         var damageUnlogged = 0
     }
 
-    public init(journal: ClickJournal, store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `preparation` says what a click's country and stored address are (``ClickPreparation``).
+    public init(
+        journal: ClickJournal, store: any Store, preparation: ClickPreparation = ClickPreparation(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.journal = journal
         self.store = store
+        self.preparation = preparation
         self.log = log
     }
 
@@ -52,6 +61,8 @@ public final class ClickIngester: Sendable {
     public var damagedCount: Int { state.withLock { $0.damaged } }
     /// How many segments it found ending in a torn record: the rest of a write a crash or a failed write cut short.
     public var tornTailCount: Int { state.withLock { $0.torn } }
+    /// How many clicks were stored without a country because the lookup failed on a damaged database.
+    public var countryFailureCount: Int { state.withLock { $0.countryFailures } }
 
     /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority. Runs on the calling thread.
     ///
@@ -171,6 +182,7 @@ public final class ClickIngester: Sendable {
             var batch: [ClickRecord] = []
             var damages: [JournalSegmentReader.Damage] = []
             var skipped: [String] = []
+            var countryFailures: [String] = []
             var next = progress.offset
             let outcome = try reader.read(
                 from: progress.offset, format: format, previousNumber: progress.lastNumber,
@@ -178,7 +190,8 @@ public final class ClickIngester: Sendable {
                 frame: { kind, payload, after in
                     if kind != JournalFrame.Kind.click.rawValue {
                         skipped.append("a record of unknown kind \(kind) in \(name) before byte \(after)")
-                    } else if let click = JournalRecord.decode(payload) {
+                    } else if var click = JournalRecord.decode(payload) {
+                        if let failure = preparation.prepare(&click) { countryFailures.append(failure) }
                         batch.append(click)
                     } else {
                         skipped.append("an undecodable journal record in \(name) before byte \(after)")
@@ -193,6 +206,7 @@ public final class ClickIngester: Sendable {
                 budget -= 1
             }
             for line in skipped { log("journal: skipped " + line) }
+            if !countryFailures.isEmpty { reportCountryFailures(countryFailures) }
             for damage in damages { report(damage, in: name, progress: &progress) }
             state.withLock { [progress] in
                 $0.segments[key] = progress
@@ -239,6 +253,20 @@ public final class ClickIngester: Sendable {
         log(
             "journal: skipped \(damage.length) damaged bytes in \(name) at byte \(damage.offset) (a corrupt record, "
                 + "not a torn write): lost \(lost); reading on from the next valid record")
+    }
+
+    /// Counts failed country lookups and logs the first and then one per ``countryFailureLogInterval``, with
+    /// libmaxminddb's reason and never the address.
+    private func reportCountryFailures(_ reasons: [String]) {
+        let (before, after) = state.withLock { state in
+            defer { state.countryFailures += reasons.count }
+            return (state.countryFailures, state.countryFailures + reasons.count)
+        }
+        let interval = Self.countryFailureLogInterval
+        guard before == 0 || before / interval != after / interval else { return }
+        log(
+            "geoip: \(after) country lookups failed so far (the last: \(reasons[reasons.count - 1])); their clicks "
+                + "are stored without a country. Is the --geoip database damaged?")
     }
 
     /// Deletes a segment that is done, and its checkpoint.

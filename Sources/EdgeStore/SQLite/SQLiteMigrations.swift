@@ -117,5 +117,8 @@ enum SQLiteMigrations {
         ALTER TABLE programs ADD COLUMN og_image_url TEXT;
         ALTER TABLE programs ADD COLUMN og_description TEXT;
         """,
+        // 6: a click's country (ISO 3166-1 alpha-2), looked up by the ingester with `--geoip`; null without it and
+        // for clicks stored before this step.
+        "ALTER TABLE clicks ADD COLUMN country TEXT;",
     ]
 }
