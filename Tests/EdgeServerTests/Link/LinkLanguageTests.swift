@@ -45,6 +45,21 @@ import Testing
         #expect(german.contains("<small>Jetzt bei</small><strong>Google Play</strong>"))
     }
 
+    /// The desktop page's QR code is labelled and captioned in the page's language.
+    @Test func theQRCodeSpeaksThePageLanguage() throws {
+        let server = try TestServer { $0.publicURL = try? PublicURL("https://links.example.com") }
+        defer { server.shutdown() }
+        let client = server.client()
+        for (language, label, caption) in [
+            ("de", "QR-Code dieses Links", "Mit dem Handy scannen"), ("en", "QR code of this link", "Scan with your phone"),
+            ("pt-BR", "Código QR deste link", "Escaneie com seu celular"),
+        ] {
+            let page = try Self.fallback(client, acceptLanguage: language).text
+            #expect(page.contains(#"<div role="img" aria-label="\#(label)"><svg"#), "\(language)")
+            #expect(page.contains("</svg></div><p>\(caption)</p>"), "\(language)")
+        }
+    }
+
     /// The headers of `AcceptLanguageTests` that a browser or a client could send, end to end.
     @Test func theHeaderChoosesTheLanguage() throws {
         let server = try TestServer()
