@@ -107,7 +107,8 @@ struct ConfigMerge {
     }
 
     /// The page branding fields: each checked by ``BrandingRules``; absent keeps, `null` (or `""`) clears.
-    private func applyBranding(_ document: ConfigDocument.Program, to record: inout ProgramRecord, path: String) throws {
+    private func applyBranding(_ document: ConfigDocument.Program, to record: inout ProgramRecord, path: String) throws
+    {
         func check(_ field: String, _ validate: @escaping (String) throws(ConfigValidationError) -> Void)
             -> (String) throws -> Void
         {

@@ -20,7 +20,8 @@ final class ImageServer {
         directory = try TemporaryDirectory()
         do {
             let certificate = try TestCertificate(in: directory.path, name: "127.0.0.1")
-            var response = Data("HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(png.count)\r\n\r\n".utf8)
+            var response = Data(
+                "HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(png.count)\r\n\r\n".utf8)
             response.append(png)
             try response.write(to: URL(fileURLWithPath: directory.path + "/icon.png"))
             let output = directory.path + "/s_server.out"

@@ -24,7 +24,9 @@ import Testing
     }
 
     /// Waits until the server's link table shows the import (the watcher polls the revision).
-    static func page(_ server: TestServer, _ path: String, agent: String, expecting marker: String) throws -> HTTPResponse {
+    static func page(_ server: TestServer, _ path: String, agent: String, expecting marker: String) throws
+        -> HTTPResponse
+    {
         var response: HTTPResponse?
         let seen = eventually {
             response = try? server.client().request("GET", path, headers: [("User-Agent", agent)])

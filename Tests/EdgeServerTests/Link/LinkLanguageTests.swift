@@ -8,7 +8,9 @@ import Testing
     /// A few words of each language's fallback page, as a person reads them.
     static let fallbackWords: [String: [String]] = [
         "en": ["Lee shared this code with you.", ">Copy code</button>", #"data-copied-status="Copied LEE""#],
-        "de": ["Lee hat diesen Code mit dir geteilt.", ">Code kopieren</button>", #"data-copied-status="LEE kopiert""#],
+        "de": [
+            "Lee hat diesen Code mit dir geteilt.", ">Code kopieren</button>", #"data-copied-status="LEE kopiert""#,
+        ],
         "fr": ["Lee a partagé ce code avec vous.", ">Copier le code</button>", #"data-copied-status="LEE copié""#],
         "es": ["Lee ha compartido este código contigo.", ">Copiar código</button>", #"data-copied="Copiado""#],
         "pt": ["Lee compartilhou este código com você.", ">Copiar código</button>", #"data-copied="Copiado""#],
@@ -51,7 +53,8 @@ import Testing
         defer { server.shutdown() }
         let client = server.client()
         for (language, label, caption) in [
-            ("de", "QR-Code dieses Links", "Mit dem Handy scannen"), ("en", "QR code of this link", "Scan with your phone"),
+            ("de", "QR-Code dieses Links", "Mit dem Handy scannen"),
+            ("en", "QR code of this link", "Scan with your phone"),
             ("pt-BR", "Código QR deste link", "Escaneie com seu celular"),
         ] {
             let page = try Self.fallback(client, acceptLanguage: language).text

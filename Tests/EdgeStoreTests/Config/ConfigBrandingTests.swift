@@ -11,7 +11,8 @@ import Testing
 
     static let branded = program(
         ##""app_name":"Acme Pro & Co","app_icon_url":"https://cdn.acme.example/icon.png","brand_color":"#FFD400","##
-            + #""og_image_url":"https://cdn.acme.example/card.png?v=2&s=1","og_description":"20% off your first month""#)
+            + #""og_image_url":"https://cdn.acme.example/card.png?v=2&s=1","og_description":"20% off your first month""#
+    )
 
     static func acme(_ fixture: StoreFixture) throws -> ProgramRecord {
         try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
@@ -107,7 +108,9 @@ import Testing
         .init(
             name: "colour escaping its style",
             json: program(##""brand_color":"#fff;}</style><script>alert(1)</script>""##), path: path + "brand_color: "),
-        .init(name: "colour a number", json: program(##""brand_color":123456"##), path: path + "brand_color: must be a string"),
+        .init(
+            name: "colour a number", json: program(##""brand_color":123456"##),
+            path: path + "brand_color: must be a string"),
         .init(
             name: "app name too long", json: program(#""app_name":"\#(longName)""#),
             path: path + "app_name: must be 1–60 characters"),
