@@ -7,6 +7,7 @@ enum ServeCommand {
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
+                               [--metrics-host ADDRESS] [--metrics-port PORT]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -21,6 +22,9 @@ enum ServeCommand {
           --h2c                 let cleartext connections speak HTTP/2 (h2c); off by default
           --max-connections N   client connections open at once (default: what the descriptor limit leaves
                                 after the journal, the store and the listeners; the soft limit is raised to the hard)
+          --metrics-host ADDRESS  serve GET /metrics (Prometheus, no key) on a listener of its own at this address
+          --metrics-port PORT     and port (defaults 127.0.0.1 and 9464 when only one is given), and not on the
+                                  main listener; without either, /metrics is on the main listener
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -32,7 +36,7 @@ enum ServeCommand {
                 arguments,
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
-                    "max-connections",
+                    "max-connections", "metrics-host", "metrics-port",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -46,6 +50,8 @@ enum ServeCommand {
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
             configuration.maxConnections = try options.integer("max-connections", in: 1...10_000_000)
             configuration.h2c = options.flags.contains("h2c")
+            configuration.metricsHost = options.value("metrics-host")
+            configuration.metricsPort = try options.integer("metrics-port", in: 0...65535)
             switch (options.value("tls-cert"), options.value("tls-key")) {
             case (let certificate?, let key?): configuration.tls = TLSFiles(certificate: certificate, key: key)
             case (nil, nil): break
@@ -73,6 +79,9 @@ enum ServeCommand {
             Output.out(
                 "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
             )
+            if let metrics = configuration.metricsListener, let port = server.metricsPort {
+                Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
+            }
             if options.flags.contains("demo") {
                 Output.out(
                     """
