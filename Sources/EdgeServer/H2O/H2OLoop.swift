@@ -218,10 +218,11 @@ final class H2OLoop {
                     request.pointee.res.headers.size = 0
                     H2OResponder(request: request, loop: self, route: response.route, startedAt: response.startedAt)
                         .send(
-                        APIResponse.error(
-                            APIError(
-                                status: 503, code: "unavailable", message: "The click could not be recorded; try again"
-                            )))
+                            APIResponse.error(
+                                APIError(
+                                    status: 503, code: "unavailable",
+                                    message: "The click could not be recorded; try again"
+                                )))
                 }
             }
             sending.removeAll(keepingCapacity: true)

@@ -97,7 +97,8 @@ final class MetricsListener: Sendable {
         for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
         head += "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + content
-        metrics.listener.answered(route: route, status: request.status, elapsed: Clock.monotonicNanoseconds() &- started)
+        metrics.listener.answered(
+            route: route, status: request.status, elapsed: Clock.monotonicNanoseconds() &- started)
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

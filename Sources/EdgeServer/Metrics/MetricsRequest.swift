@@ -37,7 +37,8 @@ enum MetricsRequest {
         }
         let method = String(decoding: parts[0], as: UTF8.self)
         guard method == "GET" || method == "HEAD" else {
-            var answer = error(405, "Method Not Allowed", code: "method_not_allowed", message: "Use GET, HEAD on this path")
+            var answer = error(
+                405, "Method Not Allowed", code: "method_not_allowed", message: "Use GET, HEAD on this path")
             answer.headers = [("Allow", "GET, HEAD")]
             return answer
         }

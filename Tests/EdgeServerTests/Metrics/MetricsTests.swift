@@ -30,7 +30,8 @@ import Testing
         // a click), an Android one (Google Play, a click), a Slack preview, a curl tap (a bot: the redirect without a
         // click), an unknown code.
         for _ in 0..<3 {
-            #expect(try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)]).status == 302)
+            #expect(
+                try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)]).status == 302)
         }
         #expect(try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.desktop)]).status == 200)
         #expect(try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.android)]).status == 302)
@@ -93,7 +94,10 @@ import Testing
             return last.value("tolt_edge_clicks_ingested_total") - before.value("tolt_edge_clicks_ingested_total") == 5
                 && last.value("tolt_edge_journal_backlog_records") == 0
         }
-        #expect(ingested, "ingested \(last.value("tolt_edge_clicks_ingested_total")), backlog \(last.value("tolt_edge_journal_backlog_records"))")
+        #expect(
+            ingested,
+            "ingested \(last.value("tolt_edge_clicks_ingested_total")), backlog \(last.value("tolt_edge_journal_backlog_records"))"
+        )
         #expect(last.has("tolt_edge_journal_backlog_bytes"))
         #expect(last.value("process_open_fds") > 0)
         #expect(last.value("process_resident_memory_bytes") > 1_048_576)
@@ -111,7 +115,9 @@ import Testing
         let routes = Set(text.all(Self.requests).map { $0.labels["route"] ?? "" })
         #expect(routes == ["unmatched", "link"])
         #expect(text.value(Self.requests, ["route": "unmatched", "code": "404"]) == 4)
-        for sample in text.samples { #expect(sample.labels.values.allSatisfy { !$0.contains("x1") && !$0.contains("%") }) }
+        for sample in text.samples {
+            #expect(sample.labels.values.allSatisfy { !$0.contains("x1") && !$0.contains("%") })
+        }
         // Every route of the table has its histogram, from the first scrape on.
         for route in ["link", "healthz", "v1_clicks", "claims", "webhook", "metrics", "unmatched"] {
             #expect(text.has(Self.durations + "_count", ["route": route]), "\(route)")

@@ -15,9 +15,10 @@ import Testing
         #expect(post.headers.contains { $0 == ("Allow", "GET, HEAD") })
         #expect(answer("GET /metricsx HTTP/1.1\r\n\r\n").status == 404)
         #expect(answer("GET / HTTP/1.1\r\n\r\n").status == 404)
-        for bad in ["GET /metrics\r\n\r\n", "GET /metrics HTTP/2\r\n\r\n", "get /metrics HTTP/1.1\r\n\r\n",
-            "GET  /metrics HTTP/1.1\r\n\r\n", "GET metrics HTTP/1.1\r\n\r\n", "\r\n\r\n"]
-        {
+        for bad in [
+            "GET /metrics\r\n\r\n", "GET /metrics HTTP/2\r\n\r\n", "get /metrics HTTP/1.1\r\n\r\n",
+            "GET  /metrics HTTP/1.1\r\n\r\n", "GET metrics HTTP/1.1\r\n\r\n", "\r\n\r\n",
+        ] {
             #expect(answer(bad).status == 400, "\(bad)")
         }
         #expect(MetricsRequest.isComplete(Array("GET /metrics HTTP/1.1\r\n\r\n".utf8)))

@@ -49,9 +49,10 @@ struct PrometheusText {
             let sample = try Self.parseSample(Substring(line), where_)
             guard let family, let type = types[family],
                 sample.name == family
-                    || (type == "histogram" && ["_bucket", "_sum", "_count"].contains {
-                        sample.name == family + $0
-                    })
+                    || (type == "histogram"
+                        && ["_bucket", "_sum", "_count"].contains {
+                            sample.name == family + $0
+                        })
             else { throw TestError("sample outside its family's TYPE, \(where_)") }
             if sample.name.hasSuffix("_bucket") && type == "histogram" {
                 guard sample.labels["le"] != nil else { throw TestError("bucket without le, \(where_)") }
@@ -109,8 +110,9 @@ struct PrometheusText {
     }
 
     static func isMetricName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first == ":"
-            || CharacterSet.letters.contains(first)
+        guard let first = name.unicodeScalars.first, first.isASCII,
+            first == "_" || first == ":"
+                || CharacterSet.letters.contains(first)
         else { return false }
         return name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0 == "_" || $0 == ":" || CharacterSet.alphanumerics.contains($0))
@@ -159,7 +161,9 @@ struct PrometheusText {
                 guard labels.updateValue(value, forKey: label) == nil else {
                     throw TestError("label \(label) twice, \(where_)")
                 }
-                if rest.first == "," { rest = rest.dropFirst() } else if rest.first != "}" {
+                if rest.first == "," {
+                    rest = rest.dropFirst()
+                } else if rest.first != "}" {
                     throw TestError("labels not separated by commas, \(where_)")
                 }
             }
