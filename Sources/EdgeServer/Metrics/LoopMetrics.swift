@@ -40,17 +40,25 @@ struct MetricsLayout: Sendable {
 final class LoopMetrics: @unchecked Sendable {
     private let counters: UnsafeMutablePointer<Atomic<Int>>
     private let byteCount: Int
+    /// ``MetricLabels/latencyBounds``, copied into this block's own memory: reading the shared array per request
+    /// would retain and release its buffer, an atomic read-modify-write on a cache line every loop touches.
+    private let bounds: UnsafeMutablePointer<UInt64>
+    private let boundCount: Int
 
     init() {
         byteCount = (MetricsLayout.count * MemoryLayout<Int>.stride + 127) / 128 * 128
         let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 128)
         counters = memory.bindMemory(to: Atomic<Int>.self, capacity: byteCount / MemoryLayout<Int>.stride)
         for index in 0..<(byteCount / MemoryLayout<Int>.stride) { (counters + index).initialize(to: Atomic(0)) }
+        boundCount = MetricLabels.latencyBounds.count
+        bounds = UnsafeMutablePointer<UInt64>.allocate(capacity: boundCount)
+        bounds.initialize(from: MetricLabels.latencyBounds, count: boundCount)
     }
 
     deinit {
         counters.deinitialize(count: byteCount / MemoryLayout<Int>.stride)
         UnsafeMutableRawPointer(counters).deallocate()
+        bounds.deallocate()
     }
 
     /// Adds `amount` to counter `index`. On the block's loop thread only.
@@ -67,8 +75,7 @@ final class LoopMetrics: @unchecked Sendable {
     func answered(route: Int, status: Int, elapsed: UInt64) {
         add(MetricsLayout.status(route: route, slot: MetricLabels.statusSlot(status)))
         var bucket = 0
-        let bounds = Self.bounds
-        while bucket < bounds.count && elapsed > bounds[bucket] { bucket &+= 1 }
+        while bucket < boundCount && elapsed > bounds[bucket] { bucket &+= 1 }
         add(MetricsLayout.bucket(route: route, slot: bucket))
         add(MetricsLayout.latencySum(route: route), Int(truncatingIfNeeded: elapsed))
     }
@@ -89,8 +96,6 @@ final class LoopMetrics: @unchecked Sendable {
 
     @inline(__always)
     func visitor(_ label: UserAgentLabel) { add(MetricsLayout.visitors &+ UserAgentLabel.slot(label)) }
-
-    private static let bounds = MetricLabels.latencyBounds
 }
 
 extension UserAgentLabel {
