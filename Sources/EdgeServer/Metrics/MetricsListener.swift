@@ -26,7 +26,14 @@ final class MetricsListener: Sendable {
 
     /// Binds the listener, so that a busy port fails before anything starts.
     init(host: String, port: Int, metrics: ServerMetrics, route: Int) throws {
-        descriptor = try Listener.open(host: host, port: port)
+        do {
+            // One listener, no SO_REUSEPORT: a second server given the same port must fail at start, not take
+            // every other scrape.
+            descriptor = try Listener.open(host: host, port: port, sharesPort: false)
+        } catch {
+            // Listener's messages name --host; this one is --metrics-host and --metrics-port.
+            throw ConfigurationError("the metrics listener (--metrics-host \(host), --metrics-port \(port)): \(error)")
+        }
         self.port = Listener.localPort(descriptor)
         self.metrics = metrics
         self.route = route

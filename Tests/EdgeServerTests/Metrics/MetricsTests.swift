@@ -169,6 +169,21 @@ import Testing
         #expect(garbage.status == 400)
     }
 
+    @Test func aMetricsPortInUseStopsTheStartWithAnErrorNamingTheOption() throws {
+        let first = try TestServer { $0.metricsPort = 0 }
+        defer { first.shutdown() }
+        let taken = try #require(first.server.metricsPort)
+        do {
+            let second = try TestServer { $0.metricsPort = taken }
+            second.shutdown()
+            Issue.record("a second server took metrics port \(taken)")
+        } catch {
+            #expect("\(error)".contains("--metrics-port \(taken)"), "\(error)")
+        }
+        // The first one still answers its scrapes.
+        #expect(try HTTPClient(port: taken).request("GET", "/metrics").status == 200)
+    }
+
     @Test func theMetricsListenerBindsToLoopbackByDefault() throws {
         var configuration = ServerConfiguration()
         configuration.metricsPort = 9999
