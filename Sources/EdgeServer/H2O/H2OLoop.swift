@@ -38,8 +38,7 @@ final class H2OLoop {
         var request: UnsafeMutablePointer<h2o_req_t>?
         let click: StagedClick
         /// For the metrics: the route (``Router/routeIndex(of:)``) and when the loop took the request.
-        let route: Int
-        let startedAt: UInt64
+        let timing: RequestTiming
         var body = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
@@ -174,7 +173,7 @@ final class H2OLoop {
         generator.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         generator.pointee.index = token.index
         generator.pointee.generation = token.generation
-        held.append(HeldSlot(request: request, click: click, route: route, startedAt: startedAt))
+        held.append(HeldSlot(request: request, click: click, timing: RequestTiming(route: route, startedAt: startedAt)))
         tolt_h2o_loop_schedule_flush(record) { entry in
             H2OLoop.owner(of: tolt_h2o_loop_of_flush(entry!)!).flushHeld()
         }
@@ -211,18 +210,21 @@ final class H2OLoop {
                 guard let request = response.request else { continue }
                 if written {
                     metrics.answered(
-                        route: response.route, status: Int(request.pointee.res.status),
-                        elapsed: now &- response.startedAt)
+                        route: response.timing.route, status: Int(request.pointee.res.status),
+                        elapsed: response.timing.elapsed(at: now))
                     tolt_h2o_send_whole(request, response.body.baseAddress, response.body.count, 0)
                 } else {
                     request.pointee.res.headers.size = 0
-                    H2OResponder(request: request, loop: self, route: response.route, startedAt: response.startedAt)
-                        .send(
-                            APIResponse.error(
-                                APIError(
-                                    status: 503, code: "unavailable",
-                                    message: "The click could not be recorded; try again"
-                                )))
+                    H2OResponder(
+                        request: request, loop: self, route: response.timing.route,
+                        startedAt: now &- response.timing.elapsed(at: now)
+                    )
+                    .send(
+                        APIResponse.error(
+                            APIError(
+                                status: 503, code: "unavailable",
+                                message: "The click could not be recorded; try again"
+                            )))
                 }
             }
             sending.removeAll(keepingCapacity: true)
@@ -274,6 +276,23 @@ final class H2OLoop {
         H2OResponder(request: request, loop: self, route: reply.pending.route, startedAt: reply.pending.startedAt)
             .send(reply.response)
     }
+}
+
+/// A held request's route and start time in one word, so that a held slot grows by 8 bytes, not 16: the route in
+/// the top byte (``Router/maximumRoutes`` is far below 256), the low 56 bits of the monotonic clock in nanoseconds
+/// below it (they wrap after about 2.3 years; an elapsed time is taken modulo that, so a wrap costs nothing).
+struct RequestTiming {
+    private let word: UInt64
+    private static let timeMask: UInt64 = (1 << 56) - 1
+
+    init(route: Int, startedAt: UInt64) {
+        word = UInt64(truncatingIfNeeded: route) << 56 | startedAt & Self.timeMask
+    }
+
+    var route: Int { Int(truncatingIfNeeded: word >> 56) }
+
+    /// Nanoseconds from the start to `now` (a monotonic reading).
+    func elapsed(at now: UInt64) -> UInt64 { (now &- word) & Self.timeMask }
 }
 
 /// How many workers are still at work for a loop, counted from other threads.
