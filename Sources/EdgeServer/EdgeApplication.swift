@@ -13,12 +13,14 @@ final class EdgeApplication: Sendable {
     let api: APIHandler
     /// Link requests per second, counted per loop, read by the ingester.
     let load: LoadGauge
+    /// Every loop's counters, summed by a scrape of `/metrics`.
+    let metrics: ServerMetrics
     /// Workers for requests that may block on the store: never on a loop thread.
     let workers = DispatchQueue(label: "tolt-edge.api", attributes: .concurrent)
 
     init(
         configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
-        apiReaders: [any Store], signingKey: [UInt8]
+        apiReaders: [any Store], signingKey: [UInt8], ingester: ClickIngester? = nil
     ) throws {
         self.configuration = configuration
         self.watcher = watcher
@@ -27,6 +29,7 @@ final class EdgeApplication: Sendable {
         classifier = UserAgentClassifier.standard
         pages = try Pages.standard.get()
         load = LoadGauge(loops: configuration.threads)
+        metrics = ServerMetrics(loops: configuration.threads, ingester: ingester)
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
             claimClients: configuration.claimRateLimitClients)
@@ -35,12 +38,20 @@ final class EdgeApplication: Sendable {
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.
     func makeRouter() -> Router {
         var router = Router(trustedProxies: configuration.trustedProxies)
-        router.add(Route(.prefix("/a/"), methods: [.get, .head], handler: .link))
+        router.add(Route(.prefix("/a/"), methods: [.get, .head], name: "link", handler: .link))
         router.add(
             Route(
                 .exact("/healthz"), methods: [.get, .head],
                 handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
         api.register(in: &router)
+        // On the main listener unless --metrics-host or --metrics-port gave it one of its own (MetricsListener).
+        if configuration.metricsListener == nil {
+            let metrics = self.metrics
+            router.add(
+                Route(
+                    .exact("/metrics"), methods: [.get, .head], name: "metrics",
+                    handler: .worker { _ in metrics.response() }))
+        }
         return router
     }
 

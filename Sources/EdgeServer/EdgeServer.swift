@@ -20,6 +20,8 @@ public final class EdgeServer: Sendable {
     private let ingester: ClickIngester
     private let journal: ClickJournal
     private let application: EdgeApplication
+    /// `/metrics` on a listener of its own, when configured (``ServerConfiguration/metricsListener``).
+    private let metricsListener: MetricsListener?
     private let log: @Sendable (String) -> Void
     /// The watcher's and the ingester's threads, joined by ``stop()``.
     private let background = Mutex<[ServerThread]>([])
@@ -52,10 +54,19 @@ public final class EdgeServer: Sendable {
             preparation: ClickPreparation(countries: countries, ipStorage: configuration.ipStorage), log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
-            apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)
+            apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey, ingester: ingester)
+        let router = application.makeRouter()
+        let metrics = application.metrics
+        let listenerRoute = metrics.setRoutes(router, separateListener: configuration.metricsListener != nil)
+        metricsListener = try configuration.metricsListener.map {
+            try MetricsListener(host: $0.host, port: $0.port, metrics: metrics, route: listenerRoute)
+        }
         engine = try H2OEngine(
-            application: application, router: application.makeRouter(), maxConnections: maxConnections, log: log)
+            application: application, router: router, maxConnections: maxConnections, log: log)
     }
+
+    /// The port of the metrics listener, or `nil` when `/metrics` is served on the main listener.
+    public var metricsPort: Int? { metricsListener?.port }
 
     /// The port the server listens on.
     public var port: Int { engine.port }
@@ -100,6 +111,7 @@ public final class EdgeServer: Sendable {
                     ingester.run(interval: configuration.ingestInterval, isBusy: load.isBusy)
                 })
         }
+        metricsListener?.start()
         engine.start()
     }
 
@@ -114,6 +126,7 @@ public final class EdgeServer: Sendable {
         // finds nothing left to drain.
         stopLock.withLock { _ in
             engine.stop()
+            metricsListener?.stop()
             ingester.stop()
             watcher.stop()
             for thread in background.withLock({ threads in

@@ -36,6 +36,21 @@ public struct ServerConfiguration: Sendable {
     public var geoIPFile: String? = nil
     /// How much of a client's address a stored click keeps (`--ip-storage`); the country is looked up first.
     public var ipStorage = IPStorage.anonymized
+    /// `--metrics-host`: serve `/metrics` on a listener of its own at this address (and not on the main one). With
+    /// only ``metricsPort`` set, the address is 127.0.0.1.
+    public var metricsHost: String? = nil
+    /// `--metrics-port`: serve `/metrics` on a listener of its own on this port (0: any free one), and not on the main
+    /// one. With only ``metricsHost`` set, the port is ``defaultMetricsPort``.
+    public var metricsPort: Int? = nil
+
+    /// The metrics listener's port when only its address is given.
+    public static let defaultMetricsPort = 9464
+
+    /// Where the metrics listener binds, or `nil` when `/metrics` is served on the main listener.
+    public var metricsListener: (host: String, port: Int)? {
+        guard metricsHost != nil || metricsPort != nil else { return nil }
+        return (metricsHost ?? "127.0.0.1", metricsPort ?? Self.defaultMetricsPort)
+    }
 
     public init() {}
 

@@ -20,4 +20,13 @@ public enum Clock {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
+
+    /// Nanoseconds since the same fixed point as ``monotonicSeconds()``: for durations of microseconds (a request's
+    /// time in the server), where a `Double` of seconds would round and cost a conversion per reading.
+    @inline(__always)
+    public static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
 }

@@ -8,6 +8,7 @@ enum ServeCommand {
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
                                [--geoip FILE] [--ip-storage full|anonymized|none]
+                               [--metrics-host ADDRESS] [--metrics-port PORT]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -26,6 +27,9 @@ enum ServeCommand {
                                 country from (default: none, and clicks have no country)
           --ip-storage MODE     how much of a client's address a click keeps: full, anonymized (the first three
                                 IPv4 octets, the first 48 bits of IPv6) or none (default anonymized)
+          --metrics-host ADDRESS  serve GET /metrics (Prometheus, no key) on a listener of its own at this address
+          --metrics-port PORT     and port (defaults 127.0.0.1 and 9464 when only one is given), and not on the
+                                  main listener; without either, /metrics is on the main listener
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -37,7 +41,7 @@ enum ServeCommand {
                 arguments,
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
-                    "max-connections", "geoip", "ip-storage",
+                    "max-connections", "geoip", "ip-storage", "metrics-host", "metrics-port",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -58,6 +62,8 @@ enum ServeCommand {
                 }
                 configuration.ipStorage = storage
             }
+            configuration.metricsHost = options.value("metrics-host")
+            configuration.metricsPort = try options.integer("metrics-port", in: 0...65535)
             switch (options.value("tls-cert"), options.value("tls-key")) {
             case (let certificate?, let key?): configuration.tls = TLSFiles(certificate: certificate, key: key)
             case (nil, nil): break
@@ -85,6 +91,9 @@ enum ServeCommand {
             Output.out(
                 "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
             )
+            if let metrics = configuration.metricsListener, let port = server.metricsPort {
+                Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
+            }
             if options.flags.contains("demo") {
                 Output.out(
                     """

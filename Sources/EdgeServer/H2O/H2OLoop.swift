@@ -14,6 +14,8 @@ final class H2OLoop {
     private let router: Router
     private let link: LinkHandler
     private let workers: DispatchQueue
+    /// This loop's counters (its LinkHandler counts in them too); only this thread writes them.
+    let metrics: LoopMetrics
     private var record: UnsafeMutablePointer<tolt_h2o_loop>!
     /// Requests handed to workers and not yet answered.
     private var pendingCount = 0
@@ -35,6 +37,8 @@ final class H2OLoop {
     private struct HeldSlot {
         var request: UnsafeMutablePointer<h2o_req_t>?
         let click: StagedClick
+        /// For the metrics: the route (``Router/routeIndex(of:)``) and when the loop took the request.
+        let timing: RequestTiming
         var body = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
@@ -43,6 +47,7 @@ final class H2OLoop {
         self.router = router
         link = LinkHandler(application: application, loop: index)
         workers = application.workers
+        metrics = application.metrics.loops[index]
         // The record points back at this loop without a reference count: h2o calls back into it only from
         // h2o_evloop_run, inside run(), while the thread holds the loop.
         record = tolt_h2o_loop_create(config, nil) { receiver, messages in
@@ -122,13 +127,17 @@ final class H2OLoop {
     @inline(__always)
     func handle(_ request: UnsafeMutablePointer<h2o_req_t>) -> Int32 {
         iterationRequests &+= 1
+        let startedAt = Clock.monotonicNanoseconds()
+        let view = HTTPRequest(h2o: request)
+        let route = router.routeIndex(of: view)
+        let responder = H2OResponder(request: request, loop: self, route: route, startedAt: startedAt)
         // HTTP/2 requests are counted per connection (HTTP/1 ones are not: the call returns at once); a connection
         // closed for resetting streams faster than it completed them gets nothing more, least of all a click.
         if tolt_h2o_count_request(request) != 0 {
-            H2OResponder(request: request, loop: self).send(APIResponse.error(Self.connectionClosed))
+            responder.send(APIResponse.error(Self.connectionClosed))
             return 0
         }
-        router.dispatch(HTTPRequest(h2o: request), to: H2OResponder(request: request, loop: self), link: link)
+        router.dispatch(view, routeIndex: route, to: responder, link: link)
         return 0
     }
 
@@ -148,7 +157,9 @@ final class H2OLoop {
     /// Starts `request`'s response with a generator whose `stop` h2o calls if the request goes away before the
     /// response is sent, and schedules the flush for this iteration's timeout phase. The click is journaled at the
     /// flush, if the request is still there.
-    func hold(_ request: UnsafeMutablePointer<h2o_req_t>, recording click: StagedClick) -> HeldResponse {
+    func hold(
+        _ request: UnsafeMutablePointer<h2o_req_t>, recording click: StagedClick, route: Int, startedAt: UInt64
+    ) -> HeldResponse {
         let generator = tolt_h2o_start_held(request) { generator, request in
             let held = UnsafeMutableRawPointer(generator!).assumingMemoryBound(to: tolt_h2o_held.self)
             let loop = Unmanaged<H2OLoop>.fromOpaque(held.pointee.owner).takeUnretainedValue()
@@ -162,7 +173,7 @@ final class H2OLoop {
         generator.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         generator.pointee.index = token.index
         generator.pointee.generation = token.generation
-        held.append(HeldSlot(request: request, click: click))
+        held.append(HeldSlot(request: request, click: click, timing: RequestTiming(route: route, startedAt: startedAt)))
         tolt_h2o_loop_schedule_flush(record) { entry in
             H2OLoop.owner(of: tolt_h2o_loop_of_flush(entry!)!).flushHeld()
         }
@@ -184,20 +195,35 @@ final class H2OLoop {
     /// start the next request of a connection, which may hold a response again, so it repeats until nothing is held.
     private func flushHeld() {
         while !held.isEmpty {
-            for slot in held where slot.request != nil { link.stage(slot.click) }
+            var staged = 0
+            for slot in held where slot.request != nil {
+                link.stage(slot.click)
+                staged &+= 1
+            }
             let written = link.writeClicks()
+            metrics.add(written ? MetricsLayout.clicksJournaled : MetricsLayout.clicksRefused, staged)
             swap(&held, &sending)
             holdGeneration &+= 1
+            // One clock reading for the whole batch: every response in it waited for the same write.
+            let now = Clock.monotonicNanoseconds()
             for response in sending {
                 guard let request = response.request else { continue }
                 if written {
+                    metrics.answered(
+                        route: response.timing.route, status: Int(request.pointee.res.status),
+                        elapsed: response.timing.elapsed(at: now))
                     tolt_h2o_send_whole(request, response.body.baseAddress, response.body.count, 0)
                 } else {
                     request.pointee.res.headers.size = 0
-                    H2OResponder(request: request, loop: self).send(
+                    H2OResponder(
+                        request: request, loop: self, route: response.timing.route,
+                        startedAt: now &- response.timing.elapsed(at: now)
+                    )
+                    .send(
                         APIResponse.error(
                             APIError(
-                                status: 503, code: "unavailable", message: "The click could not be recorded; try again"
+                                status: 503, code: "unavailable",
+                                message: "The click could not be recorded; try again"
                             )))
                 }
             }
@@ -209,8 +235,11 @@ final class H2OLoop {
 
     /// Runs `work` on a worker; its answer comes back through the loop's receiver. If the client goes away first,
     /// the request's pool tells the pending record so, and the answer is dropped.
-    func respondOnWorker(_ request: UnsafeMutablePointer<h2o_req_t>, _ work: @escaping @Sendable () -> APIResponse) {
-        let pending = PendingRequest(request)
+    func respondOnWorker(
+        _ request: UnsafeMutablePointer<h2o_req_t>, route: Int, startedAt: UInt64,
+        _ work: @escaping @Sendable () -> APIResponse
+    ) {
+        let pending = PendingRequest(request, route: route, startedAt: startedAt)
         let slot = tolt_h2o_alloc_watch(request, MemoryLayout<UnsafeRawPointer>.size) { slot in
             let pending = Unmanaged<PendingRequest>.fromOpaque(slot!.load(as: UnsafeRawPointer.self))
                 .takeRetainedValue()
@@ -241,10 +270,29 @@ final class H2OLoop {
         message.deinitialize(count: 1)
         message.deallocate()
         pendingCount -= 1
+        if let tally = reply.response.tally { metrics.count(tally) }
         guard let request = reply.pending.request else { return }
         reply.pending.request = nil
-        H2OResponder(request: request, loop: self).send(reply.response)
+        H2OResponder(request: request, loop: self, route: reply.pending.route, startedAt: reply.pending.startedAt)
+            .send(reply.response)
     }
+}
+
+/// A held request's route and start time in one word, so that a held slot grows by 8 bytes, not 16: the route in
+/// the top byte (``Router/maximumRoutes`` is far below 256), the low 56 bits of the monotonic clock in nanoseconds
+/// below it (they wrap after about 2.3 years; an elapsed time is taken modulo that, so a wrap costs nothing).
+struct RequestTiming {
+    private let word: UInt64
+    private static let timeMask: UInt64 = (1 << 56) - 1
+
+    init(route: Int, startedAt: UInt64) {
+        word = UInt64(truncatingIfNeeded: route) << 56 | startedAt & Self.timeMask
+    }
+
+    var route: Int { Int(truncatingIfNeeded: word >> 56) }
+
+    /// Nanoseconds from the start to `now` (a monotonic reading).
+    func elapsed(at now: UInt64) -> UInt64 { (now &- word) & Self.timeMask }
 }
 
 /// How many workers are still at work for a loop, counted from other threads.
@@ -256,7 +304,14 @@ private final class WorkerCount: Sendable {
 /// cleared on the loop thread alone (by `deliver` and by the pool's dispose callback).
 private final class PendingRequest: @unchecked Sendable {
     var request: UnsafeMutablePointer<h2o_req_t>?
-    init(_ request: UnsafeMutablePointer<h2o_req_t>) { self.request = request }
+    /// For the metrics: the request's route and when the loop took it.
+    let route: Int
+    let startedAt: UInt64
+    init(_ request: UnsafeMutablePointer<h2o_req_t>, route: Int, startedAt: UInt64) {
+        self.request = request
+        self.route = route
+        self.startedAt = startedAt
+    }
 }
 
 /// A worker's answer on its way back to the loop.

@@ -1,4 +1,5 @@
 internal import CH2O
+import EdgeStore
 
 /// ``HTTPResponder`` for one h2o request, on the loop thread that received it.
 ///
@@ -8,6 +9,10 @@ struct H2OResponder: HTTPResponder {
     let request: UnsafeMutablePointer<h2o_req_t>
     /// The loop outlives every request it runs; unowned(unsafe) spares a retain and release per request.
     unowned(unsafe) let loop: H2OLoop
+    /// The route the request took (``Router/routeIndex(of:)``) and when the loop took it (monotonic nanoseconds),
+    /// for the loop's metrics.
+    let route: Int
+    let startedAt: UInt64
 
     @inline(__always)
     func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
@@ -17,16 +22,22 @@ struct H2OResponder: HTTPResponder {
     @inline(__always)
     func send(_ response: HTTPResponse) {
         writeHead(response)
+        loop.metrics.answered(
+            route: route, status: response.status, elapsed: Clock.monotonicNanoseconds() &- startedAt)
         tolt_h2o_send_whole(request, response.body.baseAddress, response.body.count, 0)
     }
 
     func send(_ response: APIResponse) {
         writeAPIHead(response)
+        loop.metrics.answered(
+            route: route, status: response.status, elapsed: Clock.monotonicNanoseconds() &- startedAt)
         response.body.withUnsafeBytes { tolt_h2o_send_whole(request, $0.baseAddress, $0.count, 1) }
     }
 
     @inline(__always)
-    func hold(recording click: StagedClick) -> HeldResponse { loop.hold(request, recording: click) }
+    func hold(recording click: StagedClick) -> HeldResponse {
+        loop.hold(request, recording: click, route: route, startedAt: startedAt)
+    }
 
     @inline(__always)
     func sendHeld(_ held: HeldResponse, _ response: HTTPResponse) {
@@ -35,7 +46,7 @@ struct H2OResponder: HTTPResponder {
     }
 
     func respondOnWorker(_ work: @escaping @Sendable () -> APIResponse) {
-        loop.respondOnWorker(request, work)
+        loop.respondOnWorker(request, route: route, startedAt: startedAt, work)
     }
 
     /// The status, length and headers of a response; the body goes out separately.
@@ -71,7 +82,8 @@ struct H2OResponder: HTTPResponder {
         }
         // An empty answer (a preflight's 204) has no content to type.
         writeHead(
-            status: response.status, length: response.body.count, contentType: response.body.isEmpty ? nil : .json,
+            status: response.status, length: response.body.count,
+            contentType: response.body.isEmpty ? nil : response.contentType ?? .json,
             cacheControl: .noStore)
     }
 

@@ -6,9 +6,25 @@ import LinkCore
 #endif
 
 extension APIHandler {
-    /// `POST /client/claims`, with the rules in the documented order: rate limit, a JSON `Content-Type`, body size,
-    /// input, public key, first code wins, code or click, shared code, claim window, then the store's atomic insert.
-    func claim(_ request: APIRequest) throws -> APIResponse {
+    /// `POST /client/claims`: ``resolveClaim(_:)``'s answer, or its error in the JSON error shape, with the outcome
+    /// for the metrics (``WorkerTally/claim(_:)``).
+    func claim(_ request: APIRequest) -> APIResponse {
+        var response: APIResponse
+        do {
+            response = try resolveClaim(request)
+        } catch let error as APIError {
+            response = APIResponse.error(error)
+            response.tally = .claim(ClaimOutcome(errorCode: error.code))
+        } catch {
+            response = APIResponse.error(.internalError)
+            response.tally = .claim(.error)
+        }
+        return response
+    }
+
+    /// The claim rules in the documented order: rate limit, a JSON `Content-Type`, body size, input, public key,
+    /// first code wins, code or click, shared code, claim window, then the store's atomic insert.
+    private func resolveClaim(_ request: APIRequest) throws -> APIResponse {
         if let wait = claimLimiter.acquire(request.clientIP, now: Clock.monotonicSeconds()) {
             throw APIError(
                 status: 429, code: "rate_limited",
@@ -43,7 +59,7 @@ extension APIHandler {
     }
 
     private func success(status: String, appUserID: String) -> APIResponse {
-        APIResponse.success { object in
+        var response = APIResponse.success { object in
             object.string("message", "Success")
             object.member("data") { json in
                 json.object {
@@ -52,5 +68,7 @@ extension APIHandler {
                 }
             }
         }
+        response.tally = .claim(status == "claimed" ? .claimed : .alreadyClaimed)
+        return response
     }
 }

@@ -42,7 +42,7 @@ extension APIHandler {
                 EntityID.make(prefix: "comm_")
             }
         }
-        return APIResponse.success { object in
+        var response = APIResponse.success { object in
             object.member("data") { json in
                 json.object {
                     $0.string("event_id", event.id)
@@ -51,6 +51,8 @@ extension APIHandler {
                 }
             }
         }
+        response.tally = .webhook(typeSlot: MetricLabels.webhookTypeSlot(event.type), outcome: outcome)
+        return response
     }
 }
 

@@ -42,9 +42,14 @@ final class APIHandler: Sendable {
         router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
         router.add(Route(.exact("/v1/commissions"), methods: [.get, .head], handler: .worker(listCommissions)))
         router.add(Route(.exact("/v1/webhook_events"), methods: [.get, .head], handler: .worker(listWebhookEvents)))
-        router.add(Route(.exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, handler: .worker(claim)))
         router.add(
-            Route(.prefix(Self.revenueCatWebhookPrefix), methods: [.post], handler: .worker(receiveRevenueCatEvent)))
+            Route(
+                .exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, name: "claims",
+                handler: .worker(claim)))
+        router.add(
+            Route(
+                .prefix(Self.revenueCatWebhookPrefix), methods: [.post], name: "webhook",
+                handler: .worker(receiveRevenueCatEvent)))
     }
 
     /// The organization whose secret key the request carries.

@@ -34,6 +34,10 @@ struct APIResponse: Sendable {
     var status: Int
     var body: [UInt8]
     var headers: [(name: String, value: String)] = []
+    /// The body's type, when it is not JSON.
+    var contentType: StaticText? = nil
+    /// What the loop counts in its metrics when this answer comes back from a worker (even if the client left).
+    var tally: WorkerTally? = nil
 
     /// `{"success":false,"message":…,"error":…}`, the one error shape of the API.
     static func error(_ error: APIError) -> APIResponse {

@@ -27,6 +27,8 @@ final class LinkHandler {
     private let qrCodes: QRCodeCache?
     /// This loop's count of link requests, for the load gauge.
     private let linkRequests: LoadGauge.Counter
+    /// This loop's metrics: what each link request was answered with, and who asked.
+    private let metrics: LoopMetrics
     private var table: LinkTable
     private var generation: UInt64
 
@@ -40,6 +42,7 @@ final class LinkHandler {
         userAgents = UserAgentCache(classifier: application.classifier)
         qrCodes = publicURL.map { QRCodeCache(publicURL: $0) }
         linkRequests = application.load.counters[index]
+        metrics = application.metrics.loops[index]
         generation = application.watcher.generation
         table = application.watcher.table
     }
@@ -84,6 +87,7 @@ final class LinkHandler {
             var caller = UserAgentClass(label: .bot, platform: .other)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: request.method == .head) {
                 caller = userAgents.classify(userAgent)
+                metrics.visitor(caller.label)
                 return caller
             }
             answer(
@@ -105,15 +109,19 @@ final class LinkHandler {
         case .notFound:
             sendNotFound(request, to: responder)
         case .preview(let target):
+            metrics.linkAnswered(.preview)
             let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
             responder.send(page(pages.preview, target: target, qrCode: nil, responder: responder))
         case .redirect(let target, let chunks):
+            metrics.linkAnswered(.redirect)
             let click = record(target)
             send(redirect(chunks: chunks, clickID: click?.id, responder: responder), after: click, to: responder)
         case .play(let target, let prefix):
+            metrics.linkAnswered(.play)
             let click = record(target)
             send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
         case .page(let target):
+            metrics.linkAnswered(.page)
             let click = record(target)
             let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
             // A desktop cannot install the app: its page offers the link to a phone. Rendered once per link and
@@ -134,6 +142,7 @@ final class LinkHandler {
 
     /// The not-found page in the language the request prefers.
     private func sendNotFound<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder) {
+        metrics.linkAnswered(.notFound)
         let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
         responder.send(
             HTTPResponse(status: 404, contentType: .html, vary: .acceptLanguage, body: pages.notFound.bytes))

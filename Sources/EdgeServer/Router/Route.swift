@@ -28,11 +28,14 @@ final class Route: Sendable {
     /// Whether browsers on other origins may call it: the router answers their preflight (`OPTIONS`) and every
     /// answer carries `Access-Control-Allow-Origin: *`.
     let allowsCrossOrigin: Bool
+    /// The route's `route` label in the metrics: fixed with the table, never a request's path.
+    let name: String
 
     /// The path's bytes, compared on every request.
     let pathBytes: [UInt8]
 
-    init(_ path: Path, methods: [HTTPMethod], allowsCrossOrigin: Bool = false, handler: Handler) {
+    /// `name` labels the route's metrics; without one, the path is its label (`/v1/stats` → `v1_stats`).
+    init(_ path: Path, methods: [HTTPMethod], allowsCrossOrigin: Bool = false, name: String? = nil, handler: Handler) {
         self.path = path
         self.methods = methods
         self.handler = handler
@@ -41,6 +44,22 @@ final class Route: Sendable {
         case .exact(let text), .prefix(let text): pathBytes = Array(text.utf8)
         }
         precondition(pathBytes.first == UInt8(ascii: "/"), "a route's path starts with /")
+        self.name = name ?? Self.label(of: pathBytes)
+    }
+
+    /// A path as a label: lower-case letters, digits and `_`, each other byte an `_`, no leading or trailing `_`.
+    private static func label(of path: [UInt8]) -> String {
+        var label = String(
+            decoding: path.map { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+                default: return UInt8(ascii: "_")
+                }
+            }, as: UTF8.self)
+        while label.hasPrefix("_") { label.removeFirst() }
+        while label.hasSuffix("_") { label.removeLast() }
+        return label.isEmpty ? "root" : label
     }
 
     /// The `Allow` header of a `405`: the route's methods, with `OPTIONS` when it answers preflights.

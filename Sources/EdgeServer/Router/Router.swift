@@ -12,21 +12,43 @@ struct Router: Sendable {
         self.trustedProxies = trustedProxies
     }
 
+    /// The most routes a table holds: each loop keeps its request counters for this many (``LoopMetrics``).
+    static let maximumRoutes = 31
+    /// The metrics' `route` label of requests no route matched.
+    static let unmatchedName = "unmatched"
+
     /// Adds a route after those already added.
     mutating func add(_ route: Route) {
         precondition(
             !routes.contains { $0.path == route.path }, "two routes for the same path")
+        precondition(routes.count < Self.maximumRoutes, "more than \(Self.maximumRoutes) routes")
         routes.append(route)
+    }
+
+    /// The index of the first route whose path matches `request`'s, or `routes.count` when none does: the slot its
+    /// answer is counted in.
+    @inline(__always)
+    func routeIndex(of request: HTTPRequest) -> Int {
+        for (index, route) in routes.enumerated() where route.matches(request.path) { return index }
+        return routes.count
     }
 
     /// Answers `request` through `responder`: the link path goes to `link`, the loop's link handler.
     @inline(__always)
     func dispatch<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder, link: LinkHandler) {
-        for route in routes where route.matches(request.path) {
-            return dispatch(request, route: route, to: responder, link: link)
+        dispatch(request, routeIndex: routeIndex(of: request), to: responder, link: link)
+    }
+
+    /// Answers `request` by the route at `routeIndex` (``routeIndex(of:)``), or `404` past the last.
+    @inline(__always)
+    func dispatch<Responder: HTTPResponder>(
+        _ request: HTTPRequest, routeIndex: Int, to responder: Responder, link: LinkHandler
+    ) {
+        guard routeIndex < routes.count else {
+            let shown = String(decoding: request.path.prefix(200), as: UTF8.self)
+            return responder.send(APIResponse.error(.notFound("No such path: \(shown)")))
         }
-        let shown = String(decoding: request.path.prefix(200), as: UTF8.self)
-        responder.send(APIResponse.error(.notFound("No such path: \(shown)")))
+        dispatch(request, route: routes[routeIndex], to: responder, link: link)
     }
 
     @inline(__always)

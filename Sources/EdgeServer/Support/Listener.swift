@@ -5,7 +5,8 @@
 /// Listening sockets: one per loop thread on the same address, spread by the kernel (`SO_REUSEPORT`).
 enum Listener {
     /// Opens a non-blocking listener on `host:port` (an IPv4 or IPv6 address or a name such as `localhost`).
-    static func open(host: String, port: Int) throws -> Int32 {
+    /// `sharesPort: false` leaves `SO_REUSEPORT` off, so that a port another socket holds is refused.
+    static func open(host: String, port: Int, sharesPort: Bool = true) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC
@@ -20,7 +21,7 @@ enum Listener {
         guard descriptor >= 0 else { throw ConfigurationError("socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        if sharesPort { setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) }
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))

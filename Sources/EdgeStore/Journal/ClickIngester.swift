@@ -26,6 +26,8 @@ public final class ClickIngester: Sendable {
     struct State {
         var segments: [String: SegmentProgress] = [:]
         var ingested = 0
+        /// Of ``ingested``, the clicks of segments this process's writers created (``ClickJournal/isOwnSegment(_:)``).
+        var ingestedOwn = 0
         var damaged = 0
         var torn = 0
         var countryFailures = 0
@@ -56,6 +58,9 @@ public final class ClickIngester: Sendable {
 
     /// How many clicks this ingester has committed.
     public var ingestedCount: Int { state.withLock { $0.ingested } }
+    /// How many clicks of segments this process's writers created it has committed: what a count of the clicks
+    /// they wrote is compared with, for the journal's backlog.
+    public var ownIngestedCount: Int { state.withLock { $0.ingestedOwn } }
     /// How many damaged places in segments it stepped over (each logged with its segment and offset): bytes that
     /// held no valid record, between two that did or at the end of a segment.
     public var damagedCount: Int { state.withLock { $0.damaged } }
@@ -134,6 +139,7 @@ public final class ClickIngester: Sendable {
     /// Ingests one segment, `writerMarker` its writer's marker while a writer holds it.
     private func ingest(segment name: String, writerMarker: UInt32?, budget: inout Int) throws -> Bool {
         let key = journal.checkpointKey(name)
+        let isOwn = journal.isOwnSegment(name)
         let reader = JournalSegmentReader(path: journal.directory + "/" + name)
         var progress: SegmentProgress
         if let known = state.withLock({ $0.segments[key] }) {
@@ -211,6 +217,7 @@ public final class ClickIngester: Sendable {
             state.withLock { [progress] in
                 $0.segments[key] = progress
                 $0.ingested += batch.count
+                if isOwn { $0.ingestedOwn += batch.count }
                 $0.damaged += damages.count
             }
             switch outcome.end {
@@ -239,6 +246,18 @@ public final class ClickIngester: Sendable {
             }
             try forget(name, key: key)
             return true
+        }
+    }
+
+    /// The bytes of segment files not yet ingested: each segment's size past the offset the ingester reached in it
+    /// (from its start, for a segment it has not opened yet). Reads the directory; never called on a loop thread.
+    public func backlogBytes() -> Int {
+        let offsets = state.withLock { $0.segments.mapValues(\.offset) }
+        return journal.segmentNames().reduce(0) { total, name in
+            var info = stat()
+            guard stat(journal.directory + "/" + name, &info) == 0 else { return total }
+            let done = offsets[journal.checkpointKey(name)] ?? 0
+            return total + max(0, Int(info.st_size) - Int(done))
         }
     }
 

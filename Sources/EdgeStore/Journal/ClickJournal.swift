@@ -68,6 +68,9 @@ public final class ClickJournal: Sendable {
         }
     }
 
+    /// Whether this journal's writers created the segment (not an earlier process, nor another node).
+    func isOwnSegment(_ name: String) -> Bool { name.hasPrefix(runID + "-") }
+
     /// The checkpoint key of a segment: unique across the nodes that share one store.
     func checkpointKey(_ name: String) -> String { nodeID + "/" + name }
 

@@ -1,0 +1,109 @@
+import LinkCore
+
+/// The fixed label values of the metrics. Every label takes its value from one of these lists (or from the route
+/// table, which is fixed at start-up), never from a request: a label whose values a client could choose would let
+/// it grow the scrape, and the monitoring system's memory, without bound.
+enum MetricLabels {
+    /// The status codes counted by name; any other is counted as `other`. Every status the server's own code
+    /// answers is here (h2o's own 400, 413 and 417 are answered before any route, and are not counted).
+    static let statusCodes: [Int] = [200, 204, 302, 400, 401, 403, 404, 405, 409, 413, 415, 417, 429, 500, 503]
+
+    /// The slot of `status` in a route's status counters: its place in ``statusCodes``, or the last slot.
+    @inline(__always)
+    static func statusSlot(_ status: Int) -> Int {
+        switch status {
+        case 200: return 0
+        case 204: return 1
+        case 302: return 2
+        case 400: return 3
+        case 401: return 4
+        case 403: return 5
+        case 404: return 6
+        case 405: return 7
+        case 409: return 8
+        case 413: return 9
+        case 415: return 10
+        case 417: return 11
+        case 429: return 12
+        case 500: return 13
+        case 503: return 14
+        default: return 15
+        }
+    }
+
+    static var statusSlots: Int { statusCodes.count + 1 }
+
+    /// A status slot's label value.
+    static func statusLabel(_ slot: Int) -> String { slot < statusCodes.count ? String(statusCodes[slot]) : "other" }
+
+    /// Upper bounds of the latency histogram's buckets, in nanoseconds: from 10 µs (a link answered from memory and
+    /// its journal write) to 10 s (a webhook waiting on a busy store). The last bucket, `+Inf`, is implied.
+    static let latencyBounds: [UInt64] = [
+        10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
+        50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000, 5_000_000_000,
+        10_000_000_000,
+    ]
+
+    /// A bucket bound in seconds, as the `le` label writes it (`0.00001`, `2.5`).
+    static func latencyLabel(_ slot: Int) -> String {
+        guard slot < latencyBounds.count else { return "+Inf" }
+        return Exposition.decimal(nanoseconds: latencyBounds[slot])
+    }
+
+    /// RevenueCat's event types, as it spells them; any other type is counted as `OTHER`.
+    static let webhookTypes: [String] = [
+        "INITIAL_PURCHASE", "RENEWAL", "NON_RENEWING_PURCHASE", "PRODUCT_CHANGE", "CANCELLATION", "UNCANCELLATION",
+        "EXPIRATION", "BILLING_ISSUE", "SUBSCRIPTION_PAUSED", "SUBSCRIPTION_EXTENDED", "TRANSFER", "REFUND_REVERSED",
+        "TEMPORARY_ENTITLEMENT_GRANT", "INVOICE_ISSUANCE", "VIRTUAL_CURRENCY_TRANSACTION", "EXPERIMENT_ENROLLMENT",
+        "TEST", "OTHER",
+    ]
+
+    /// The slot of an event type in ``webhookTypes``.
+    static func webhookTypeSlot(_ type: String) -> Int {
+        webhookTypes.firstIndex(of: type) ?? webhookTypes.count - 1
+    }
+}
+
+/// What a link request was answered with (`tolt_edge_link_answers_total{answer}`).
+enum LinkAnswer: Int, CaseIterable {
+    case redirect, play, page, preview, notFound
+
+    var label: String {
+        switch self {
+        case .redirect: return "redirect"
+        case .play: return "play"
+        case .page: return "page"
+        case .preview: return "preview"
+        case .notFound: return "not_found"
+        }
+    }
+}
+
+/// How a claim ended (`tolt_edge_claims_total{outcome}`): the status of a success, or the error code.
+enum ClaimOutcome: String, CaseIterable, Sendable {
+    case claimed
+    case alreadyClaimed = "already_claimed"
+    case rateLimited = "rate_limited"
+    case invalidRequest = "invalid_request"
+    case unsupportedMediaType = "unsupported_media_type"
+    case payloadTooLarge = "payload_too_large"
+    case unknownPublicKey = "unknown_public_key"
+    case unknownCode = "unknown_code"
+    case unknownClick = "unknown_click"
+    case codeConflict = "code_conflict"
+    case claimWindowClosed = "claim_window_closed"
+    /// Anything else: an internal error, or a code added later and not listed here.
+    case error
+
+    /// The outcome of an error answer, by its code.
+    init(errorCode: String) { self = ClaimOutcome(rawValue: errorCode) ?? .error }
+}
+
+/// What a worker did that a counter keeps, carried back to the loop with its answer (``APIResponse/tally``): the
+/// loop that owns the request counts it, so workers share no counter.
+enum WorkerTally: Sendable {
+    case claim(ClaimOutcome)
+    /// A webhook event stored (or found a redelivery): its type's slot in ``MetricLabels/webhookTypes``, and what it
+    /// did.
+    case webhook(typeSlot: Int, outcome: WebhookOutcome)
+}

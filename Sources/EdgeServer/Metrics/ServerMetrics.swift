@@ -1,0 +1,146 @@
+import EdgeStore
+import LinkCore
+import Synchronization
+
+/// The server's metrics: every loop's ``LoopMetrics``, summed when `/metrics` is scraped, and the gauges computed
+/// then (the journal's backlog, open descriptors, resident memory).
+final class ServerMetrics: Sendable {
+    /// One block per loop thread, by loop index.
+    let loops: [LoopMetrics]
+    /// The block of the metrics listener's thread (``MetricsListener``), when there is one.
+    let listener = LoopMetrics()
+    /// When the server was created, in seconds since 1970.
+    let startTime: Int64
+    /// The route table's labels, in its order; set once the table is built (``setRoutes(_:)``).
+    private let routeNames = Mutex<[String]>([])
+    /// Where the journal's ingested counts and backlog come from; `nil` for an application without one (unit tests).
+    private let ingester: ClickIngester?
+
+    init(loops: Int, ingester: ClickIngester?) {
+        self.loops = (0..<loops).map { _ in LoopMetrics() }
+        self.ingester = ingester
+        startTime = Clock.epochMilliseconds() / 1000
+    }
+
+    /// Takes the route labels of the table the loops route with, and returns the slot of the metrics listener's
+    /// answers: after the table's routes and the unmatched slot, labelled `metrics` when there is a listener.
+    @discardableResult
+    func setRoutes(_ router: Router, separateListener: Bool) -> Int {
+        routeNames.withLock {
+            $0 = router.routes.map(\.name) + [Router.unmatchedName] + (separateListener ? ["metrics"] : [])
+        }
+        return router.routes.count + 1
+    }
+
+    /// The sum of counter `index` over the loops and the metrics listener.
+    private func total(_ index: Int) -> Int { loops.reduce(listener.value(index)) { $0 &+ $1.value(index) } }
+
+    /// The answer to `GET /metrics` on the main listener.
+    func response() -> APIResponse {
+        APIResponse(status: 200, body: Array(render().utf8), contentType: Exposition.contentType)
+    }
+
+    /// The whole scrape, in the text exposition format.
+    func render() -> String {
+        var out = Exposition()
+        let routes = routeNames.withLock { $0 }
+        requests(routes, into: &out)
+        latencies(routes, into: &out)
+        clicks(into: &out)
+        labelled(
+            "tolt_edge_link_answers_total", help: "Link requests (/a/…), by what they were answered with.",
+            label: "answer", values: LinkAnswer.allCases.map(\.label), base: MetricsLayout.linkAnswers, into: &out)
+        labelled(
+            "tolt_edge_link_visitors_total",
+            help: "Link requests for a known code, by the User-Agent's class: a person, a bot, a link-preview fetcher.",
+            label: "class", values: UserAgentLabel.allCases.map(\.rawValue), base: MetricsLayout.visitors, into: &out)
+        labelled(
+            "tolt_edge_claims_total", help: "Claims (POST /client/claims), by outcome: the status or the error code.",
+            label: "outcome", values: ClaimOutcome.allCases.map(\.rawValue), base: MetricsLayout.claims, into: &out)
+        labelled(
+            "tolt_edge_webhook_events_total", help: "RevenueCat events accepted (200), by type.", label: "type",
+            values: MetricLabels.webhookTypes, base: MetricsLayout.webhookTypes, into: &out)
+        labelled(
+            "tolt_edge_webhook_outcomes_total", help: "RevenueCat events accepted (200), by what each did.",
+            label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.webhookOutcomes,
+            into: &out)
+        process(into: &out)
+        return out.text
+    }
+
+    private func requests(_ routes: [String], into out: inout Exposition) {
+        let name = "tolt_edge_http_requests_total"
+        out.metric(name, type: "counter", help: "Requests answered, by route and status code.")
+        for (route, routeName) in routes.enumerated() {
+            for slot in 0..<MetricLabels.statusSlots {
+                let count = total(MetricsLayout.status(route: route, slot: slot))
+                guard count > 0 else { continue }
+                out.sample(name, [("route", routeName), ("code", MetricLabels.statusLabel(slot))], count)
+            }
+        }
+    }
+
+    private func latencies(_ routes: [String], into out: inout Exposition) {
+        let name = "tolt_edge_http_request_duration_seconds"
+        out.metric(
+            name, type: "histogram",
+            help: "Time from a request's routing to its answer being handed to the connection, by route.")
+        for (route, routeName) in routes.enumerated() {
+            var cumulative = 0
+            for slot in 0..<MetricsLayout.bucketSlots {
+                cumulative &+= total(MetricsLayout.bucket(route: route, slot: slot))
+                out.sample(
+                    name + "_bucket", [("route", routeName), ("le", MetricLabels.latencyLabel(slot))], cumulative)
+            }
+            let sum = UInt64(clamping: total(MetricsLayout.latencySum(route: route)))
+            out.sample(name + "_sum", [("route", routeName)], Exposition.decimal(nanoseconds: sum))
+            out.sample(name + "_count", [("route", routeName)], cumulative)
+        }
+    }
+
+    private func clicks(into out: inout Exposition) {
+        let journaled = total(MetricsLayout.clicksJournaled)
+        out.single(
+            "tolt_edge_clicks_journaled_total", type: "counter",
+            help: "Clicks written to the journal by this process (each answered after its write).", journaled)
+        out.single(
+            "tolt_edge_clicks_refused_total", type: "counter",
+            help: "Clicks whose journal write failed (answered 503, not recorded).",
+            total(MetricsLayout.clicksRefused))
+        guard let ingester else { return }
+        out.single(
+            "tolt_edge_clicks_ingested_total", type: "counter",
+            help: "Clicks moved from the journal into the store by this process (earlier processes' included).",
+            ingester.ingestedCount)
+        out.single(
+            "tolt_edge_journal_backlog_records", type: "gauge",
+            help: "Clicks this process journaled that are not in the store yet.",
+            max(0, journaled - ingester.ownIngestedCount))
+        out.single(
+            "tolt_edge_journal_backlog_bytes", type: "gauge",
+            help: "Bytes of journal segments not ingested yet (earlier processes' segments included).",
+            ingester.backlogBytes())
+    }
+
+    private func labelled(
+        _ name: String, help: String, label: String, values: [String], base: Int, into out: inout Exposition
+    ) {
+        out.metric(name, type: "counter", help: help)
+        for (offset, value) in values.enumerated() { out.sample(name, [(label, value)], total(base + offset)) }
+    }
+
+    private func process(into out: inout Exposition) {
+        out.single(
+            "tolt_edge_start_time_seconds", type: "gauge", help: "When the server started, in seconds since 1970.",
+            Int(startTime))
+        if let descriptors = ProcessStats.openDescriptors() {
+            out.single("process_open_fds", type: "gauge", help: "Open file descriptors.", descriptors)
+        }
+        if let limit = ProcessStats.descriptorLimit() {
+            out.single("process_max_fds", type: "gauge", help: "The soft limit of open file descriptors.", limit)
+        }
+        if let resident = ProcessStats.residentBytes() {
+            out.single("process_resident_memory_bytes", type: "gauge", help: "Resident memory in bytes.", resident)
+        }
+    }
+}
