@@ -108,5 +108,7 @@ enum SQLiteMigrations {
                     ])
             }
         },
+        // 7 in issue 14's order (after the GeoIP and privacy steps): hourly click counts (SQLiteMigrations+ClickCounts).
+        clickCounts,
     ]
 }
