@@ -41,7 +41,8 @@ public final class EdgeServer: Sendable {
         let mainStore = try location.openMigrated()
         let signingKey = try mainStore.clickSigningKey()
         watcher = try ConfigWatcher(store: try location.connect(), log: log)
-        ingester = ClickIngester(journal: journal, store: try location.connect(), log: log)
+        ingester = ClickIngester(
+            journal: journal, store: try location.connect(), repeatWindow: configuration.repeatTapWindow, log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)

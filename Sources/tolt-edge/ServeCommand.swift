@@ -7,6 +7,7 @@ enum ServeCommand {
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
+                               [--dedupe-window DURATION]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -21,6 +22,10 @@ enum ServeCommand {
           --h2c                 let cleartext connections speak HTTP/2 (h2c); off by default
           --max-connections N   client connections open at once (default: what the descriptor limit leaves
                                 after the journal, the store and the listeners; the soft limit is raised to the hard)
+          --dedupe-window DURATION
+                                a second tap of a link by the same IP and User-Agent within this time of the first
+                                gets the first tap's click id and counts as a click, not a unique click: seconds
+                                (3600) or 90s, 30m, 1h; at most 24h; 0 turns it off (default 1h)
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -32,7 +37,7 @@ enum ServeCommand {
                 arguments,
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
-                    "max-connections",
+                    "max-connections", "dedupe-window",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -46,6 +51,14 @@ enum ServeCommand {
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
             configuration.maxConnections = try options.integer("max-connections", in: 1...10_000_000)
             configuration.h2c = options.flags.contains("h2c")
+            if let window = options.value("dedupe-window") {
+                guard let milliseconds = DurationText.milliseconds(parsing: window) else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--dedupe-window must be seconds (3600) or a number with s, m or h (90s, 30m, 1h), "
+                            + "at most 24h; 0 turns it off")
+                }
+                configuration.repeatTapWindow = milliseconds
+            }
             switch (options.value("tls-cert"), options.value("tls-key")) {
             case (let certificate?, let key?): configuration.tls = TLSFiles(certificate: certificate, key: key)
             case (nil, nil): break
