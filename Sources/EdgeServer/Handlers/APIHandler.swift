@@ -6,7 +6,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// The JSON API: `GET /v1/clicks`, `/v1/customers` and `/v1/commissions` (secret key), `POST /client/claims`
+/// The JSON API: `GET /v1/clicks`, `/v1/customers`, `/v1/commissions` and `/v1/stats/clicks` (secret key), `POST /client/claims`
 /// (public key) and `POST /webhooks/revenuecat/<public_key>` (RevenueCat's authorization value).
 /// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
@@ -42,6 +42,7 @@ final class APIHandler: Sendable {
         router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
         router.add(Route(.exact("/v1/commissions"), methods: [.get, .head], handler: .worker(listCommissions)))
         router.add(Route(.exact("/v1/webhook_events"), methods: [.get, .head], handler: .worker(listWebhookEvents)))
+        router.add(Route(.exact("/v1/stats/clicks"), methods: [.get, .head], handler: .worker(clickStats)))
         router.add(Route(.exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, handler: .worker(claim)))
         router.add(
             Route(.prefix(Self.revenueCatWebhookPrefix), methods: [.post], handler: .worker(receiveRevenueCatEvent)))
