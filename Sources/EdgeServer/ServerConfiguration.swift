@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     /// The first taps each loop remembers for ``repeatTapWindow``: 64 bytes each (1 MiB per loop by default). A
     /// loop holding more visitors within the window than this forgets the oldest (see ``RepeatTapTable``).
     public var repeatTapSlots = 16_384
+    /// Where `GET /v1/stats/clicks` reads IANA timezones (TZif files) from: the system's tzdata.
+    public var timeZoneDirectory = TimeZoneRules.zoneDirectory
     /// How often the configuration's revision is polled, in seconds.
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.

@@ -12,7 +12,7 @@ extension APIHandler {
     func clickStats(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         let zoneName = request.query["timezone"] ?? "UTC"
-        guard let zone = TimeZoneRules.named(zoneName) else {
+        guard let zone = TimeZoneRules.named(zoneName, in: timeZoneDirectory) else {
             throw APIError.invalidRequest(
                 "timezone must be an IANA timezone name this server knows, such as UTC or America/Los_Angeles")
         }

@@ -19,11 +19,14 @@ final class APIHandler: Sendable {
     let signer: ClickSigner
     /// 30 claims a minute per client (an IPv4 address or an IPv6 /64).
     let claimLimiter: RateLimiter
+    /// Where timezones are read from (``ServerConfiguration/timeZoneDirectory``).
+    let timeZoneDirectory: String
 
     init(
         writer: any Store, readers: [any Store], watcher: ConfigWatcher, signer: ClickSigner,
-        claimClients: Int = RateLimiter.defaultMaximumClients
+        claimClients: Int = RateLimiter.defaultMaximumClients, timeZoneDirectory: String = TimeZoneRules.zoneDirectory
     ) {
+        self.timeZoneDirectory = timeZoneDirectory
         claimLimiter = RateLimiter(limit: 30, window: 60, maximumClients: claimClients)
         self.writer = writer
         self.readers = readers.isEmpty ? [writer] : readers

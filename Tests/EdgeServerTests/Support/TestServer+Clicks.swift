@@ -124,5 +124,10 @@ extension JSONValue {
         return nil
     }
 
+    var intValue: Int? {
+        if case .number(let text) = self { return Int(text) }
+        return nil
+    }
+
     var isNull: Bool { self == .null }
 }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RepeatTapJournalTests {
     static let hour: Int64 = 3_600_000
     /// 2026-11-30T00:00:00Z.
-    static let day: Int64 = 1_796_083_200_000
+    static let day: Int64 = 1_795_996_800_000
 
     /// A well-formed click id for a time and code reference 7 (`ClickJournalTests.target`'s).
     static func clickID(at milliseconds: Int64, random: UInt64) -> String {
