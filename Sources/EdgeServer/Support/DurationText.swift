@@ -8,13 +8,12 @@ public enum DurationText {
     public static func milliseconds(parsing text: String) -> Int64? {
         var digits = Substring(text)
         var unit: Int64 = 1
-        switch text.last {
-        case "s": unit = 1
-        case "m": unit = 60
-        case "h": unit = 3_600
+        switch text.utf8.last {
+        case UInt8(ascii: "s"): digits = digits.dropLast()
+        case UInt8(ascii: "m"): (digits, unit) = (digits.dropLast(), 60)
+        case UInt8(ascii: "h"): (digits, unit) = (digits.dropLast(), 3_600)
         default: break
         }
-        if let last = text.last, !last.isASCII || !last.isNumber { digits = digits.dropLast() }
         guard !digits.isEmpty, digits.count <= 6, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let number = Int64(digits), number * unit <= maximumSeconds
         else { return nil }
