@@ -87,7 +87,8 @@ extension APIHandler {
         }
         guard merged.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
         return merged.map {
-            DailyClickCount(day: $0.key.day, partnerID: $0.key.partnerID, clicks: $0.value.clicks, uniqueClicks: $0.value.unique)
+            DailyClickCount(
+                day: $0.key.day, partnerID: $0.key.partnerID, clicks: $0.value.clicks, uniqueClicks: $0.value.unique)
         }.sorted { ($0.day, $0.partnerID) < ($1.day, $1.partnerID) }
     }
 
@@ -98,7 +99,8 @@ extension APIHandler {
 
     private static var tooManyRows: APIError {
         APIError.invalidRequest(
-            "the answer would hold \(ClickCountQuery.maximumLimit) rows or more: narrow from and to, or pass partner_id")
+            "the answer would hold \(ClickCountQuery.maximumLimit) rows or more: narrow from and to, or pass partner_id"
+        )
     }
 
     /// A `YYYY-MM-DD` parameter as days since 1970-01-01, years 1970 to 9999.

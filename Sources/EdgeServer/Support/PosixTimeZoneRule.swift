@@ -108,7 +108,9 @@ struct PosixTimeZoneRule: Sendable, Equatable {
                 let start = position
                 while position < bytes.count, bytes[position] != 0x3E {
                     let byte = bytes[position]
-                    guard Self.isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D else { return false }
+                    guard Self.isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D else {
+                        return false
+                    }
                     position += 1
                 }
                 guard position - start >= 3, take(0x3E) else { return false }

@@ -46,7 +46,9 @@ extension TimeZoneRules {
         var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
         var count = 0
         while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            let read = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
             if read < 0 && errno == EINTR { continue }
             guard read > 0 else { break }
             count += read

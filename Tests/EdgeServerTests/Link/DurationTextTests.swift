@@ -8,7 +8,9 @@ import Testing
             ("3600", 3_600_000), ("90s", 90_000), ("30m", 1_800_000), ("1h", 3_600_000), ("0", 0), ("0s", 0),
             ("24h", 86_400_000), ("86400", 86_400_000), ("1440m", 86_400_000),
         ]
-        for (text, milliseconds) in taken { #expect(DurationText.milliseconds(parsing: text) == milliseconds, "\(text)") }
+        for (text, milliseconds) in taken {
+            #expect(DurationText.milliseconds(parsing: text) == milliseconds, "\(text)")
+        }
     }
 
     @Test func anythingElseIsRefused() {

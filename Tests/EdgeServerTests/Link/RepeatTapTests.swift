@@ -88,11 +88,12 @@ import Testing
         let first = try #require(try Self.tap(server))
         var taps = 1
         var later = first
-        #expect(try eventually(within: 3) {
-            later = try #require(try Self.tap(server))
-            taps += 1
-            return later != first
-        })
+        #expect(
+            try eventually(within: 3) {
+                later = try #require(try Self.tap(server))
+                taps += 1
+                return later != first
+            })
         // The taps within the window (if any) were repeats of the first; the last one is a first tap.
         #expect(try Self.waitForCounts(server, ["part_sam": [taps, 2]]))
         #expect(Set(try server.storedClicks().map(\.id)) == [first, later])

@@ -24,7 +24,8 @@ import Testing
     }
 
     static func seed(_ server: TestServer, _ clicks: [ClickRecord], repeats: [ClickRecord] = []) throws {
-        try server.store.ingest(clicks, repeats: repeats, checkpoint: JournalCheckpoint(segment: "test/seed", offset: 1))
+        try server.store.ingest(
+            clicks, repeats: repeats, checkpoint: JournalCheckpoint(segment: "test/seed", offset: 1))
     }
 
     static func stats(_ server: TestServer, _ query: String, key: String = "sk_acme_secret") throws -> HTTPResponse {

@@ -92,7 +92,9 @@ import Testing
         }
         var generator = SeededGenerator(seed: 14)
         for _ in 0..<200 {
-            let noise = (0..<Int.random(in: 0...4096, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let noise = (0..<Int.random(in: 0...4096, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             #expect(throws: TimeZoneRules.FormatError.self) { try TimeZoneRules(tzif: noise) }
         }
         var version1 = bytes

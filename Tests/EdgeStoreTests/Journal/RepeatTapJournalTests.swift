@@ -66,7 +66,10 @@ import Testing
         try ingester.drain()
         #expect(try fixture.store.allClicks() == [first])
         let day = Self.day / 86_400_000
-        #expect(try Self.counts(fixture.store) == [DailyClickCount(day: day, partnerID: "part_sam", clicks: 3, uniqueClicks: 1)])
+        #expect(
+            try Self.counts(fixture.store) == [
+                DailyClickCount(day: day, partnerID: "part_sam", clicks: 3, uniqueClicks: 1)
+            ])
         #expect(ingester.ingestedCount == 3)
     }
 
@@ -116,7 +119,9 @@ import Testing
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
-        let taps = (0..<3).map { Self.tap(id: Self.clickID(at: Self.day + Int64($0), random: UInt64($0)), at: Self.day + Int64($0)) }
+        let taps = (0..<3).map {
+            Self.tap(id: Self.clickID(at: Self.day + Int64($0), random: UInt64($0)), at: Self.day + Int64($0))
+        }
         for tap in taps { Self.write(tap, isRepeat: false, to: writer) }
         writer.close()
         try ClickIngester(journal: journal, store: try fixture.reopen()).drain()
@@ -132,7 +137,9 @@ import Testing
         let first = Self.tap(id: Self.clickID(at: Self.day, random: 7), at: Self.day)
         Self.write(first, isRepeat: false, to: writer)
         for number in 1...5 {
-            Self.write(Self.tap(id: first.id, at: Self.day + Int64(number) * 1000, userAgent: "agent"), isRepeat: true, to: writer)
+            Self.write(
+                Self.tap(id: first.id, at: Self.day + Int64(number) * 1000, userAgent: "agent"), isRepeat: true,
+                to: writer)
         }
         let last = Self.tap(id: Self.clickID(at: Self.day + 9000, random: 8), at: Self.day + 9000, ip: "192.0.2.9")
         Self.write(last, isRepeat: false, to: writer)
@@ -146,7 +153,8 @@ import Testing
         try JournalDamageTests.damage(path, at: places[3] + 10)
 
         let log = LogLines()
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen(), repeatWindow: Self.hour, log: log.append)
+        let ingester = ClickIngester(
+            journal: journal, store: try fixture.reopen(), repeatWindow: Self.hour, log: log.append)
         try ingester.drain()
         #expect(try fixture.store.allClicks().sorted { $0.id < $1.id } == [first, last].sorted { $0.id < $1.id })
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[6, 2]], "one repeat lost")
@@ -161,7 +169,9 @@ import Testing
         let writer = journal.makeWriter(stream: 0)
         let first = Self.tap(id: Self.clickID(at: Self.day, random: 9), at: Self.day)
         Self.write(first, isRepeat: false, to: writer)
-        for number in 1...3 { Self.write(Self.tap(id: first.id, at: Self.day + Int64(number)), isRepeat: true, to: writer) }
+        for number in 1...3 {
+            Self.write(Self.tap(id: first.id, at: Self.day + Int64(number)), isRepeat: true, to: writer)
+        }
         writer.close()
         let path = journal.directory + "/" + journal.segmentNames().last!
         try JournalDamageTests.damage(path, at: 9)
@@ -206,20 +216,24 @@ import Testing
         taps.append(lee)
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
         let utcDay = day / 86_400_000
-        let utc = try fixture.store.clickCounts(ClickCountQuery(organizationID: "org_acme", from: day, to: day + 24 * hour))
-        #expect(utc == [
-            DailyClickCount(day: utcDay, partnerID: "part_lee", clicks: 1, uniqueClicks: 1),
-            DailyClickCount(day: utcDay, partnerID: "part_sam", clicks: 2, uniqueClicks: 2),
-        ])
+        let utc = try fixture.store.clickCounts(
+            ClickCountQuery(organizationID: "org_acme", from: day, to: day + 24 * hour))
+        #expect(
+            utc == [
+                DailyClickCount(day: utcDay, partnerID: "part_lee", clicks: 1, uniqueClicks: 1),
+                DailyClickCount(day: utcDay, partnerID: "part_sam", clicks: 2, uniqueClicks: 2),
+            ])
         let pacific = try fixture.store.clickCounts(
             ClickCountQuery(
                 organizationID: "org_acme", partnerID: "part_sam", from: day, to: day + 24 * hour,
                 offsetMilliseconds: -8 * hour))
-        #expect(pacific == [
-            DailyClickCount(day: utcDay - 1, partnerID: "part_sam", clicks: 1, uniqueClicks: 1),
-            DailyClickCount(day: utcDay, partnerID: "part_sam", clicks: 1, uniqueClicks: 1),
-        ])
-        #expect(try fixture.store.clickCounts(ClickCountQuery(organizationID: "org_other", from: 0, to: .max / 2)).isEmpty)
+        #expect(
+            pacific == [
+                DailyClickCount(day: utcDay - 1, partnerID: "part_sam", clicks: 1, uniqueClicks: 1),
+                DailyClickCount(day: utcDay, partnerID: "part_sam", clicks: 1, uniqueClicks: 1),
+            ])
+        #expect(
+            try fixture.store.clickCounts(ClickCountQuery(organizationID: "org_other", from: 0, to: .max / 2)).isEmpty)
         let narrow = try fixture.store.clickCounts(
             ClickCountQuery(organizationID: "org_acme", from: day + 8 * hour, to: day + 9 * hour))
         #expect(narrow.map(\.clicks) == [1, 1], "only the hour starting at 08:00Z")
@@ -237,7 +251,8 @@ import Testing
             try db.execute("DROP TABLE click_counts; PRAGMA user_version = \(SQLiteMigrations.steps.count - 1)")
         }
         try fixture.store.migrate()
-        let counts = try fixture.store.clickCounts(ClickCountQuery(organizationID: "org_acme", from: day, to: day + 3 * hour))
+        let counts = try fixture.store.clickCounts(
+            ClickCountQuery(organizationID: "org_acme", from: day, to: day + 3 * hour))
         #expect(counts.map { [$0.clicks, $0.uniqueClicks] } == [[5, 5]])
         let hourly = try fixture.store.withConnection { db in
             try db.rows("SELECT hour_start, clicks FROM click_counts ORDER BY hour_start") { [$0.int(0), $0.int(1)] }

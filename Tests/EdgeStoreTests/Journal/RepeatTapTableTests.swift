@@ -1,3 +1,4 @@
+import EdgeStore
 import LinkCore
 import Testing
 
@@ -73,7 +74,9 @@ import Testing
         #expect(table.byteCount == 1 << 20)
         let id = Self.id(1)
         for number in 0..<1_000_000 {
-            Self.remember(table, key: Self.key(address: "10.\(number >> 16).\((number >> 8) & 255).\(number & 255)"), at: Int64(number), id: id)
+            Self.remember(
+                table, key: Self.key(address: "10.\(number >> 16).\((number >> 8) & 255).\(number & 255)"),
+                at: Int64(number), id: id)
         }
         #expect(table.byteCount == 1 << 20, "fixed at init")
         // The last few hundred taps, far fewer than the slots, are all still there (two ways per set).

@@ -1,3 +1,9 @@
+import LinkCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The first taps of recent visitors, to tell a repeat tap from a new click: a fixed table that never grows.
 ///
 /// A tap is keyed by a 64-bit hash of what makes it the same visitor on the same link (``key(reference:address:
@@ -6,7 +12,9 @@
 /// milliseconds after that first tap is a repeat and gets the first tap's id. The window runs from the first tap:
 /// a tap after it starts a new window.
 ///
-/// Memory is fixed at ``init(slots:window:)``: `slots` rounded up to a power of two, 64 bytes each, in sets of two.
+/// Memory is fixed at ``init(slots:window:)``: `slots` rounded up to a power of two, 64 bytes each, in sets of two,
+/// mapped anonymously (pages cost memory once a tap touches them, and go back to the system with the table: a loop's
+/// megabyte from `malloc` would stay in its thread's arena after the loop is gone).
 /// A new first tap takes the empty, expired or older slot of its set, so a flood of distinct visitors only evicts
 /// older entries (whose repeats then count as new clicks on this table): it never allocates after `init`, takes no
 /// lock, and is used by one thread (a loop on the link path, or the ingester). Not `Sendable`.
@@ -36,12 +44,13 @@ public final class RepeatTapTable {
         self.slots = count
         self.window = window
         mask = count / 2 - 1
-        memory = .allocate(byteCount: count * Self.slotSize, alignment: 64)
-        // Key 0 marks an empty slot (``key(reference:address:userAgent:)`` never returns 0).
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: count * Self.slotSize)
+        // Zero-filled by the kernel: key 0 marks an empty slot (``key(reference:address:userAgent:)`` never returns 0).
+        let mapped = mmap(nil, count * Self.slotSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else { fatalError("cannot map \(count * Self.slotSize) bytes") }
+        memory = mapped
     }
 
-    deinit { memory.deallocate() }
+    deinit { munmap(memory, byteCount) }
 
     /// The bytes the table holds.
     public var byteCount: Int { slots * Self.slotSize }
