@@ -2,11 +2,13 @@
 SWIFT ?= swift
 PORT ?= 8080
 DATA ?= ./data
+# The links' public base URL: the preview page's og:url and the desktop page's QR code are built from it.
+PUBLIC_URL ?= http://localhost:$(PORT)
 
 .PHONY: serve build test check bench clean
 
 serve: build
-	.build/release/tolt-edge serve --demo --port $(PORT) --data $(DATA)
+	.build/release/tolt-edge serve --demo --port $(PORT) --data $(DATA) --public-url $(PUBLIC_URL)
 
 build:
 	scripts/install-deps.sh build

@@ -22,7 +22,10 @@
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
 # THREADS), and tolt-edge (--threads THREADS) for an iPhone on a program with a deep-link template (302,
 # click), an Android phone on a program with only a Google Play URL (302 to Play, click), desktop Chrome
-# on that program (200 fallback page, click) and Slack's link expander (200 preview page, no click).
+# on that program (200 fallback page, click) and Slack's link expander (200 preview page, no click); and
+# desktop-qr: the same desktop tap on a second tolt-edge started with --public-url, whose page carries the QR code
+# of the link (drawn once per loop, then cached), measured in the same rounds while the first is stopped (and it
+# while the others run), so its ratio to desktop-fallback is the QR code's cost.
 # Prints the median req/s, p50, p99 and server CPU per request of each target and its ratio to both nginx
 # variants, then the median of the per-round ratios (each target against the nginx rounds of the same round,
 # which cancels the drift of a shared machine), and how many rounds' p99 were no worse than nginx's. Then it
@@ -109,8 +112,9 @@ port=$(free_port)
 start_server "$port" "$data" --threads "$threads" ${SERVE_ARGS:-}
 
 # target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
-# TARGETS picks tolt-edge's targets (default all four); both nginx variants always run.
-targets=(nginx-nolog nginx-buffered ${TARGETS:-ios-template android-play desktop-fallback preview-bot})
+# TARGETS picks tolt-edge's targets (default all five); both nginx variants always run.
+server_targets=(${TARGETS:-ios-template android-play desktop-fallback desktop-qr preview-bot})
+targets=(nginx-nolog nginx-buffered "${server_targets[@]}")
 declare -A url ua clicks
 url[nginx-nolog]="http://127.0.0.1:$nolog_port/a/pk_acme/SAM20"
 url[nginx-buffered]="http://127.0.0.1:$buffered_port/a/pk_acme/SAM20"
@@ -126,6 +130,24 @@ ua[desktop-fallback]="$ua_desktop"
 ua[preview-bot]="$ua_preview"
 clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [android-play]=1 [desktop-fallback]=1 [preview-bot]=0)
 
+# --- desktop-qr: the desktop page with its QR code, from a second tolt-edge with --public-url (its own data
+# directory). Its clicks are checked after its own SIGTERM, at the end.
+qr_pid=""
+if [[ " ${server_targets[*]} " == *" desktop-qr "* ]]; then
+    qr_data="$work/qr-data"
+    "$bin" import "$work/config.json" --data "$qr_data" >/dev/null
+    qr_port=$(free_port)
+    # shellcheck disable=SC2086 # SERVE_ARGS is a list of options, the same as the server it is compared with
+    "$bin" serve --host 127.0.0.1 --port "$qr_port" --data "$qr_data" --threads "$threads" \
+        --public-url "https://links.example.com" ${SERVE_ARGS:-} >"$work/qr-server.log" 2>&1 &
+    qr_pid=$!
+    cleanup_pids+=("$qr_pid")
+    wait_http "$qr_port" /healthz "$qr_pid"
+    url[desktop-qr]="http://127.0.0.1:$qr_port/a/pk_beta/LEE10"
+    ua[desktop-qr]="$ua_desktop"
+    clicks[desktop-qr]=0  # counted apart, against its own store
+fi
+
 # --- BASELINE: another tolt-edge build on a port and data directory of its own, measured in the same rounds as
 # base-<target>. Its clicks are not checked at the end (it is killed, not drained).
 baseline="${BASELINE:-}"
@@ -140,7 +162,8 @@ if [[ -n "$baseline" ]]; then
     base_pid=$!
     cleanup_pids+=("$base_pid")
     wait_http "$base_port" /healthz "$base_pid"
-    for target in ${TARGETS:-ios-template android-play desktop-fallback preview-bot}; do
+    for target in "${server_targets[@]}"; do
+        [[ "$target" != desktop-qr ]] || continue
         targets+=("base-$target")
         url[base-$target]="${url[$target]/:$port\//:$base_port/}"
         ua[base-$target]="${ua[$target]}"
@@ -168,6 +191,12 @@ check ios-template 302 "location:myapp://claim?tolt_code=SAM20&tolt_click=clk_"
 check android-play 302 "location:https://play.google.com/store/apps/details?id=com.beta&referrer="
 check desktop-fallback 200 'body:data-code="LEE10"'
 check preview-bot 200 'body:og:title'
+if [[ -n "$qr_pid" ]]; then
+    check desktop-qr 200 'body:<div class="qr" id="qr">'
+    if grep -q '<svg ' "$work/check-desktop-fallback.body" 2>/dev/null; then
+        die "desktop-fallback: today's page must have no QR code"
+    fi
+fi
 checked_clicks=3  # the three clicking checks above
 
 # --- rounds, the order reversed every other round.
@@ -193,13 +222,16 @@ for round in $(seq "$rounds"); do
         paused=()
         if [[ -n "$nginx" ]]; then
             pids=("$nginx" $(pgrep -P "$nginx"))
-            paused=("$server_pid" $base_pid)
+            paused=("$server_pid" $base_pid $qr_pid)
         elif [[ "$target" == base-* ]]; then
             pids=("$base_pid")
-            paused=("$server_pid")
+            paused=("$server_pid" $qr_pid)
+        elif [[ "$target" == desktop-qr ]]; then
+            pids=("$qr_pid")
+            paused=("$server_pid" $base_pid)
         else
             pids=("$server_pid")
-            paused=($base_pid)
+            paused=($base_pid $qr_pid)
         fi
         ((${#paused[@]} == 0)) || kill -STOP "${paused[@]}"
         before=$(process_ticks "${pids[@]}")
@@ -244,6 +276,14 @@ for target in "${targets[@]:2}"; do
         "$(paired_ratio "$target" nginx-nolog 3)" "$(paired_ratio "$target" nginx-buffered 3)" \
         "$(p99_rounds "$target" nginx-nolog)" "$(p99_rounds "$target" nginx-buffered)"
 done
+
+if [[ -n "$qr_pid" && " ${targets[*]} " == *" desktop-fallback "* ]]; then
+    echo
+    echo "the desktop page with its QR code against today's page (desktop-fallback), per round:"
+    printf '%-17s %10s %12s %14s\n' target "req/s" "cpu/req" "p99 no worse"
+    printf '%-17s %9.2fx %11.2fx %14s\n' desktop-qr "$(paired_ratio desktop-qr desktop-fallback 3)" \
+        "$(paired_ratio desktop-qr desktop-fallback 9)" "$(p99_rounds desktop-qr desktop-fallback)"
+fi
 
 if [[ -n "$baseline" ]]; then
     echo
@@ -330,8 +370,8 @@ NGINX
     printf 'wrk.headers["User-Agent"] = [[%s]]\n' "$ua_ios" >"$work/tls.lua"
     echo "== $rounds TLS rounds per target: wrk -t1 -c64 -d${duration}s (HTTP/1.1), h2load -t1 -c64 -m1" \
         "-D$duration (HTTP/2); load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-    # The cleartext tolt-edge rests (its ingester may still be storing earlier rounds' clicks).
-    kill -STOP "$server_pid"
+    # The cleartext tolt-edges rest (their ingesters may still be storing earlier rounds' clicks).
+    kill -STOP "$server_pid" $qr_pid
     for round in $(seq "$rounds"); do
         order=("${tls_targets[@]}")
         ((round % 2 == 1)) || order=(tls-h2-ios nginx-tls-h2 tls-h1-ios nginx-tls-h1)
@@ -360,7 +400,7 @@ NGINX
             fi
         done
     done
-    kill -CONT "$server_pid"
+    kill -CONT "$server_pid" $qr_pid
     echo
     echo "TLS, median of $rounds rounds (64 connections, one request in flight each), tolt-edge --threads $threads," \
         "nginx worker_processes $threads, $(nproc) cores"
@@ -401,3 +441,16 @@ if ((stored < answered)); then
     die "$((answered - stored)) answered clicks are missing from the store (data kept: KEEP=1 keeps $work)"
 fi
 echo "no click lost; the $((stored - answered)) extra are requests the server answered after wrk stopped counting"
+
+# --- the desktop-qr server's clicks: every answered tap must be in its own store after its SIGTERM.
+if [[ -n "$qr_pid" ]]; then
+    qr_answered=$(awk '$1 == "desktop-qr" { sum += $6 - $7 } END { print sum + 0 }' "$results")
+    qr_answered=$((qr_answered + 1))  # its check
+    qr_status=0
+    kill -TERM "$qr_pid"
+    wait "$qr_pid" || qr_status=$?
+    ((qr_status == 0)) || die "the desktop-qr tolt-edge exited $qr_status after SIGTERM (log: $work/qr-server.log)"
+    qr_stored=$(sqlite3 "$qr_data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
+    echo "desktop-qr clicks: $qr_answered answered with a 2xx/3xx, $qr_stored in its store after SIGTERM"
+    ((qr_stored >= qr_answered)) || die "$((qr_answered - qr_stored)) answered desktop-qr clicks are missing"
+fi

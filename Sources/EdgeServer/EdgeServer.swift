@@ -34,7 +34,13 @@ public final class EdgeServer: Sendable {
         // A peer gone mid-write must fail the write, not kill the process (h2o writes with writev, which has no
         // MSG_NOSIGNAL): set here, for `tolt-edge serve` and any other embedder alike.
         signal(SIGPIPE, SIG_IGN)
+        // First, before the data directory is touched: a bad --geoip file is an error at start-up.
+        let countries = try configuration.geoIPFile.map { try CountryLookup(path: $0) }
+        if let countries { log("geoip: \(countries.databaseType) database \(countries.path)") }
         let maxConnections = Self.prepareDescriptors(configuration, log: log)
+        if configuration.publicURL == nil {
+            log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
+        }
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
         let location = StoreLocation(dataDirectory: directory)
@@ -42,7 +48,9 @@ public final class EdgeServer: Sendable {
         let signingKey = try mainStore.clickSigningKey()
         watcher = try ConfigWatcher(store: try location.connect(), log: log)
         ingester = ClickIngester(
-            journal: journal, store: try location.connect(), repeatWindow: configuration.repeatTapWindow, log: log)
+            journal: journal, store: try location.connect(),
+            preparation: ClickPreparation(countries: countries, ipStorage: configuration.ipStorage),
+            repeatWindow: configuration.repeatTapWindow, log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey)

@@ -1,3 +1,5 @@
+import EdgeStore
+
 /// How `tolt-edge serve` runs; parsed and validated once at start-up.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on.
@@ -10,8 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./data"
     /// Proxies whose `X-Forwarded-For` is believed; none by default.
     public var trustedProxies = TrustedProxies()
-    /// The public base URL of the links (`--public-url`), for the preview page's `og:url`; without it the page has
-    /// no `og:url`. Never taken from a request's `Host`.
+    /// The public base URL of the links (`--public-url`), for the preview page's `og:url` and the desktop fallback
+    /// page's QR code; without it the preview has no `og:url` and the desktop page no QR code. Never taken from a
+    /// request's `Host`.
     public var publicURL: PublicURL?
     /// How many clients (IPv4 addresses, IPv6 /64s) the claim rate limit tracks at once. Should every one of them be
     /// limited, claims from new clients are refused until a window passes.
@@ -37,6 +40,11 @@ public struct ServerConfiguration: Sendable {
     /// keeping room for the journal, the store and the listeners (``DescriptorLimit``). A larger value is lowered to
     /// that.
     public var maxConnections: Int? = nil
+    /// A MaxMind DB file (`--geoip`) the ingester looks each click's country up in; `nil` stores clicks without a
+    /// country. Opened at start-up: a file that cannot be opened as a MaxMind DB stops the server from starting.
+    public var geoIPFile: String? = nil
+    /// How much of a client's address a stored click keeps (`--ip-storage`); the country is looked up first.
+    public var ipStorage = IPStorage.anonymized
 
     public init() {}
 

@@ -19,11 +19,16 @@ public struct ClickRecord: Sendable, Equatable {
     public var platform: Platform
     public var userAgent: String
     public var referer: String
+    /// The client's address as `--ip-storage` keeps it: whole, cut to its network, or empty (none kept). The journal
+    /// carries the whole address; the ingester cuts it.
     public var ip: String
+    /// The ISO 3166-1 alpha-2 country of the address (`GB`), looked up by the ingester from the whole address with
+    /// `--geoip`; `nil` without a database, for an address it does not hold, or when the lookup failed.
+    public var country: String?
 
     public init(
         id: String, createdAt: Int64, organizationID: String, programID: String, partnerID: String, code: String,
-        platform: Platform, userAgent: String, referer: String, ip: String
+        platform: Platform, userAgent: String, referer: String, ip: String, country: String? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -35,6 +40,7 @@ public struct ClickRecord: Sendable, Equatable {
         self.userAgent = userAgent
         self.referer = referer
         self.ip = ip
+        self.country = country
     }
 }
 

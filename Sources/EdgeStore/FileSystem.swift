@@ -5,8 +5,8 @@
 /// The few file operations the store needs, over POSIX calls.
 enum FileSystem {
     /// Creates `path` as a directory unless it exists; `false` on failure.
-    static func makeDirectory(_ path: String) -> Bool {
-        mkdir(path, 0o755) == 0 || errno == EEXIST
+    static func makeDirectory(_ path: String, mode: mode_t = 0o755) -> Bool {
+        mkdir(path, mode) == 0 || errno == EEXIST
     }
 
     /// The names in a directory, without `.` and `..`.

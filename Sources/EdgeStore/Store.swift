@@ -37,6 +37,10 @@ public protocol Store: AnyObject, Sendable {
     /// hour shifted by one UTC offset (the caller splits a timezone's range where its offset changes). At most
     /// `query.limit` rows, ordered by day then partner.
     func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount]
+    /// Deletes up to `limit` clicks created before `createdBefore` (milliseconds since 1970), oldest first, in one
+    /// short transaction; returns how many. Called in a loop (`tolt-edge prune`) so that no call holds the write lock
+    /// long.
+    func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int
 
     /// Creates the customer unless the organization already has one with this `customerID`; returns the
     /// customer that holds the user afterwards and whether this call created it. Atomic in the store.

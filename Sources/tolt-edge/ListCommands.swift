@@ -8,7 +8,8 @@ enum ListCommands {
         usage: tolt-edge clicks [--data DIR] [--org ORG_ID] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
 
         Prints an organization's clicks as JSON, newest first (--org may be left out when there is one
-        organization). Clicks reach the store within about a second of their response.
+        organization). Clicks reach the store within about a second of their response. Each click's ip is
+        what serve's --ip-storage kept (null for none) and its country the --geoip lookup's (or null).
 
         """
 

@@ -7,7 +7,7 @@ enum ServeCommand {
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
-                               [--dedupe-window DURATION]
+                               [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -15,13 +15,17 @@ enum ServeCommand {
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
           --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
-                                og:url (default: none, and the preview has no og:url)
+                                og:url and the desktop page's QR code (default: none, and neither is shown)
           --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
           --tls-cert FILE       serve TLS (1.2 and 1.3; ALPN h2 and http/1.1) with this PEM certificate chain
           --tls-key FILE        and this PEM private key; SIGHUP reads both again for new connections
           --h2c                 let cleartext connections speak HTTP/2 (h2c); off by default
           --max-connections N   client connections open at once (default: what the descriptor limit leaves
                                 after the journal, the store and the listeners; the soft limit is raised to the hard)
+          --geoip FILE          a MaxMind DB (GeoIP2 or GeoLite2 Country or City, DB-IP Lite) to store each click's
+                                country from (default: none, and clicks have no country)
+          --ip-storage MODE     how much of a client's address a click keeps: full, anonymized (the first three
+                                IPv4 octets, the first 48 bits of IPv6) or none (default anonymized)
           --dedupe-window DURATION
                                 a second tap of a link by the same IP and User-Agent within this time of the first
                                 gets the first tap's click id and counts as a click, not a unique click: seconds
@@ -37,7 +41,7 @@ enum ServeCommand {
                 arguments,
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
-                    "max-connections", "dedupe-window",
+                    "max-connections", "geoip", "ip-storage", "dedupe-window",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -58,6 +62,13 @@ enum ServeCommand {
                             + "at most 24h; 0 turns it off")
                 }
                 configuration.repeatTapWindow = milliseconds
+            }
+            configuration.geoIPFile = options.value("geoip")
+            if let mode = options.value("ip-storage") {
+                guard let storage = IPStorage(rawValue: mode) else {
+                    throw CommandLineOptions.UsageError(message: "--ip-storage must be full, anonymized or none")
+                }
+                configuration.ipStorage = storage
             }
             switch (options.value("tls-cert"), options.value("tls-key")) {
             case (let certificate?, let key?): configuration.tls = TLSFiles(certificate: certificate, key: key)

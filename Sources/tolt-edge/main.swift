@@ -14,6 +14,7 @@ case "export": status = ConfigCommands.runExport(rest)
 case "clicks": status = ListCommands.runClicks(rest)
 case "customers": status = ListCommands.runCustomers(rest)
 case "commissions": status = ListCommands.runCommissions(rest)
+case "prune": status = PruneCommand.run(rest)
 case "migrate": status = ConfigCommands.runMigrate(rest)
 case "ua": status = UserAgentCommand.run(rest)
 case "--help", "-h", "help":

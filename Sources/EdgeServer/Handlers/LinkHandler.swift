@@ -9,7 +9,8 @@ import LinkCore
 /// copy of the link table, User-Agent cache and random pool, used only on that thread.
 ///
 /// It touches no database and allocates only through its responder (the engine's per-request memory), except
-/// when trusted proxies are configured and a tap came through one (``ClientAddress``).
+/// when trusted proxies are configured and a tap came through one (``ClientAddress``), and when a desktop tap finds
+/// its link's QR code not yet drawn on this loop (``QRCodeCache``: libqrencode allocates, once per link).
 final class LinkHandler {
     let application: EdgeApplication
     /// Copied out of the application once, so that a tap does not copy the configuration or the pages to read them.
@@ -21,6 +22,9 @@ final class LinkHandler {
     private let journal: JournalWriter
     private let random = RandomPool()
     private let userAgents: UserAgentCache
+    /// The QR codes this loop drew for desktop fallback pages; `nil` without `--public-url` (no absolute URL to
+    /// encode).
+    private let qrCodes: QRCodeCache?
     /// This loop's first taps within `--dedupe-window`; `nil` when repeat taps are off.
     private let repeatTaps: RepeatTapTable?
     /// This loop's count of link requests, for the load gauge.
@@ -36,6 +40,7 @@ final class LinkHandler {
         signer = application.signer
         journal = application.journal.makeWriter(stream: index)
         userAgents = UserAgentCache(classifier: application.classifier)
+        qrCodes = publicURL.map { QRCodeCache(publicURL: $0) }
         let configuration = application.configuration
         repeatTaps =
             configuration.repeatTapWindow > 0
@@ -106,7 +111,7 @@ final class LinkHandler {
         case .notFound:
             sendNotFound(to: responder)
         case .preview(let target):
-            responder.send(page(pages.preview, target: target, request: request, responder: responder))
+            responder.send(page(pages.preview, target: target, qrCode: nil, responder: responder))
         case .redirect(let target, let chunks):
             let click = record(target)
             send(redirect(chunks: chunks, clickID: click?.id, responder: responder), after: click, to: responder)
@@ -115,7 +120,10 @@ final class LinkHandler {
             send(redirect(prefix: prefix, clickID: click?.id, responder: responder), after: click, to: responder)
         case .page(let target):
             let click = record(target)
-            let response = page(pages.fallback, target: target, request: request, responder: responder)
+            // A desktop cannot install the app: its page offers the link to a phone. Rendered once per link and
+            // loop (QRCodeCache); the bytes are copied into the page before the cache is used again.
+            let qrCode = platform == .desktop ? qrCodes?.svg(for: target, generation: generation) : nil
+            let response = page(pages.fallback, target: target, qrCode: qrCode, responder: responder)
             send(response, after: click, to: responder)
         }
     }
@@ -224,10 +232,11 @@ final class LinkHandler {
         HTTPResponse(status: 302, contentType: nil, location: location)
     }
 
-    /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way. The link's own
-    /// URL (`link_url`) is there only with `--public-url`.
+    /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way, except the QR
+    /// code's SVG, which the server drew. The link's own URL (`link_url`) is there only with `--public-url`, and
+    /// the QR code only for a desktop's fallback page.
     private func page<Responder: HTTPResponder>(
-        _ page: borrowing PageTemplate, target: LinkTarget, request: HTTPRequest, responder: Responder
+        _ page: borrowing PageTemplate, target: LinkTarget, qrCode: UnsafeRawBufferPointer?, responder: Responder
     ) -> HTTPResponse {
         let program = target.program.record
         let capacity = page.maximumLength { field in
@@ -239,6 +248,9 @@ final class LinkHandler {
             case .appStoreURL: return program.appStoreURL?.utf8.count ?? 0
             case .googlePlayURL: return program.googlePlayURL?.utf8.count ?? 0
             case .linkURL: return (publicURL?.count ?? 0) + target.linkPath.count
+            case .qrSVG: return qrCode?.count ?? 0
+            case .qrLabel: return QRCodeWords.english.label.utf8.count
+            case .qrCaption: return QRCodeWords.english.caption.utf8.count
             }
         }
         let memory = responder.allocate(capacity)
@@ -259,6 +271,11 @@ final class LinkHandler {
                 guard let publicURL else { return false }
                 out.write(publicURL)
                 out.write(target.linkPath)
+            case .qrSVG:
+                guard let qrCode else { return false }
+                out.writeMarkup(qrCode)
+            case .qrLabel: out.write(QRCodeWords.english.label.utf8)
+            case .qrCaption: out.write(QRCodeWords.english.caption.utf8)
             }
             return true
         }

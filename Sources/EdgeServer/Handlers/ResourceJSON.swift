@@ -20,7 +20,8 @@ public enum ResourceJSON {
     }
 
     /// A click: `id`, `created_at`, `organization_id`, `program_id`, `partner_id`, `code`, `platform`,
-    /// `user_agent`, `referer` (or null) and `ip`.
+    /// `user_agent`, `referer` (or null), `ip` (or null: `--ip-storage none`) and `country` (ISO 3166-1 alpha-2, or
+    /// null: no `--geoip`, or an address the database does not place).
     public static func click(_ click: ClickRecord, into json: inout JSONWriter) {
         json.object {
             $0.string("id", click.id)
@@ -32,7 +33,8 @@ public enum ResourceJSON {
             $0.string("platform", click.platform.rawValue)
             $0.string("user_agent", click.userAgent)
             $0.string("referer", click.referer.isEmpty ? nil : click.referer)
-            $0.string("ip", click.ip)
+            $0.string("ip", click.ip.isEmpty ? nil : click.ip)
+            $0.string("country", click.country)
         }
     }
 

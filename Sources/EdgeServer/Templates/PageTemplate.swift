@@ -3,6 +3,10 @@ import LinkCore
 /// A value a page template can show.
 enum PageField: Int, CaseIterable, Sendable {
     case code, partnerName, programName, organizationName, appStoreURL, googlePlayURL, linkURL
+    /// The desktop page's QR code: SVG markup the server drew (``QRCodeSVG``), written as is.
+    case qrSVG
+    /// The QR code's words (``QRCodeWords``).
+    case qrLabel, qrCaption
 
     init?(name: String) {
         switch name {
@@ -13,12 +17,19 @@ enum PageField: Int, CaseIterable, Sendable {
         case "app_store_url": self = .appStoreURL
         case "google_play_url": self = .googlePlayURL
         case "link_url": self = .linkURL
+        case "qr_svg": self = .qrSVG
+        case "qr_label": self = .qrLabel
+        case "qr_caption": self = .qrCaption
         default: return nil
         }
     }
+
+    /// Whether the field's value is markup the server made, written without escaping (which it needs none of:
+    /// it holds no text from a program, partner or visitor).
+    var isMarkup: Bool { self == .qrSVG }
 }
 
-/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped, and
+/// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped (a markup field as it is), and
 /// `{{#field}}…{{/field}}` shows its content only when the field has a value.
 struct PageTemplate: Sendable {
     enum Step: Sendable {
@@ -79,7 +90,8 @@ struct PageTemplate: Sendable {
     func maximumLength(_ length: (PageField) -> Int) -> Int {
         var total = text.count
         for field in PageField.allCases {
-            total += occurrences[field.rawValue] * length(field) * HTMLEscaping.maximumExpansion
+            let expansion = field.isMarkup ? 1 : HTMLEscaping.maximumExpansion
+            total += occurrences[field.rawValue] * length(field) * expansion
         }
         return total
     }
@@ -123,6 +135,12 @@ struct EscapingWriter {
     @inline(__always)
     mutating func write<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         HTMLEscaping.write(bytes, into: &writer)
+    }
+
+    /// Writes markup the server made (a ``PageField/isMarkup`` field) as it is.
+    @inline(__always)
+    mutating func writeMarkup(_ bytes: UnsafeRawBufferPointer) {
+        writer.write(bytes)
     }
 }
 

@@ -15,11 +15,14 @@ public final class ClickIngester: Sendable {
     private let store: any Store
     private let state: Mutex<State>
     private let log: @Sendable (String) -> Void
+    private let preparation: ClickPreparation
 
     private let stopping = StopSignal()
 
     /// The most damaged places logged one by one per segment; the rest are summed up when the segment is done.
     static let damageLogLimit = 10
+    /// Failed country lookups are logged at the first and then once per this many, never per click.
+    static let countryFailureLogInterval = 1000
 
     /// The slots of the ingester's own repeat-tap table (4 MiB): it sees the taps of every loop.
     public static let repeatTapSlots = 1 << 16
@@ -31,6 +34,7 @@ public final class ClickIngester: Sendable {
         var ingested = 0
         var damaged = 0
         var torn = 0
+        var countryFailures = 0
     }
 
     /// How far a segment is ingested, and what the ingester learned about it on the way.
@@ -45,15 +49,18 @@ public final class ClickIngester: Sendable {
         var damageUnlogged = 0
     }
 
-    /// An ingester of `journal` into `store`. With a `repeatWindow` (milliseconds, the link path's
-    /// `--dedupe-window`), a click whose visitor and code tapped first, on another loop, less than the window
-    /// before or after is counted as a repeat of that first tap (see ``classify(_:in:)``).
+    /// `preparation` says what a click's country and stored address are (``ClickPreparation``). With a
+    /// `repeatWindow` (milliseconds, the link path's `--dedupe-window`), a click whose visitor and code tapped first,
+    /// on another loop, less than the window before or after is counted as a repeat of that first tap (see
+    /// ``classify(_:in:)``).
     public init(
-        journal: ClickJournal, store: any Store, repeatWindow: Int64 = 0,
+        journal: ClickJournal, store: any Store, preparation: ClickPreparation = ClickPreparation(),
+        repeatWindow: Int64 = 0,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.journal = journal
         self.store = store
+        self.preparation = preparation
         self.log = log
         state = Mutex(
             State(
@@ -67,6 +74,8 @@ public final class ClickIngester: Sendable {
     public var damagedCount: Int { state.withLock { $0.damaged } }
     /// How many segments it found ending in a torn record: the rest of a write a crash or a failed write cut short.
     public var tornTailCount: Int { state.withLock { $0.torn } }
+    /// How many clicks were stored without a country because the lookup failed on a damaged database.
+    public var countryFailureCount: Int { state.withLock { $0.countryFailures } }
 
     /// Ingests until ``stop()``, every `interval` seconds, at the lowest CPU priority. Runs on the calling thread.
     ///
@@ -183,9 +192,10 @@ public final class ClickIngester: Sendable {
         }
         var moved = false
         while true {
-            var batch: [(click: ClickRecord, isRepeat: Bool)] = []
+            var batch: [(click: ClickRecord, address: String, isRepeat: Bool)] = []
             var damages: [JournalSegmentReader.Damage] = []
             var skipped: [String] = []
+            var countryFailures: [String] = []
             var next = progress.offset
             let outcome = try reader.read(
                 from: progress.offset, format: format, previousNumber: progress.lastNumber,
@@ -194,8 +204,11 @@ public final class ClickIngester: Sendable {
                     let isRepeat = kind == JournalFrame.Kind.repeatTap.rawValue
                     if kind != JournalFrame.Kind.click.rawValue && !isRepeat {
                         skipped.append("a record of unknown kind \(kind) in \(name) before byte \(after)")
-                    } else if let click = JournalRecord.decode(payload) {
-                        batch.append((click, isRepeat))
+                    } else if var click = JournalRecord.decode(payload) {
+                        // The visitor's key is taken from the whole address, before preparation cuts it.
+                        let address = click.ip
+                        if let failure = preparation.prepare(&click) { countryFailures.append(failure) }
+                        batch.append((click, address, isRepeat))
                     } else {
                         skipped.append("an undecodable journal record in \(name) before byte \(after)")
                     }
@@ -210,6 +223,7 @@ public final class ClickIngester: Sendable {
                 budget -= 1
             }
             for line in skipped { log("journal: skipped " + line) }
+            if !countryFailures.isEmpty { reportCountryFailures(countryFailures) }
             for damage in damages { report(damage, in: name, progress: &progress) }
             state.withLock { [progress] in
                 $0.segments[key] = progress
@@ -253,18 +267,20 @@ public final class ClickIngester: Sendable {
     /// becomes a repeat of that tap, so the counts are right even though its answer carried its own id (which is
     /// then not listed; a claim with it still works, claims check the id's signature). The table lives in memory
     /// and is bounded: after a restart, or once a key is evicted, such a click counts as a first tap.
-    static func classify(_ batch: [(click: ClickRecord, isRepeat: Bool)], in table: RepeatTapTable?)
+    /// `address` is the client address as journaled: the key is never made from an address cut for storage (the
+    /// table keeps only the key's hash, not the address).
+    static func classify(_ batch: [(click: ClickRecord, address: String, isRepeat: Bool)], in table: RepeatTapTable?)
         -> (clicks: [ClickRecord], repeats: [ClickRecord])
     {
         var clicks: [ClickRecord] = []
         var repeats: [ClickRecord] = []
-        for (tap, isRepeat) in batch {
+        for (tap, address, isRepeat) in batch {
             guard let table, let id = ClickID(parsing: tap.id) else {
                 if isRepeat { repeats.append(tap) } else { clicks.append(tap) }
                 continue
             }
             let reference = id.codeReference
-            let key = Array(tap.ip.utf8).withUnsafeBytes { address in
+            let key = Array(address.utf8).withUnsafeBytes { address in
                 Array(tap.userAgent.utf8).withUnsafeBytes { agent in
                     RepeatTapTable.key(reference: reference, address: address, userAgent: agent)
                 }
@@ -306,6 +322,20 @@ public final class ClickIngester: Sendable {
         log(
             "journal: skipped \(damage.length) damaged bytes in \(name) at byte \(damage.offset) (a corrupt record, "
                 + "not a torn write): lost \(lost); reading on from the next valid record")
+    }
+
+    /// Counts failed country lookups and logs the first and then one per ``countryFailureLogInterval``, with
+    /// libmaxminddb's reason and never the address.
+    private func reportCountryFailures(_ reasons: [String]) {
+        let (before, after) = state.withLock { state in
+            defer { state.countryFailures += reasons.count }
+            return (state.countryFailures, state.countryFailures + reasons.count)
+        }
+        let interval = Self.countryFailureLogInterval
+        guard before == 0 || before / interval != after / interval else { return }
+        log(
+            "geoip: \(after) country lookups failed so far (the last: \(reasons[reasons.count - 1])); their clicks "
+                + "are stored without a country. Is the --geoip database damaged?")
     }
 
     /// Deletes a segment that is done, and its checkpoint.

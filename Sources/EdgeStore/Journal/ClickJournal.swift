@@ -26,7 +26,11 @@ public final class ClickJournal: Sendable {
     public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
         directory = dataDirectory + "/journal"
         self.segmentSize = segmentSize
-        guard FileSystem.makeDirectory(dataDirectory), FileSystem.makeDirectory(directory) else {
+        // Segments hold whole client addresses until they are ingested (`--ip-storage` applies in the store), so the
+        // directory is the server's user's alone: created 0700, and made so when an older build left it 0755.
+        guard FileSystem.makeDirectory(dataDirectory), FileSystem.makeDirectory(directory, mode: 0o700),
+            chmod(directory, 0o700) == 0
+        else {
             throw StoreError.io("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
         nodeID = try FileSystem.readOrCreate(dataDirectory + "/node-id") {
@@ -74,7 +78,7 @@ public final class ClickJournal: Sendable {
         let path = directory + "/" + name
         // Live before the file exists: the ingester deletes any listed segment that no writer holds.
         live.withLock { $0[name] = marker }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let error = StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))")
             sealed(name)

@@ -46,7 +46,26 @@ struct JournalSegmentReader {
     /// The bytes read at a time: any frame fits many times over.
     static let windowSize = 1 << 20
 
+    /// Where the segment's bytes are: its file, or (for tests that try millions of damaged segments) memory.
+    enum Source {
+        case file(String)
+        case bytes([UInt8])
+    }
+
+    let source: Source
+    /// The file's path, or a name for bytes in memory: for error messages.
     let path: String
+
+    init(path: String) {
+        source = .file(path)
+        self.path = path
+    }
+
+    /// A reader of a segment's bytes held in memory, named `name` in errors; it reads them as it would the file.
+    init(bytes: [UInt8], name: String = "segment in memory") {
+        source = .bytes(bytes)
+        path = name
+    }
 
     /// What the segment's first bytes say, and how many there were (up to ``JournalSegmentFormat/detectionSize``).
     func detectFormat() throws -> (detection: JournalSegmentFormat.Detection, bytes: Int) {
@@ -163,9 +182,16 @@ struct JournalSegmentReader {
     }
 
     private func withFile<T>(_ body: (Int32, UnsafeMutableRawBufferPointer) throws -> T) throws -> T {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        let descriptor: Int32
+        switch source {
+        case .file(let path):
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw StoreError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+        case .bytes: descriptor = -1
+        }
+        defer { if descriptor >= 0 { close(descriptor) } }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.windowSize, alignment: 8)
         defer { buffer.deallocate() }
         return try body(descriptor, buffer)
@@ -175,6 +201,14 @@ struct JournalSegmentReader {
     private func load(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int64, count: Int)
         throws -> Int
     {
+        if case .bytes(let bytes) = source {
+            let start = Int(min(offset, Int64(bytes.count)))
+            let total = min(count, bytes.count - start)
+            bytes.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + total]))
+            }
+            return total
+        }
         var total = 0
         while total < count {
             let read = pread(descriptor, buffer.baseAddress! + total, count - total, off_t(offset) + off_t(total))

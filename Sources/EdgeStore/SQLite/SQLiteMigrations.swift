@@ -108,7 +108,13 @@ enum SQLiteMigrations {
                     ])
             }
         },
-        // 7 in issue 14's order (after the GeoIP and privacy steps): hourly click counts (SQLiteMigrations+ClickCounts).
+        // 5: reserved for issue 14's branding columns on `programs` (branch issue14-pages), which merge before this
+        // step; empty here so that the country column below is step 6 on every branch.
+        "",
+        // 6: a click's country (ISO 3166-1 alpha-2), looked up by the ingester with `--geoip`; null without it and
+        // for clicks stored before this step.
+        "ALTER TABLE clicks ADD COLUMN country TEXT;",
+        // 7: hourly click counts (SQLiteMigrations+ClickCounts).
         clickCounts,
     ]
 }

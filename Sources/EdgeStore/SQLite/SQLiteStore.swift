@@ -100,13 +100,13 @@ public final class SQLiteStore: Store {
         try db.query(
             """
             INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform,
-                user_agent, referer, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                user_agent, referer, ip, country) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ + (ifAbsent ? " ON CONFLICT (id) DO NOTHING" : ""),
             [
                 .text(click.id), .integer(click.createdAt), .text(click.organizationID),
                 .text(click.programID), .text(click.partnerID), .text(click.code),
                 .text(click.platform.rawValue), .text(click.userAgent), .text(click.referer),
-                .text(click.ip),
+                .text(click.ip), .optional(click.country),
             ])
     }
 
@@ -128,7 +128,8 @@ public final class SQLiteStore: Store {
 
     public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
         var sql = """
-            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip
+            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip,
+                country
             FROM clicks WHERE organization_id = ?
             """
         var bindings: [SQLiteValue] = [.text(query.organizationID)]
@@ -148,7 +149,23 @@ public final class SQLiteStore: Store {
             ClickRecord(
                 id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
                 partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
-                userAgent: row.text(7), referer: row.text(8), ip: row.text(9))
+                userAgent: row.text(7), referer: row.text(8), ip: row.text(9), country: row.optionalText(10))
+        }
+    }
+
+    public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {
+        // A click id starts with its creation time (ClickID), so ids below the time's own prefix are a range of the
+        // primary key: a batch reads only the rows it deletes, never the whole table.
+        let bound = ClickID.timePrefix(milliseconds: time)
+        return try withConnection { db in
+            try db.transaction {
+                try db.query(
+                    """
+                    DELETE FROM clicks WHERE id IN (
+                        SELECT id FROM clicks WHERE id < ? AND created_at < ? ORDER BY id LIMIT ?)
+                    """, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
+                return db.changes
+            }
         }
     }
 }

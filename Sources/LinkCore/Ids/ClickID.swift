@@ -59,6 +59,20 @@ public struct ClickID: Sendable, Equatable {
         SortableBase64.encode(raw, into: output + 4)
     }
 
+    /// The first 12 characters of every id created at `milliseconds` (`clk_` and the 6 bytes of time, which encode
+    /// to exactly 8 characters): ids of clicks created before that time sort below it, ids created at or after it
+    /// do not. Times outside 0..<2^48 are clamped.
+    public static func timePrefix(milliseconds: Int64) -> String {
+        let time = UInt64(max(0, min(milliseconds, (1 << 48) - 1)))
+        var raw = [UInt8](repeating: 0, count: 6)
+        for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: time >> UInt64(40 - 8 * index)) }
+        var text = [UInt8](repeating: 0, count: 8)
+        raw.withUnsafeBytes { input in
+            text.withUnsafeMutableBytes { SortableBase64.encode(input, into: $0.baseAddress!) }
+        }
+        return String(decoding: prefix + text, as: UTF8.self)
+    }
+
     /// Parses a text id; `nil` when it is not shaped like one. The signature is checked by the caller.
     public init?(parsing text: String) {
         let bytes = Array(text.utf8)

@@ -143,7 +143,8 @@ import Testing
     }
 
     @Test func clicksRecordTheSameClientIP() throws {
-        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"])
+        // Whole addresses stored (`--ip-storage full`), so the stored one shows which hop was taken.
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"]) { $0.ipStorage = .full }
         defer { server.shutdown() }
         let response = try server.client().request(
             "GET", "/a/pk_acme/SAM20",

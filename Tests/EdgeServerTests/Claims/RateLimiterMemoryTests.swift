@@ -14,25 +14,11 @@ import Testing
     /// Runs ``RateLimiterMemoryProbe`` in a test process of its own: tests running in parallel in this process
     /// allocate all the time, which would move the resident size it measures.
     @Test func aMillionDistinctAddressesTakeBoundedMemory() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let output = directory.path + "/probe.out"
-        let probe = try SpawnedProcess(
-            executable: "/proc/self/exe",
-            arguments: ["--testing-library", "swift-testing", "--filter", RateLimiterMemoryProbe.name],
-            standardOutput: output, standardError: output)
-        var waited = 0.0
-        while probe.isRunning && waited < 240 {
-            usleep(100_000)
-            waited += 0.1
-        }
-        if probe.isRunning { kill(probe.processIdentifier, SIGKILL) }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        let report = text.split(separator: "\n").first { $0.hasPrefix("rate limiter:") }
-        #expect(report != nil, "the probe printed no report:\n\(text.suffix(4000))")
-        #expect(!probe.isRunning && probe.terminationStatus == 0, "the probe failed:\n\(text.suffix(4000))")
-        // The probe ran one test and that test passed (not skipped: it is enabled when named by the filter).
-        #expect(text.contains("Test run with 1 test in 1 suite passed"), "\(text.suffix(2000))")
+        let run = try IsolatedTestRun(filter: RateLimiterMemoryProbe.name)
+        let report = run.line(startingWith: "rate limiter:")
+        #expect(report != nil, "the probe printed no report:\n\(run.output.suffix(4000))")
+        #expect(run.succeeded, "the probe failed:\n\(run.output.suffix(4000))")
+        #expect(run.ranOneTestThatPassed, "\(run.output.suffix(2000))")
         if let report { print(report) }
     }
 }

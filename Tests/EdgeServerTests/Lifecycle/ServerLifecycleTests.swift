@@ -13,25 +13,11 @@ import Testing
     /// Runs ``ServerLifecycleProbe`` in a test process of its own: tests running in parallel in this process open and
     /// close descriptors and allocate all the time, which would move the counts the probe compares.
     @Test func fiftyStartsAndStopsGiveBackTheirDescriptorsAndMemory() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let output = directory.path + "/probe.out"
-        let probe = try SpawnedProcess(
-            executable: "/proc/self/exe",
-            arguments: ["--testing-library", "swift-testing", "--filter", ServerLifecycleProbe.name],
-            standardOutput: output, standardError: output)
-        var waited = 0.0
-        while probe.isRunning && waited < 240 {
-            usleep(100_000)
-            waited += 0.1
-        }
-        if probe.isRunning { kill(probe.processIdentifier, SIGKILL) }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        let report = text.split(separator: "\n").first { $0.hasPrefix("lifecycle:") }
-        #expect(report != nil, "the probe printed no report:\n\(text.suffix(4000))")
-        #expect(!probe.isRunning && probe.terminationStatus == 0, "the probe failed:\n\(text.suffix(4000))")
-        // The probe ran one test and that test passed (not skipped: it is enabled when named by the filter).
-        #expect(text.contains("Test run with 1 test in 1 suite passed"), "\(text.suffix(2000))")
+        let run = try IsolatedTestRun(filter: ServerLifecycleProbe.name)
+        let report = run.line(startingWith: "lifecycle:")
+        #expect(report != nil, "the probe printed no report:\n\(run.output.suffix(4000))")
+        #expect(run.succeeded, "the probe failed:\n\(run.output.suffix(4000))")
+        #expect(run.ranOneTestThatPassed, "\(run.output.suffix(2000))")
     }
 }
 

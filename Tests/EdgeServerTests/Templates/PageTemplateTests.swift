@@ -40,6 +40,20 @@ import Testing
         #expect(throws: TemplateError.self) { try PageTemplate("{{nonsense}}") }
     }
 
+    /// The QR code's SVG is markup the server drew: written as is, and sized without the escaping allowance; the
+    /// words beside it are escaped like any value.
+    @Test func theQRCodeIsMarkupItsWordsAreText() throws {
+        let source = #"{{#qr_svg}}<div aria-label="{{qr_label}}">{{qr_svg}}</div><p>{{qr_caption}}</p>{{/qr_svg}}"#
+        let svg = #"<svg viewBox="0 0 37 37"><path d="M4 4.5h7"/></svg>"#
+        let page = try render(source, [.qrSVG: svg, .qrLabel: #"QR "code""#, .qrCaption: "Scan <here>"])
+        #expect(page == #"<div aria-label="QR &quot;code&quot;">\#(svg)</div><p>Scan &lt;here&gt;</p>"#)
+        #expect(try render(source, [.qrLabel: "QR", .qrCaption: "Scan"]) == "", "no QR code, no words")
+        #expect(PageField(name: "qr_svg")?.isMarkup == true)
+        #expect(PageField.allCases.filter(\.isMarkup) == [.qrSVG], "every other field is escaped")
+        let template = try PageTemplate("{{qr_svg}}")
+        #expect(template.maximumLength { $0 == .qrSVG ? 100 : 0 } == "{{qr_svg}}".utf8.count + 100)
+    }
+
     /// Renders `source` with `values`; a field missing from `values` has no value.
     private func render(_ source: String, _ values: [PageField: String]) throws -> String {
         let template = try PageTemplate(source)
@@ -48,7 +62,11 @@ import Testing
             var writer = ByteWriter(base: buffer.baseAddress!, capacity: capacity)
             template.render(into: &writer) { field, escaping in
                 guard let value = values[field] else { return false }
-                escaping.write(value.utf8)
+                if field.isMarkup {
+                    Array(value.utf8).withUnsafeBytes { escaping.writeMarkup($0) }
+                } else {
+                    escaping.write(value.utf8)
+                }
                 return true
             }
             #expect(!writer.overflowed)

@@ -262,6 +262,9 @@ final class FlakyStore: Store {
     func forgetJournalSegment(_ segment: String) throws { try base.forgetJournalSegment(segment) }
     func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> { try base.clicks(query) }
     func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] { try base.clickCounts(query) }
+    func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int {
+        try base.deleteClicks(createdBefore: createdBefore, limit: limit)
+    }
     func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
         try base.claim(customer)
     }

@@ -1,10 +1,8 @@
-/// A segment's bytes, damaged at random the ways a file can be, that knows which of the original bytes each
-/// remaining byte is, so a test can tell which frames the damage touched.
+/// A segment's bytes, damaged at random the ways a file can be, that can tell which of the original frames are
+/// still whole somewhere in them.
 struct DamagedFile {
     private let original: [UInt8]
     private(set) var bytes: [UInt8]
-    /// The original index of each byte of ``bytes``; -1 for a byte inserted.
-    private var origins: [Int]
     /// What was done, to replay a failure.
     private(set) var log: [String] = []
 
@@ -15,7 +13,6 @@ struct DamagedFile {
     init(_ original: [UInt8]) {
         self.original = original
         bytes = original
-        origins = Array(original.indices)
     }
 
     /// One random damage: a bit flipped, a byte or a run of bytes overwritten or zeroed, bytes inserted or lost.
@@ -41,13 +38,11 @@ struct DamagedFile {
                 UInt8.random(in: 0...255, using: &generator)
             }
             bytes.insert(contentsOf: inserted, at: at)
-            origins.insert(contentsOf: [Int](repeating: -1, count: inserted.count), at: at)
             log.append("insert \(inserted.count) at \(at)")
         default:
             guard at >= Self.headerSize else { return }
             let count = min(Int.random(in: 1...16, using: &generator), bytes.count - at)
             bytes.removeSubrange(at..<at + count)
-            origins.removeSubrange(at..<at + count)
             log.append("delete \(count) at \(at)")
         }
     }
@@ -56,47 +51,32 @@ struct DamagedFile {
     mutating func cut(using generator: inout some RandomNumberGenerator) {
         let at = Int.random(in: 0...bytes.count, using: &generator)
         bytes.removeSubrange(at...)
-        origins.removeSubrange(at...)
         log.append("cut at \(at)")
     }
 
-    /// For each frame, whether the damage touched what its checksum covers (a byte changed or lost, or bytes
-    /// inserted inside it), or left the file too short for the whole frame, padding included, where it now starts.
+    /// For each frame, whether the damage cost it: the bytes its checksum covers (header and payload) appear
+    /// nowhere in the damaged file unchanged and in one piece with room for its padding after them.
+    ///
+    /// Bytes are compared, not where they came from: a byte inserted or shifted into a frame that equals the one it
+    /// displaced leaves the frame whole, and a reader rightly takes it. The damage inserts only random bytes, so a
+    /// frame's bytes (which hold its number and checksum) are found only where the frame itself now lies.
     func losses(_ frames: [SegmentLayout.Frame]) -> [Bool] {
-        var place = [Int](repeating: -1, count: original.count)
-        place.withUnsafeMutableBufferPointer { place in
-            origins.withUnsafeBufferPointer { origins in
-                for index in origins.indices where origins[index] >= 0 { place[origins[index]] = index }
-            }
-        }
-        return place.withUnsafeBufferPointer { place in
-            bytes.withUnsafeBufferPointer { bytes in
-                original.withUnsafeBufferPointer { original in
-                    frames.map { frame in
-                        for origin in frame.start..<frame.checkedEnd {
-                            let index = place[origin]
-                            if index < 0 || bytes[index] != original[origin] { return true }
-                            if origin > frame.start && place[origin - 1] + 1 != index { return true }
+        bytes.withUnsafeBufferPointer { bytes in
+            original.withUnsafeBufferPointer { original in
+                frames.map { frame in
+                    let checked = frame.checkedEnd - frame.start
+                    let last = bytes.count - (frame.end - frame.start)
+                    guard last >= 0 else { return true }
+                    let first = original[frame.start]
+                    search: for start in 0...last where bytes[start] == first {
+                        for offset in 1..<checked where bytes[start + offset] != original[frame.start + offset] {
+                            continue search
                         }
-                        return place[frame.start] + (frame.end - frame.start) > bytes.count
+                        return false
                     }
+                    return true
                 }
             }
-        }
-    }
-
-    /// SplitMix64: a generator whose sequence a seed fixes, so a failing case can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
         }
     }
 }

@@ -109,7 +109,7 @@ import Testing
         let original = [UInt8](try #require(FileManager.default.contents(atPath: path)))
         let layout = try SegmentLayout(path: path)
         #expect(layout.frames.count == clicks.count + 1, "the clicks and the seal")
-        var generator = DamagedFile.SeededGenerator(seed: 0x7015_0013)
+        var generator = SeededGenerator(seed: 0x7015_0013)
         let copy = fixture.directory + "/damaged.journal"
         let descriptor = open(copy, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         #expect(descriptor >= 0)

@@ -9,8 +9,12 @@ struct SegmentRead {
     private(set) var damages: [JournalSegmentReader.Damage] = []
     private(set) var end: JournalSegmentReader.End?
 
-    init(path: String) throws {
-        let reader = JournalSegmentReader(path: path)
+    init(path: String) throws { try self.init(JournalSegmentReader(path: path)) }
+
+    /// The same read of a segment's bytes held in memory.
+    init(bytes: [UInt8]) throws { try self.init(JournalSegmentReader(bytes: bytes)) }
+
+    private init(_ reader: JournalSegmentReader) throws {
         switch try reader.detectFormat().detection {
         case .format(let detected): format = detected
         case .unwritten: return

@@ -127,7 +127,6 @@ import Testing
         let done = DispatchGroup()
         for (index, store) in stores.enumerated() {
             done.enter()
-            nonisolated(unsafe) let store = store
             TestThread.start(name: "webhook-race-\(index)") {
                 defer { done.leave() }
                 let outcome = try? Self.record(

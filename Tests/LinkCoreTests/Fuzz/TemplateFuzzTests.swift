@@ -27,7 +27,7 @@ import Testing
             }
             let encoded = PercentEncoding.encode(code)
             let clickID = Array("clk_0123456789abcdefghijklmnopqrstuvwx".utf8)
-            let location = template.chunks(encodedCode: encoded).joined(separator: clickID).flatMap { $0 }
+            let location = Array(template.chunks(encodedCode: encoded).joined(separator: clickID))
             if let bad = location.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
                 Issue.record("case \(index): byte \(bad) in \(String(decoding: location, as: UTF8.self))")
                 return

@@ -21,7 +21,7 @@ package final class ChromeDriverSession {
         for path in [Self.chromiumPath, Self.chromedriverPath] where access(path, X_OK) != 0 {
             throw TestError("\(path) is missing: run scripts/install-deps.sh test (make test installs it)")
         }
-        let port = try Self.freeLoopbackPort()
+        let port = try Ports.reserve()  // chromedriver binds it right after
         driver = try SpawnedProcess(
             executable: Self.chromedriverPath, arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1"])
         client = HTTPClient(port: port)
@@ -100,6 +100,14 @@ package final class ChromeDriverSession {
         return png
     }
 
+    /// A PNG of one element, as it is drawn on the page.
+    package func screenshot(of element: String) throws -> Data {
+        guard let base64 = try sessionCommand("GET", "/element/\(element)/screenshot") as? String,
+            let png = Data(base64Encoded: base64)
+        else { throw TestError("element screenshot was not base64") }
+        return png
+    }
+
     /// Ends the session (Chromium quits), stops chromedriver, and kills any browser process still alive.
     package func quit() {
         let browsers = Self.children(of: driver.processIdentifier).filter(Self.isLiveChromium)
@@ -143,24 +151,6 @@ package final class ChromeDriverSession {
             return status["ready"] as? Bool == true
         }
         guard ready else { throw TestError("chromedriver did not become ready within 5 s") }
-    }
-
-    /// A loopback port nothing listens on now (the kernel picks it; chromedriver binds it right after).
-    private static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestError("socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let rc = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
-            }
-        }
-        guard rc == 0 else { throw TestError("bind to a free port failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The process ids whose parent is `parent`, read from `/proc`.

@@ -1,5 +1,3 @@
-import TestSupport
-
 #if canImport(Glibc)
     import Glibc
 #endif

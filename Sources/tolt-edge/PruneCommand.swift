@@ -1,0 +1,57 @@
+import EdgeStore
+import LinkCore
+
+/// `tolt-edge prune`: deletes old clicks, for a retention period.
+enum PruneCommand {
+    static let usage = """
+        usage: tolt-edge prune --before DATE [--data DIR]
+
+        Deletes every click created before DATE, of every organization, and prints how many. DATE is a day
+        (2026-06-01, midnight UTC) or an RFC 3339 time (2026-06-01T12:00:00+02:00). Clicks are deleted in
+        batches of \(batchSize), each its own short transaction, so a running server keeps ingesting meanwhile.
+        Customers keep their click_id.
+
+        """
+
+    /// Clicks one transaction deletes: small enough that the ingester waits for the write lock a few milliseconds
+    /// at most.
+    static let batchSize = 1000
+
+    static func run(_ arguments: [String]) -> Int32 {
+        Output.command(usage: usage) {
+            let options = try CommandLineOptions(arguments, valued: ["data", "before"], switches: ["help"])
+            if options.flags.contains("help") {
+                Output.out(usage)
+                return 0
+            }
+            guard let text = options.value("before") else {
+                throw CommandLineOptions.UsageError(message: "prune needs --before DATE")
+            }
+            guard let before = parseDate(text) else {
+                throw CommandLineOptions.UsageError(
+                    message: "--before \(text): not a date (YYYY-MM-DD) or an RFC 3339 time (2026-06-01T00:00:00Z)")
+            }
+            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            var deleted = 0
+            while true {
+                let count = try store.deleteClicks(createdBefore: before, limit: batchSize)
+                deleted += count
+                if count < batchSize { break }
+            }
+            let noun = deleted == 1 ? "click" : "clicks"
+            Output.out("deleted \(deleted) \(noun) created before \(Timestamp.format(before))\n")
+            return 0
+        }
+    }
+
+    /// `2026-06-01` (midnight UTC) or an RFC 3339 time, in milliseconds since 1970; `nil` for anything else.
+    static func parseDate(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        let isDay =
+            bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
+        if isDay { return Timestamp.parse(text + "T00:00:00Z") }
+        guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") else { return nil }
+        return Timestamp.parse(text)
+    }
+}

@@ -1,0 +1,128 @@
+import EdgeServer
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The desktop fallback page carries a QR code of the link's own URL (`--public-url` + its path); phones, other
+/// visitors and servers without `--public-url` get none. The browser tests decode it
+/// (`FallbackPageBrowserTests`).
+@Suite struct LinkQRCodeTests {
+    static let publicURL = "https://links.example.com"
+
+    static func server(publicURL: String? = LinkQRCodeTests.publicURL) throws -> TestServer {
+        try TestServer { configuration in configuration.publicURL = publicURL.flatMap { try? PublicURL($0) } }
+    }
+
+    static func tap(_ server: TestServer, _ path: String, as agent: String, method: String = "GET") throws
+        -> TestSupport.HTTPResponse
+    {
+        try server.client().request(method, path, headers: [("User-Agent", agent)])
+    }
+
+    /// The page's `<svg>…</svg>`, if it has one.
+    static func svg(in page: String) -> String? {
+        guard let start = page.range(of: "<svg "),
+            let end = page.range(of: "</svg>", range: start.upperBound..<page.endIndex)
+        else { return nil }
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+
+    @Test func aDesktopGetsTheQRCodeOfTheLinkWithItsWords() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let response = try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop)
+        #expect(response.status == 200)
+        let page = response.text
+        let svg = try #require(Self.svg(in: page), "\(page)")
+        #expect(svg == QRCodeSVGTests.drawnSVG("https://links.example.com/a/pk_acme/LEE"))
+        #expect(page.contains(#"<div class="qr" id="qr"><div role="img" aria-label="QR code of this link"><svg "#))
+        #expect(page.contains("</svg></div><p>Scan with your phone</p></div>"))
+        #expect(page.components(separatedBy: "<svg").count == 2)
+        #expect(response.body.count < 20 * 1_024, "\(response.body.count) bytes")
+        // The tap is a click like any other.
+        let clicks = try server.clicksThroughSentinel().clicks
+        #expect(clicks.filter { $0.partnerID == "part_lee" && $0.platform == .desktop }.count == 1)
+    }
+
+    @Test func phonesPreviewsAndOtherVisitorsGetNoQRCode() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        for (path, agent) in [
+            ("/a/pk_acme/LEE", Agents.iPhone), ("/a/pk_acme/BARE1", Agents.android), ("/a/pk_acme/LEE", Agents.curl),
+            ("/a/pk_acme/LEE", Agents.slack), ("/a/pk_acme/LEE", Agents.iMessage),
+        ] {
+            let response = try Self.tap(server, path, as: agent)
+            #expect(response.status == 200, "\(path) \(agent)")
+            #expect(!response.text.contains("<svg") && !response.text.contains(#"id="qr""#), "\(path) \(agent)")
+            #expect(!response.text.contains("Scan with your phone"), "\(path) \(agent)")
+        }
+        let head = try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop, method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+    }
+
+    @Test func withoutAPublicURLADesktopGetsNoQRCode() throws {
+        let server = try Self.server(publicURL: nil)
+        defer { server.shutdown() }
+        let response = try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop)
+        #expect(response.status == 200)
+        #expect(response.text.contains(#"id="code">LEE<"#))
+        #expect(!response.text.contains("<svg") && !response.text.contains("Scan with your phone"))
+    }
+
+    /// Every tap, on either loop, gets the same bytes: each loop drew the code once and keeps it.
+    @Test func repeatedTapsGetTheSameBytes() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        var seen: Set<String> = []
+        for _ in 0..<40 {
+            // A new connection per tap, so the kernel spreads them over both loops.
+            let response = try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop)
+            seen.insert(try #require(Self.svg(in: response.text)))
+        }
+        #expect(seen.count == 1)
+    }
+
+    /// A code respelled by an import keeps its reference but not its URL: the page's code follows.
+    @Test func aRespelledCodeGetsANewQRCode() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let before = try #require(Self.svg(in: try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop).text))
+        try server.importConfig(
+            """
+            {"organizations":[{"id":"org_acme","programs":[
+              {"id":"prg_play","partners":[{"id":"part_lee","codes":[{"code":"lee","active":true}]}]}]}]}
+            """)
+        let expected = QRCodeSVGTests.drawnSVG("https://links.example.com/a/pk_acme/lee")
+        #expect(expected != before)
+        #expect(
+            try eventually(within: 2) {
+                (0..<4).allSatisfy { _ in
+                    let page = (try? Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop).text) ?? ""
+                    return Self.svg(in: page) == expected
+                }
+            })
+    }
+
+    @Test func serveSaysOnceThatItDrawsNoQRCodeWithoutAPublicURL() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (label, arguments, expected) in [
+            ("without", ["--demo"], 1), ("with", ["--demo", "--public-url", "https://links.example.com"], 0),
+        ] {
+            let server = try ChildServer(
+                dataDirectory: directory.path + "/data-\(label)", outputIn: directory.path, label: label,
+                arguments: arguments)
+            let response = try server.client().request(
+                "GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.desktop)])
+            #expect(response.status == 200 || response.status == 302)
+            server.child.signal(SIGTERM)
+            #expect(server.child.waitForExit(within: 10)?.status == 0)
+            let notice = "no --public-url: desktop fallback pages show no QR code"
+            #expect(server.child.stderr.components(separatedBy: notice).count - 1 == expected, "\(server.child.stderr)")
+        }
+    }
+}
