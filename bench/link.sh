@@ -8,6 +8,15 @@
 #   BASELINE=/path/to/older/tolt-edge bench/link.sh    also run another build (say, before a change) as
 #                                                       base-<target>, in the same rounds, and compare
 #   TLS=0 bench/link.sh                    skip the TLS rounds
+#   SERVE_ARGS="--dedupe-window 0" bench/link.sh        extra `serve` options for the measured tolt-edge
+#   BASELINE=$PWD/.build/release/tolt-edge BASE_ARGS="--dedupe-window 0" bench/link.sh
+#                                          this build with repeat taps on (the default, 1 h) against itself with
+#                                          them off, side by side in the same rounds
+#
+# wrk taps from one address with one User-Agent, so with repeat taps on (the default) every tap of a target after
+# its first is a repeat: the table lookup answers it with the first tap's id and it is journaled as a repeat frame
+# (the path a repeat costs; a first tap costs the lookup and a store into the table on top of today's path). The
+# check at the end counts taps in the store's hourly click counts, which count repeats, not listed clicks.
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
@@ -99,7 +108,8 @@ cat >"$work/config.json" <<'EOF'
 EOF
 "$bin" import "$work/config.json" --data "$data" >/dev/null
 port=$(free_port)
-start_server "$port" "$data" --threads "$threads"
+# shellcheck disable=SC2086 # SERVE_ARGS is a list of options
+start_server "$port" "$data" --threads "$threads" ${SERVE_ARGS:-}
 
 # target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
 # TARGETS picks tolt-edge's targets (default all five); both nginx variants always run.
@@ -127,8 +137,9 @@ if [[ " ${server_targets[*]} " == *" desktop-qr "* ]]; then
     qr_data="$work/qr-data"
     "$bin" import "$work/config.json" --data "$qr_data" >/dev/null
     qr_port=$(free_port)
+    # shellcheck disable=SC2086 # SERVE_ARGS is a list of options, the same as the server it is compared with
     "$bin" serve --host 127.0.0.1 --port "$qr_port" --data "$qr_data" --threads "$threads" \
-        --public-url "https://links.example.com" >"$work/qr-server.log" 2>&1 &
+        --public-url "https://links.example.com" ${SERVE_ARGS:-} >"$work/qr-server.log" 2>&1 &
     qr_pid=$!
     cleanup_pids+=("$qr_pid")
     wait_http "$qr_port" /healthz "$qr_pid"
@@ -145,8 +156,9 @@ if [[ -n "$baseline" ]]; then
     [[ -x "$baseline" ]] || die "BASELINE=$baseline is not an executable"
     "$baseline" import "$work/config.json" --data "$work/base-data" >/dev/null
     base_port=$(free_port)
+    # shellcheck disable=SC2086 # BASE_ARGS is a list of options
     "$baseline" serve --host 127.0.0.1 --port "$base_port" --data "$work/base-data" --threads "$threads" \
-        >"$work/base-server.log" 2>&1 &
+        ${BASE_ARGS:-} >"$work/base-server.log" 2>&1 &
     base_pid=$!
     cleanup_pids+=("$base_pid")
     wait_http "$base_port" /healthz "$base_pid"
@@ -406,7 +418,7 @@ NGINX
     tls_status=0
     wait "$tls_pid" || tls_status=$?
     ((tls_status == 0)) || die "the TLS tolt-edge exited $tls_status after SIGTERM (log: $work/tls-server.log)"
-    tls_stored=$(sqlite3 "$tls_data/tolt-edge.sqlite" 'select count(*) from clicks')
+    tls_stored=$(sqlite3 "$tls_data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
     echo "TLS clicks: $tls_answered answered with a 2xx/3xx, $tls_stored in the store after SIGTERM (drained in" \
         "$((SECONDS - tls_started)) s)"
     ((tls_stored >= tls_answered)) || die "$((tls_answered - tls_stored)) answered TLS clicks are missing"
@@ -420,7 +432,8 @@ answered=$(awk -v list="${clicking[*]}" '
     want[$1] { sum += $6 - $7 } END { print sum + 0 }' "$results")
 answered=$((answered + checked_clicks))
 stop_server
-stored=$(sqlite3 "$data/tolt-edge.sqlite" 'select count(*) from clicks')
+# Every tap the store counted, repeat taps included (a repeat is not a listed click).
+stored=$(sqlite3 "$data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
 echo
 echo "clicks: $answered answered with a 2xx/3xx (wrk's count for ${clicking[*]}," \
     "plus $checked_clicks checks), $stored in the store after SIGTERM (drained in ${stop_seconds} s)"
@@ -437,7 +450,7 @@ if [[ -n "$qr_pid" ]]; then
     kill -TERM "$qr_pid"
     wait "$qr_pid" || qr_status=$?
     ((qr_status == 0)) || die "the desktop-qr tolt-edge exited $qr_status after SIGTERM (log: $work/qr-server.log)"
-    qr_stored=$(sqlite3 "$qr_data/tolt-edge.sqlite" 'select count(*) from clicks')
+    qr_stored=$(sqlite3 "$qr_data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
     echo "desktop-qr clicks: $qr_answered answered with a 2xx/3xx, $qr_stored in its store after SIGTERM"
     ((qr_stored >= qr_answered)) || die "$((qr_answered - qr_stored)) answered desktop-qr clicks are missing"
 fi

@@ -2,7 +2,8 @@
 # Installs the Debian packages a target needs, only those missing, so `make serve` and `make test` work on a
 # bare Debian 12 machine with Swift. Usage: scripts/install-deps.sh build|test|bench
 set -euo pipefail
-need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev libmaxminddb-dev libqrencode-dev)
+# tzdata: /usr/share/zoneinfo, which GET /v1/stats/clicks reads for its timezone parameter (slim images lack it).
+need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev libmaxminddb-dev libqrencode-dev tzdata)
 case "${1:-build}" in
   build) ;;
   # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of

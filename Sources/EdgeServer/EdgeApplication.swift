@@ -32,7 +32,7 @@ final class EdgeApplication: Sendable {
         metrics = ServerMetrics(loops: configuration.threads, ingester: ingester)
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
-            claimClients: configuration.claimRateLimitClients)
+            claimClients: configuration.claimRateLimitClients, timeZoneDirectory: configuration.timeZoneDirectory)
     }
 
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.

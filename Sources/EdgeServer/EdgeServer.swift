@@ -51,7 +51,8 @@ public final class EdgeServer: Sendable {
         watcher = try ConfigWatcher(store: try location.connect(), log: log)
         ingester = ClickIngester(
             journal: journal, store: try location.connect(),
-            preparation: ClickPreparation(countries: countries, ipStorage: configuration.ipStorage), log: log)
+            preparation: ClickPreparation(countries: countries, ipStorage: configuration.ipStorage),
+            repeatWindow: configuration.repeatTapWindow, log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
             apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey, ingester: ingester)

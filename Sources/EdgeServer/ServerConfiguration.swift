@@ -19,6 +19,15 @@ public struct ServerConfiguration: Sendable {
     /// How many clients (IPv4 addresses, IPv6 /64s) the claim rate limit tracks at once. Should every one of them be
     /// limited, claims from new clients are refused until a window passes.
     public var claimRateLimitClients = RateLimiter.defaultMaximumClients
+    /// How long after a visitor's first tap of a link a tap by the same client address and User-Agent is a repeat
+    /// (`--dedupe-window`), in milliseconds: it gets the first tap's click id and counts as a click, not a unique
+    /// click. 0 turns repeat taps off (every tap is a click).
+    public var repeatTapWindow: Int64 = 3_600_000
+    /// The first taps each loop remembers for ``repeatTapWindow``: 64 bytes each (1 MiB per loop by default). A
+    /// loop holding more visitors within the window than this forgets the oldest (see ``RepeatTapTable``).
+    public var repeatTapSlots = 16_384
+    /// Where `GET /v1/stats/clicks` reads IANA timezones (TZif files) from: the system's tzdata.
+    public var timeZoneDirectory = TimeZoneRules.zoneDirectory
     /// How often the configuration's revision is polled, in seconds.
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.

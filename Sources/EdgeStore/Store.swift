@@ -19,14 +19,24 @@ public protocol Store: AnyObject, Sendable {
     /// The key that signs click ids, created on first use and shared by every node of the store.
     func clickSigningKey() throws -> [UInt8]
 
-    /// Inserts clicks and moves a journal segment's checkpoint, in one transaction: exactly once.
-    func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws
+    /// Inserts clicks, counts them and the repeat taps in the hourly click counts, and moves a journal segment's
+    /// checkpoint, in one transaction: exactly once.
+    ///
+    /// A click counts as a click and a unique click. A repeat tap (`repeats`, each carrying its first tap's click id
+    /// and its own time) counts as a click only, unless the store holds no click with its id (the first tap's
+    /// request went away before it was journaled, or its write failed): the repeat is then stored as that click and
+    /// counts as both, since its answer carried that id.
+    func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws
     /// How far a journal segment has been ingested, in bytes; 0 when it never was.
     func journalOffset(segment: String) throws -> Int64
     /// Forgets the checkpoint of a segment whose file is gone.
     func forgetJournalSegment(_ segment: String) throws
     /// An organization's clicks, newest first.
     func clicks(_ query: ClickQuery) throws -> Page<ClickRecord>
+    /// An organization's click counts summed per day and partner over hours whose start lies in a range, each
+    /// hour shifted by one UTC offset (the caller splits a timezone's range where its offset changes). At most
+    /// `query.limit` rows, ordered by day then partner.
+    func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount]
     /// Deletes up to `limit` clicks created before `createdBefore` (milliseconds since 1970), oldest first, in one
     /// short transaction; returns how many. Called in a loop (`tolt-edge prune`) so that no call holds the write lock
     /// long.
@@ -58,6 +68,11 @@ public protocol Store: AnyObject, Sendable {
 }
 
 extension Store {
+    /// Inserts clicks (no repeat taps) and moves a journal segment's checkpoint, in one transaction.
+    public func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+        try ingest(clicks, repeats: [], checkpoint: checkpoint)
+    }
+
     /// The first page of an organization's webhook events.
     public func webhookEvents(organizationID: String, limit: Int) throws -> Page<StoredWebhookEvent> {
         try webhookEvents(organizationID: organizationID, limit: limit, startingAfter: nil)

@@ -7,7 +7,7 @@ enum ServeCommand {
         usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
-                               [--geoip FILE] [--ip-storage full|anonymized|none]
+                               [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
                                [--metrics-host ADDRESS] [--metrics-port PORT]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
@@ -27,6 +27,10 @@ enum ServeCommand {
                                 country from (default: none, and clicks have no country)
           --ip-storage MODE     how much of a client's address a click keeps: full, anonymized (the first three
                                 IPv4 octets, the first 48 bits of IPv6) or none (default anonymized)
+          --dedupe-window DURATION
+                                a second tap of a link by the same IP and User-Agent within this time of the first
+                                gets the first tap's click id and counts as a click, not a unique click: seconds
+                                (3600) or 90s, 30m, 1h; at most 24h; 0 turns it off (default 1h)
           --metrics-host ADDRESS  serve GET /metrics (Prometheus, no key) on a listener of its own at this address
           --metrics-port PORT     and port (defaults 127.0.0.1 and 9464 when only one is given), and not on the
                                   main listener; without either, /metrics is on the main listener
@@ -41,7 +45,7 @@ enum ServeCommand {
                 arguments,
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
-                    "max-connections", "geoip", "ip-storage", "metrics-host", "metrics-port",
+                    "max-connections", "geoip", "ip-storage", "dedupe-window", "metrics-host", "metrics-port",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -55,6 +59,14 @@ enum ServeCommand {
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
             configuration.maxConnections = try options.integer("max-connections", in: 1...10_000_000)
             configuration.h2c = options.flags.contains("h2c")
+            if let window = options.value("dedupe-window") {
+                guard let milliseconds = DurationText.milliseconds(parsing: window) else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--dedupe-window must be seconds (3600) or a number with s, m or h (90s, 30m, 1h), "
+                            + "at most 24h; 0 turns it off")
+                }
+                configuration.repeatTapWindow = milliseconds
+            }
             configuration.geoIPFile = options.value("geoip")
             if let mode = options.value("ip-storage") {
                 guard let storage = IPStorage(rawValue: mode) else {

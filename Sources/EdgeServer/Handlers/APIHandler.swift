@@ -6,7 +6,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// The JSON API: `GET /v1/clicks`, `/v1/customers` and `/v1/commissions` (secret key), `POST /client/claims`
+/// The JSON API: `GET /v1/clicks`, `/v1/customers`, `/v1/commissions` and `/v1/stats/clicks` (secret key), `POST /client/claims`
 /// (public key) and `POST /webhooks/revenuecat/<public_key>` (RevenueCat's authorization value).
 /// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
@@ -19,11 +19,14 @@ final class APIHandler: Sendable {
     let signer: ClickSigner
     /// 30 claims a minute per client (an IPv4 address or an IPv6 /64).
     let claimLimiter: RateLimiter
+    /// Where timezones are read from (``ServerConfiguration/timeZoneDirectory``).
+    let timeZoneDirectory: String
 
     init(
         writer: any Store, readers: [any Store], watcher: ConfigWatcher, signer: ClickSigner,
-        claimClients: Int = RateLimiter.defaultMaximumClients
+        claimClients: Int = RateLimiter.defaultMaximumClients, timeZoneDirectory: String = TimeZoneRules.zoneDirectory
     ) {
+        self.timeZoneDirectory = timeZoneDirectory
         claimLimiter = RateLimiter(limit: 30, window: 60, maximumClients: claimClients)
         self.writer = writer
         self.readers = readers.isEmpty ? [writer] : readers
@@ -42,6 +45,7 @@ final class APIHandler: Sendable {
         router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
         router.add(Route(.exact("/v1/commissions"), methods: [.get, .head], handler: .worker(listCommissions)))
         router.add(Route(.exact("/v1/webhook_events"), methods: [.get, .head], handler: .worker(listWebhookEvents)))
+        router.add(Route(.exact("/v1/stats/clicks"), methods: [.get, .head], handler: .worker(clickStats)))
         router.add(
             Route(
                 .exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, name: "claims",

@@ -25,6 +25,8 @@ final class LinkHandler {
     /// The QR codes this loop drew for desktop fallback pages; `nil` without `--public-url` (no absolute URL to
     /// encode).
     private let qrCodes: QRCodeCache?
+    /// This loop's first taps within `--dedupe-window`; `nil` when repeat taps are off.
+    private let repeatTaps: RepeatTapTable?
     /// This loop's count of link requests, for the load gauge.
     private let linkRequests: LoadGauge.Counter
     /// This loop's metrics: what each link request was answered with, and who asked.
@@ -41,6 +43,10 @@ final class LinkHandler {
         journal = application.journal.makeWriter(stream: index)
         userAgents = UserAgentCache(classifier: application.classifier)
         qrCodes = publicURL.map { QRCodeCache(publicURL: $0) }
+        let configuration = application.configuration
+        repeatTaps =
+            configuration.repeatTapWindow > 0
+            ? RepeatTapTable(slots: configuration.repeatTapSlots, window: configuration.repeatTapWindow) : nil
         linkRequests = application.load.counters[index]
         metrics = application.metrics.loops[index]
         generation = application.watcher.generation
@@ -51,7 +57,7 @@ final class LinkHandler {
     func stage(_ click: StagedClick) {
         journal.append(
             clickID: click.clickID, createdAt: click.createdAt, platform: click.platform, target: click.target,
-            userAgent: click.userAgent, referer: click.referer, ip: click.ip)
+            userAgent: click.userAgent, referer: click.referer, ip: click.ip, isRepeat: click.isRepeat)
     }
 
     /// Writes the clicks staged since the last call, in one `write(2)`; `false` when they could not be written
@@ -165,25 +171,44 @@ final class LinkHandler {
         let held: HeldResponse
     }
 
-    /// Mints a click id and holds the response; the click goes into the journal with the response, if the request is
-    /// still there then.
+    /// Mints a click id, or takes the first tap's for a repeat tap, and holds the response; the click (or repeat)
+    /// goes into the journal with the response, if the request is still there then.
     @inline(__always)
     private func record<Responder: HTTPResponder>(
         _ request: HTTPRequest, target: LinkTarget, platform: Platform, userAgent: UnsafeRawBufferPointer,
         responder: Responder
     ) -> RecordedClick {
-        let id = responder.allocate(ClickID.encodedLength)
-        signer.mint(
-            timestampMilliseconds: UInt64(request.receivedAt), codeReference: target.reference,
-            random: random.nextValue(), into: id)
         let address = UnsafeMutableRawBufferPointer(
             start: responder.allocate(ClientAddress.maximumLength), count: ClientAddress.maximumLength)
         let ipLength = ClientAddress.write(of: request, trusting: trustedProxies, into: address)
+        let ip = UnsafeRawBufferPointer(rebasing: address[..<ipLength])
+        let id = responder.allocate(ClickID.encodedLength)
+        var isRepeat = false
+        if let repeatTaps {
+            let key = RepeatTapTable.key(reference: target.reference, address: ip, userAgent: userAgent)
+            if let first = repeatTaps.firstTap(key: key, reference: target.reference, at: request.receivedAt) {
+                // Copied: a later tap of this iteration may take the slot before this response goes out.
+                id.copyMemory(from: first, byteCount: ClickID.encodedLength)
+                isRepeat = true
+            } else {
+                mint(request, target: target, into: id)
+                repeatTaps.remember(key: key, reference: target.reference, at: request.receivedAt, clickID: id)
+            }
+        } else {
+            mint(request, target: target, into: id)
+        }
         let click = StagedClick(
             clickID: id, createdAt: request.receivedAt, platform: platform, target: target, userAgent: userAgent,
-            referer: request.header(.referer), ip: UnsafeRawBufferPointer(rebasing: address[..<ipLength]))
+            referer: request.header(.referer), ip: ip, isRepeat: isRepeat)
         return RecordedClick(
             id: UnsafeRawBufferPointer(start: id, count: ClickID.encodedLength), held: responder.hold(recording: click))
+    }
+
+    @inline(__always)
+    private func mint(_ request: HTTPRequest, target: LinkTarget, into id: UnsafeMutableRawPointer) {
+        signer.mint(
+            timestampMilliseconds: UInt64(request.receivedAt), codeReference: target.reference,
+            random: random.nextValue(), into: id)
     }
 
     /// A 302 to the template, the click id (empty without a click) at each `{click_id}`.

@@ -14,4 +14,6 @@ struct StagedClick {
     let userAgent: UnsafeRawBufferPointer
     let referer: UnsafeRawBufferPointer
     let ip: UnsafeRawBufferPointer
+    /// A repeat tap (``RepeatTapTable``): `clickID` is the first tap's, journaled as a repeat frame.
+    let isRepeat: Bool
 }

@@ -1,3 +1,4 @@
+import LinkCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ public final class ClickIngester: Sendable {
 
     private let journal: ClickJournal
     private let store: any Store
-    private let state = Mutex<State>(State())
+    private let state: Mutex<State>
     private let log: @Sendable (String) -> Void
     private let preparation: ClickPreparation
 
@@ -23,8 +24,13 @@ public final class ClickIngester: Sendable {
     /// Failed country lookups are logged at the first and then once per this many, never per click.
     static let countryFailureLogInterval = 1000
 
+    /// The slots of the ingester's own repeat-tap table (4 MiB): it sees the taps of every loop.
+    public static let repeatTapSlots = 1 << 16
+
     struct State {
         var segments: [String: SegmentProgress] = [:]
+        /// First taps across every loop's segments, when repeat taps are counted (``RepeatTapTable``).
+        var repeatTaps: RepeatTapTable?
         var ingested = 0
         /// Of ``ingested``, the clicks of segments this process's writers created (``ClickJournal/isOwnSegment(_:)``).
         var ingestedOwn = 0
@@ -45,15 +51,22 @@ public final class ClickIngester: Sendable {
         var damageUnlogged = 0
     }
 
-    /// `preparation` says what a click's country and stored address are (``ClickPreparation``).
+    /// `preparation` says what a click's country and stored address are (``ClickPreparation``). With a
+    /// `repeatWindow` (milliseconds, the link path's `--dedupe-window`), a click whose visitor and code tapped first,
+    /// on another loop, less than the window before or after is counted as a repeat of that first tap (see
+    /// ``classify(_:in:)``).
     public init(
         journal: ClickJournal, store: any Store, preparation: ClickPreparation = ClickPreparation(),
+        repeatWindow: Int64 = 0,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.journal = journal
         self.store = store
         self.preparation = preparation
         self.log = log
+        state = Mutex(
+            State(
+                repeatTaps: repeatWindow > 0 ? RepeatTapTable(slots: Self.repeatTapSlots, window: repeatWindow) : nil))
     }
 
     /// How many clicks this ingester has committed.
@@ -185,7 +198,7 @@ public final class ClickIngester: Sendable {
         }
         var moved = false
         while true {
-            var batch: [ClickRecord] = []
+            var batch: [(click: ClickRecord, address: String, isRepeat: Bool)] = []
             var damages: [JournalSegmentReader.Damage] = []
             var skipped: [String] = []
             var countryFailures: [String] = []
@@ -194,18 +207,22 @@ public final class ClickIngester: Sendable {
                 from: progress.offset, format: format, previousNumber: progress.lastNumber,
                 maximumFrames: Self.batchSize, writerGone: writerMarker == nil,
                 frame: { kind, payload, after in
-                    if kind != JournalFrame.Kind.click.rawValue {
+                    let isRepeat = kind == JournalFrame.Kind.repeatTap.rawValue
+                    if kind != JournalFrame.Kind.click.rawValue && !isRepeat {
                         skipped.append("a record of unknown kind \(kind) in \(name) before byte \(after)")
                     } else if var click = JournalRecord.decode(payload) {
+                        // The visitor's key is taken from the whole address, before preparation cuts it.
+                        let address = click.ip
                         if let failure = preparation.prepare(&click) { countryFailures.append(failure) }
-                        batch.append(click)
+                        batch.append((click, address, isRepeat))
                     } else {
                         skipped.append("an undecodable journal record in \(name) before byte \(after)")
                     }
                     next = after
                 }, damage: { damages.append($0) })
             if next > progress.offset {
-                try store.ingest(batch, checkpoint: JournalCheckpoint(segment: key, offset: next))
+                let (clicks, repeats) = state.withLock { Self.classify(batch, in: $0.repeatTaps) }
+                try store.ingest(clicks, repeats: repeats, checkpoint: JournalCheckpoint(segment: key, offset: next))
                 progress.offset = next
                 progress.lastNumber = outcome.lastNumber
                 moved = true
@@ -259,6 +276,58 @@ public final class ClickIngester: Sendable {
             let done = offsets[journal.checkpointKey(name)] ?? 0
             return total + max(0, Int(info.st_size) - Int(done))
         }
+    }
+
+    /// Splits a batch into clicks and repeat taps (each carrying its first tap's id).
+    ///
+    /// The loops tell repeats on their own connections (repeat-tap frames); taps of one visitor that reached two
+    /// loops (two connections) each got a click id. The ingester's table is the second line: a click whose key
+    /// (code reference, address, User-Agent) matches a first tap it ingested less than the window before or after
+    /// becomes a repeat of that tap, so the counts are right even though its answer carried its own id (which is
+    /// then not listed; a claim with it still works, claims check the id's signature). The table lives in memory
+    /// and is bounded: after a restart, or once a key is evicted, such a click counts as a first tap.
+    /// `address` is the client address as journaled: the key is never made from an address cut for storage (the
+    /// table keeps only the key's hash, not the address).
+    static func classify(_ batch: [(click: ClickRecord, address: String, isRepeat: Bool)], in table: RepeatTapTable?)
+        -> (clicks: [ClickRecord], repeats: [ClickRecord])
+    {
+        var clicks: [ClickRecord] = []
+        var repeats: [ClickRecord] = []
+        for (tap, address, isRepeat) in batch {
+            guard let table, let id = ClickID(parsing: tap.id) else {
+                if isRepeat { repeats.append(tap) } else { clicks.append(tap) }
+                continue
+            }
+            let reference = id.codeReference
+            let key = Array(address.utf8).withUnsafeBytes { address in
+                Array(tap.userAgent.utf8).withUnsafeBytes { agent in
+                    RepeatTapTable.key(reference: reference, address: address, userAgent: agent)
+                }
+            }
+            if let first = table.firstTap(key: key, reference: reference, at: tap.createdAt, eitherOrder: true) {
+                let firstID = String(
+                    decoding: UnsafeRawBufferPointer(start: first, count: ClickID.encodedLength), as: UTF8.self)
+                if isRepeat || firstID != tap.id {
+                    // A repeat frame names its loop's first tap, which the table may have taken for a repeat of a
+                    // tap on another loop: the table's first tap is the one stored.
+                    var repeated = tap
+                    repeated.id = firstID
+                    repeats.append(repeated)
+                } else {
+                    // The same click read again (its batch failed to commit before).
+                    clicks.append(tap)
+                }
+                continue
+            }
+            // A first tap; a repeat frame whose first tap this table never saw (another process, or evicted)
+            // remembers that tap at the time its id carries.
+            let firstTime = isRepeat ? Int64(truncatingIfNeeded: id.timestampMilliseconds) : tap.createdAt
+            Array(tap.id.utf8).withUnsafeBytes {
+                table.remember(key: key, reference: reference, at: firstTime, clickID: $0.baseAddress!)
+            }
+            if isRepeat { repeats.append(tap) } else { clicks.append(tap) }
+        }
+        return (clicks, repeats)
     }
 
     /// Logs damaged bytes the reader stepped over, up to ``damageLogLimit`` per segment.

@@ -18,7 +18,8 @@ import LinkCore
 /// | --- | --- |
 /// | 0–3 | the marker, as in the segment header |
 /// | 4–5 | payload length (at most ``JournalRecord/maximumSize``) |
-/// | 6 | kind: 1 a click (``JournalRecord``), 2 the seal (no payload: nothing follows) |
+/// | 6 | kind: 1 a click (``JournalRecord``), 2 the seal (no payload: nothing follows), 3 a repeat tap (a |
+/// |   | ``JournalRecord`` whose click id is the first tap's) |
 /// | 7 | zero |
 /// | 8–11 | the frame's number: a writer numbers its frames 0, 1, 2, … without gaps |
 /// | 12–15 | CRC-32C of bytes 0–11 and the payload |
@@ -42,6 +43,10 @@ enum JournalFrame {
     enum Kind: UInt8 {
         case click = 1
         case seal = 2
+        /// A repeat tap (``RepeatTapTable``): the same record as a click, carrying the first tap's click id and the
+        /// repeat's own time. Builds before it skip such a frame as an unknown kind (and log it); none is lost to
+        /// the checks, which do not depend on the kind.
+        case repeatTap = 3
     }
 
     @inline(__always)

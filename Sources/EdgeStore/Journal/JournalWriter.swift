@@ -55,12 +55,13 @@ public final class JournalWriter {
     /// Whether clicks are staged and not yet written.
     public var hasStaged: Bool { staged > 0 }
 
-    /// Stages one click. Every variable field is cut to the ``ClickRecord`` limits. The click is durable only
-    /// after a ``flush()`` that returns `true`.
+    /// Stages one click, or with `isRepeat` a repeat tap (`clickID` then the first tap's). Every variable field is
+    /// cut to the ``ClickRecord`` limits. The click is durable only after a ``flush()`` that returns `true`.
     @inline(__always)
     public func append(
         clickID: UnsafeRawPointer, createdAt: Int64, platform: Platform, target: LinkTarget,
-        userAgent: UnsafeRawBufferPointer, referer: UnsafeRawBufferPointer, ip: UnsafeRawBufferPointer
+        userAgent: UnsafeRawBufferPointer, referer: UnsafeRawBufferPointer, ip: UnsafeRawBufferPointer,
+        isRepeat: Bool = false
     ) {
         let record = JournalRecord(
             clickID: clickID, createdAt: createdAt, platform: platform, target: target, userAgent: userAgent,
@@ -71,7 +72,8 @@ public final class JournalWriter {
         record.encode(
             into: UnsafeMutableRawBufferPointer(
                 start: frame + JournalFrame.headerSize, count: frameSize - JournalFrame.headerSize))
-        JournalFrame.finish(frame, payloadLength: record.size, kind: .click, marker: marker, number: number)
+        JournalFrame.finish(
+            frame, payloadLength: record.size, kind: isRepeat ? .repeatTap : .click, marker: marker, number: number)
         number &+= 1
         staged += frameSize
         stagedClicks += 1

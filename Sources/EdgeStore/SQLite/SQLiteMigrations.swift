@@ -120,5 +120,7 @@ enum SQLiteMigrations {
         // 6: a click's country (ISO 3166-1 alpha-2), looked up by the ingester with `--geoip`; null without it and
         // for clicks stored before this step.
         "ALTER TABLE clicks ADD COLUMN country TEXT;",
+        // 7: hourly click counts (SQLiteMigrations+ClickCounts).
+        clickCounts,
     ]
 }

@@ -72,22 +72,20 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+    public func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         try withConnection { db in
             try db.transaction {
+                var counts = HourlyClickCounts()
                 for click in clicks {
-                    try db.query(
-                        """
-                        INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform,
-                            user_agent, referer, ip, country) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                        [
-                            .text(click.id), .integer(click.createdAt), .text(click.organizationID),
-                            .text(click.programID), .text(click.partnerID), .text(click.code),
-                            .text(click.platform.rawValue), .text(click.userAgent), .text(click.referer),
-                            .text(click.ip), .optional(click.country),
-                        ])
+                    try insert(click, into: db, ifAbsent: false)
+                    counts.add(click, unique: true)
                 }
+                // After the clicks, so that a repeat finds its first tap ingested in the same batch.
+                for tap in repeats {
+                    try insert(tap, into: db, ifAbsent: true)
+                    counts.add(tap, unique: db.changes == 1)
+                }
+                try counts.write(into: db)
                 try db.query(
                     """
                     INSERT INTO journal_checkpoints (segment, byte_offset) VALUES (?, ?)
@@ -95,6 +93,21 @@ public final class SQLiteStore: Store {
                     """, [.text(checkpoint.segment), .integer(checkpoint.offset)])
             }
         }
+    }
+
+    /// Inserts a click; with `ifAbsent`, only when no click has its id (``SQLiteConnection/changes`` says which).
+    private func insert(_ click: ClickRecord, into db: SQLiteConnection, ifAbsent: Bool) throws {
+        try db.query(
+            """
+            INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform,
+                user_agent, referer, ip, country) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """ + (ifAbsent ? " ON CONFLICT (id) DO NOTHING" : ""),
+            [
+                .text(click.id), .integer(click.createdAt), .text(click.organizationID),
+                .text(click.programID), .text(click.partnerID), .text(click.code),
+                .text(click.platform.rawValue), .text(click.userAgent), .text(click.referer),
+                .text(click.ip), .optional(click.country),
+            ])
     }
 
     public func journalOffset(segment: String) throws -> Int64 {

@@ -90,7 +90,8 @@ public enum Timestamp {
         return Int64(daysFromCivil(year: newYear, month: newMonth, day: newDay)) * 86_400_000 + timeOfDay
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The days of a month (1–12) of a proleptic Gregorian year.
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -99,7 +100,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -108,7 +109,8 @@ public enum Timestamp {
         return era * 146097 + dayOfEra - 719468
     }
 
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    /// The year, month (1–12) and day of a count of days since 1970-01-01.
+    public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let dayOfEra = z - era * 146097

@@ -38,7 +38,9 @@ import Testing
         let data = try Self.dataDirectory()
         defer { data.remove() }
         let directory = data.path
-        let first = try ChildServer(dataDirectory: directory, outputIn: directory, label: "first")
+        // Repeat taps off: every answered tap must be a stored click of its own (one visitor's taps would share ids).
+        let first = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "first", arguments: ["--dedupe-window", "0"])
         let connections = 8
         let load = LoadResults()
         let finished = DispatchGroup()
@@ -77,13 +79,17 @@ import Testing
         #expect(Set(received).count == received.count, "no click id was handed out twice")
 
         // A second run dies too, just after it starts moving the first run's journal into the store.
-        let second = try ChildServer(dataDirectory: directory, outputIn: directory, label: "second")
+        // The restarted servers ingest the journal with their own window: off too, or the ingester would count one
+        // visitor's taps on two loops as repeats (and not list them).
+        let second = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "second", arguments: ["--dedupe-window", "0"])
         usleep(30_000)
         second.child.signal(SIGKILL)
         _ = second.child.waitForExit(within: 5)
 
         // A third run settles: the journal of both earlier runs is ingested and deleted.
-        let third = try ChildServer(dataDirectory: directory, outputIn: directory, label: "third")
+        let third = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "third", arguments: ["--dedupe-window", "0"])
         let settled = eventually(within: 20) { Self.segmentsWithRecords(directory).isEmpty }
         #expect(settled, "the journal was ingested: \(Self.segmentsWithRecords(directory)) \(third.child.stderr)")
         let stored = try Self.storedIDs(directory)
@@ -102,7 +108,9 @@ import Testing
         let data = try Self.dataDirectory()
         defer { data.remove() }
         let directory = data.path
-        let server = try ChildServer(dataDirectory: directory, outputIn: directory, label: "serve")
+        // Repeat taps off: the 90 taps are three visitors' repeats otherwise.
+        let server = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "serve", arguments: ["--dedupe-window", "0"])
         let client = server.client()
         var ids: [String] = []
         for index in 0..<90 {
@@ -136,8 +144,10 @@ extension CrashRecoveryTests {
         defer { data.remove() }
         let directory = data.path
         // About 250 clicks fit in 64 KiB, so each segment fills up and its next write fails.
+        // Repeat taps off: every answered tap must be a stored click of its own.
         let limited = try ChildServer(
-            dataDirectory: directory, outputIn: directory, label: "limited", fileSizeLimit: 64 << 10)
+            dataDirectory: directory, outputIn: directory, label: "limited", arguments: ["--dedupe-window", "0"],
+            fileSizeLimit: 64 << 10)
         let client = limited.client()
         var answered: [String] = []
         var refused = 0
@@ -159,7 +169,8 @@ extension CrashRecoveryTests {
         limited.child.signal(SIGKILL)
         _ = limited.child.waitForExit(within: 5)
 
-        let settled = try ChildServer(dataDirectory: directory, outputIn: directory, label: "settled")
+        let settled = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "settled", arguments: ["--dedupe-window", "0"])
         var stored: [String] = []
         let complete = eventually(within: 20) {
             stored = (try? Self.storedIDs(directory)) ?? []

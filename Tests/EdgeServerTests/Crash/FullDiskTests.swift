@@ -18,7 +18,9 @@ import Testing
         let directory = data.path
         let volume = try SmallVolume(bytes: 256 << 10, at: directory + "/journal")
         defer { volume.remove() }
-        let server = try ChildServer(dataDirectory: directory, outputIn: directory, label: "full")
+        // Repeat taps off: every answered tap must be a stored click of its own.
+        let server = try ChildServer(
+            dataDirectory: directory, outputIn: directory, label: "full", arguments: ["--dedupe-window", "0"])
         let client = server.client()
         func tap() throws -> HTTPResponse {
             try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])

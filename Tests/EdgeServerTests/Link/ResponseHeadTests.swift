@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func pipelinedRequestsEachGetTheirOwnHeadAndClick() throws {
-        let server = try TestServer()
+        // The first and last requests are one visitor's taps: repeat taps off, so each is a click of its own.
+        let server = try TestServer { $0.repeatTapWindow = 0 }
         defer { server.shutdown() }
         let one = "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: x\r\nUser-Agent: \(Agents.iPhone)\r\n\r\n"
         let page = "GET /a/pk_acme/LEE HTTP/1.1\r\nHost: x\r\nUser-Agent: \(Agents.desktop)\r\n\r\n"

@@ -25,8 +25,12 @@ extension TestServer {
     /// A click is journaled before its response goes out and the ingester reads every segment in order, so
     /// by the time a later click is in the store every earlier one is too: a test that expects no click from
     /// its requests expects exactly `[sentinel]` here.
+    ///
+    /// The sentinel's User-Agent is its own, so that it is never a repeat tap of the test's taps: a repeat reaching
+    /// another loop would get an id the ingester does not list.
     func clicksThroughSentinel() throws -> (clicks: [ClickRecord], sentinel: String) {
-        let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        let agent = Agents.iPhone + " sentinel/\(UInt64.random(in: 0...UInt64.max))"
+        let response = try client().request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", agent)])
         guard let sentinel = LinkResponses.clickID(in: response) else {
             throw TestError(
                 "the sentinel click got no click id: \(response.status) \(response.header("location") ?? "")")
@@ -121,6 +125,11 @@ extension JSONValue {
 
     var boolValue: Bool? {
         if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    var intValue: Int? {
+        if case .number(let text) = self { return Int(text) }
         return nil
     }
 

@@ -10,7 +10,8 @@ import Testing
 @Suite struct HTTP2Tests {
     /// Held link responses (sent once their clicks are journaled) go out on multiplexed HTTP/2 streams.
     @Test func curlTapsLinksOverHTTP2OnOneConnectionAndEveryClickIsStored() throws {
-        let server = try TLSTestServer()
+        // Every tap a click of its own: repeat taps off (one visitor's taps would share an id).
+        let server = try TLSTestServer { $0.repeatTapWindow = 0 }
         defer { server.shutdown() }
         let output = server.directory + "/curl.out"
         let taps = 12

@@ -243,12 +243,12 @@ final class FlakyStore: Store {
         failingCall = failingIngestCall
     }
 
-    func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+    func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         let call = calls.withLock {
             $0 += 1; return $0
         }
         if call == failingCall { throw StoreError.database("disk I/O error (injected)") }
-        try base.ingest(clicks, checkpoint: checkpoint)
+        try base.ingest(clicks, repeats: repeats, checkpoint: checkpoint)
     }
 
     func migrate() throws { try base.migrate() }
@@ -261,6 +261,7 @@ final class FlakyStore: Store {
     func journalOffset(segment: String) throws -> Int64 { try base.journalOffset(segment: segment) }
     func forgetJournalSegment(_ segment: String) throws { try base.forgetJournalSegment(segment) }
     func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> { try base.clicks(query) }
+    func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] { try base.clickCounts(query) }
     func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int {
         try base.deleteClicks(createdBefore: createdBefore, limit: limit)
     }

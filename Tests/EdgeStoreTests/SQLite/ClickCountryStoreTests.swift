@@ -44,8 +44,11 @@ import Testing
                 """, [.text(stored.id), .integer(stored.createdAt)])
         }
         try old.migrate()
-        #expect(try SQLiteMigrationsTests.version(old) == 6)
-        #expect(SQLiteMigrations.steps.count == 6)
+        // Through step 7 (click counts), which counts the old click.
+        #expect(try SQLiteMigrationsTests.version(old) == 7)
+        #expect(SQLiteMigrations.steps.count == 7)
+        let counts = try old.clickCounts(ClickCountQuery(organizationID: "org_acme", from: 0, to: .max / 2))
+        #expect(counts.map { [$0.clicks, $0.uniqueClicks] } == [[1, 1]])
         #expect(try old.allClicks() == [stored], "the old click, country null")
         stored = Self.click(at: Self.start + 1, country: "GB")
         try old.ingest([stored], checkpoint: JournalCheckpoint(segment: "node/segment", offset: 1))

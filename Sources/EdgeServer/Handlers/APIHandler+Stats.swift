@@ -1,0 +1,145 @@
+import EdgeStore
+import LinkCore
+
+/// `GET /v1/stats/clicks`: clicks and unique clicks per partner per local day, summed from the ingester's hourly
+/// counts (``Store/clickCounts(_:)``), never from the clicks themselves.
+extension APIHandler {
+    /// The most days one request covers.
+    static let maximumStatsDays: Int64 = 366
+    /// The days a request without `from` covers, ending on `to`.
+    static let defaultStatsDays: Int64 = 30
+
+    func clickStats(_ request: APIRequest) throws -> APIResponse {
+        let organization = try authenticate(request)
+        let zoneName = request.query["timezone"] ?? "UTC"
+        guard let zone = TimeZoneRules.named(zoneName, in: timeZoneDirectory) else {
+            throw APIError.invalidRequest(
+                "timezone must be an IANA timezone name this server knows, such as UTC or America/Los_Angeles")
+        }
+        var partnerID: String?
+        if let partner = request.query["partner_id"] {
+            guard !partner.isEmpty, partner.utf8.count <= 64 else {
+                throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
+            }
+            partnerID = partner
+        }
+        let now = Clock.epochMilliseconds() / 1000
+        let today = Self.day(containing: now + zone.offset(at: now))
+        let to = try Self.date(request, "to") ?? today
+        let from = try Self.date(request, "from") ?? to - Self.defaultStatsDays + 1
+        guard from <= to else { throw APIError.invalidRequest("from must not be after to") }
+        guard to - from < Self.maximumStatsDays else {
+            throw APIError.invalidRequest("from and to may cover at most \(Self.maximumStatsDays) days")
+        }
+        let counts = try dailyCounts(
+            organizationID: organization.id, partnerID: partnerID, days: from...to, zone: zone)
+        return APIResponse.success { object in
+            object.member("data") { json in
+                json.raw("[")
+                for (index, count) in counts.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.object {
+                        $0.string("date", Self.format(day: count.day))
+                        $0.string("partner_id", count.partnerID)
+                        $0.raw("clicks", String(count.clicks))
+                        $0.raw("unique_clicks", String(count.uniqueClicks))
+                    }
+                }
+                json.raw("]")
+            }
+        }
+    }
+
+    /// The counts of local `days` in `zone`, by day then partner. An hour counts in the local day its start falls
+    /// on: exact for zones whose offsets are whole hours; in a zone at a half or quarter hour (Asia/Kolkata,
+    /// Asia/Kathmandu) the hour that straddles local midnight counts whole in the day it starts in.
+    private func dailyCounts(organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules)
+        throws -> [DailyClickCount]
+    {
+        // Every hour that could start on one of the days: offsets stay within ±26 h.
+        let margin: Int64 = 26 * 3600
+        var hour = days.lowerBound * 86_400 - margin
+        let end = (days.upperBound + 1) * 86_400 + margin
+        // Runs of hours with one offset: one store query each (two or three for a zone with daylight time).
+        var spans: [(start: Int64, end: Int64, offset: Int64)] = []
+        while hour < end {
+            let offset = zone.offset(at: hour)
+            if let last = spans.last, last.offset == offset, last.end == hour {
+                spans[spans.count - 1].end = hour + 3600
+            } else {
+                spans.append((hour, hour + 3600, offset))
+            }
+            hour += 3600
+        }
+        let store = reader
+        var merged: [DayAndPartner: (clicks: Int64, unique: Int64)] = [:]
+        for span in spans {
+            let rows = try store.clickCounts(
+                ClickCountQuery(
+                    organizationID: organizationID, partnerID: partnerID, from: span.start * 1000,
+                    to: span.end * 1000, offsetMilliseconds: span.offset * 1000))
+            guard rows.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
+            for row in rows where days.contains(row.day) {
+                merged[DayAndPartner(day: row.day, partnerID: row.partnerID), default: (0, 0)].clicks += row.clicks
+                merged[DayAndPartner(day: row.day, partnerID: row.partnerID), default: (0, 0)].unique +=
+                    row.uniqueClicks
+            }
+        }
+        guard merged.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
+        return merged.map {
+            DailyClickCount(
+                day: $0.key.day, partnerID: $0.key.partnerID, clicks: $0.value.clicks, uniqueClicks: $0.value.unique)
+        }.sorted { ($0.day, $0.partnerID) < ($1.day, $1.partnerID) }
+    }
+
+    private struct DayAndPartner: Hashable {
+        let day: Int64
+        let partnerID: String
+    }
+
+    private static var tooManyRows: APIError {
+        APIError.invalidRequest(
+            "the answer would hold \(ClickCountQuery.maximumLimit) rows or more: narrow from and to, or pass partner_id"
+        )
+    }
+
+    /// A `YYYY-MM-DD` parameter as days since 1970-01-01, years 1970 to 9999.
+    private static func date(_ request: APIRequest, _ name: String) throws -> Int64? {
+        guard let text = request.query[name] else { return nil }
+        guard let day = parse(date: text) else {
+            throw APIError.invalidRequest("\(name) must be a date such as 2026-11-30 (YYYY-MM-DD)")
+        }
+        return day
+    }
+
+    static func parse(date text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1970,
+            (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
+        else { return nil }
+        return Int64(Timestamp.daysFromCivil(year: year, month: month, day: day))
+    }
+
+    static func format(day: Int64) -> String {
+        let (year, month, dayOfMonth) = Timestamp.civilFromDays(Int(day))
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(dayOfMonth, 2)
+    }
+
+    /// The day (since 1970-01-01) of a local time in seconds.
+    private static func day(containing seconds: Int64) -> Int64 {
+        seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    }
+}

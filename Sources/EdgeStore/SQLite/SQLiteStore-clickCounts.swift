@@ -1,0 +1,61 @@
+import LinkCore
+
+extension SQLiteStore {
+    public func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] {
+        var sql = """
+            SELECT (hour_start + ?) / 86400000 AS day, partner_id, SUM(clicks), SUM(unique_clicks) FROM click_counts
+            WHERE organization_id = ? AND hour_start >= ? AND hour_start < ?
+            """
+        var bindings: [SQLiteValue] = [
+            .integer(query.offsetMilliseconds), .text(query.organizationID), .integer(query.from), .integer(query.to),
+        ]
+        if let partner = query.partnerID {
+            sql += " AND partner_id = ?"
+            bindings.append(.text(partner))
+        }
+        let limit = max(1, min(query.limit, ClickCountQuery.maximumLimit))
+        sql += " GROUP BY day, partner_id ORDER BY day, partner_id LIMIT \(limit)"
+        return try withConnection { db in
+            try db.rows(sql, bindings) {
+                DailyClickCount(day: $0.int(0), partnerID: $0.text(1), clicks: $0.int(2), uniqueClicks: $0.int(3))
+            }
+        }
+    }
+}
+
+/// The click counts one ingested batch adds, per organization, partner and UTC hour, written with one upsert each.
+struct HourlyClickCounts {
+    static let hour: Int64 = 3_600_000
+
+    private struct Key: Hashable {
+        let organizationID: String
+        let partnerID: String
+        let hourStart: Int64
+    }
+
+    private var counts: [Key: (clicks: Int64, unique: Int64)] = [:]
+
+    /// Counts a tap in its hour: a click, and a unique click when `unique`.
+    mutating func add(_ click: ClickRecord, unique: Bool) {
+        let hourStart = click.createdAt - ((click.createdAt % Self.hour) + Self.hour) % Self.hour
+        let key = Key(organizationID: click.organizationID, partnerID: click.partnerID, hourStart: hourStart)
+        counts[key, default: (0, 0)].clicks += 1
+        if unique { counts[key, default: (0, 0)].unique += 1 }
+    }
+
+    /// Adds the counts to the stored ones, inside the caller's transaction.
+    func write(into db: SQLiteConnection) throws {
+        for (key, count) in counts {
+            try db.query(
+                """
+                INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, hour_start, partner_id) DO UPDATE SET
+                clicks = clicks + excluded.clicks, unique_clicks = unique_clicks + excluded.unique_clicks
+                """,
+                [
+                    .text(key.organizationID), .integer(key.hourStart), .text(key.partnerID), .integer(count.clicks),
+                    .integer(count.unique),
+                ])
+        }
+    }
+}

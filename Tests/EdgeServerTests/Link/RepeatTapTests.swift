@@ -1,0 +1,113 @@
+import EdgeStore
+import LinkCore
+import TestSupport
+import Testing
+
+/// `--dedupe-window`: a second tap of a link by the same address and User-Agent within the window gets the first
+/// tap's click id, is not listed as a new click, and counts as a click but not a unique click.
+@Suite struct RepeatTapTests {
+    /// A tap's click id from its redirect (`nil` without one).
+    static func tap(
+        _ server: TestServer, _ path: String = "/a/pk_acme/SAM20", agent: String = Agents.iPhone,
+        forwardedFor: String? = nil
+    ) throws -> String? {
+        var headers = [("User-Agent", agent)]
+        if let forwardedFor { headers.append(("X-Forwarded-For", forwardedFor)) }
+        let response = try server.client().request("GET", path, headers: headers)
+        guard response.status == 302 else { throw TestError("a tap of \(path) got \(response.status)") }
+        return LinkResponses.clickID(in: response)
+    }
+
+    /// Today's (UTC) counts of `org_acme` from `/v1/stats/clicks`, as [partner: [clicks, unique clicks]].
+    static func todaysCounts(_ server: TestServer) throws -> [String: [Int]] {
+        let response = try server.client().request(
+            "GET", "/v1/stats/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+        guard response.status == 200 else { throw TestError("stats: \(response.status) \(response.text)") }
+        var counts: [String: [Int]] = [:]
+        for row in try response.json["data"]?.arrayValue ?? [] {
+            guard let partner = row["partner_id"]?.stringValue, let clicks = row["clicks"]?.intValue,
+                let unique = row["unique_clicks"]?.intValue
+            else { throw TestError("a malformed row: \(response.text)") }
+            counts[partner, default: [0, 0]][0] += clicks
+            counts[partner, default: [0, 0]][1] += unique
+        }
+        return counts
+    }
+
+    /// Waits until the counts are `expected`; then they must not move on (every tap sent was counted).
+    static func waitForCounts(_ server: TestServer, _ expected: [String: [Int]]) throws -> Bool {
+        try eventually(within: 3) { try todaysCounts(server) == expected }
+    }
+
+    @Test func aRepeatWithinTheWindowGetsTheFirstIdIsListedOnceAndCountsAsAClickNotAUniqueClick() throws {
+        // One loop: both taps' connections land on it.
+        let server = try TestServer(threads: 1)
+        defer { server.shutdown() }
+        let first = try #require(try Self.tap(server))
+        let second = try #require(try Self.tap(server))
+        #expect(second == first, "the repeat carries the first tap's click id")
+        #expect(try Self.waitForCounts(server, ["part_sam": [2, 1]]))
+        #expect(try server.storedClicks().map(\.id) == [first], "one listed click")
+        let listed = try server.client().request(
+            "GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+        #expect(try listed.json["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [first])
+    }
+
+    @Test func anotherUserAgentAddressOrCodeIsANewClick() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32"], threads: 1)
+        defer { server.shutdown() }
+        let base = try #require(try Self.tap(server, agent: Agents.android, forwardedFor: "198.51.100.1"))
+        #expect(try Self.tap(server, agent: Agents.android, forwardedFor: "198.51.100.1") == base, "a repeat")
+        let taps = [
+            try Self.tap(server, agent: Agents.iPhone, forwardedFor: "198.51.100.1"),
+            try Self.tap(server, agent: Agents.android, forwardedFor: "198.51.100.2"),
+            try Self.tap(server, agent: Agents.android, forwardedFor: "2001:db8::1"),
+            try Self.tap(server, "/a/pk_acme/LEE", agent: Agents.android, forwardedFor: "198.51.100.1"),
+        ]
+        let ids = try taps.map { try #require($0) }
+        #expect(Set(ids + [base]).count == 5, "each is a first tap with its own id")
+        #expect(try Self.waitForCounts(server, ["part_sam": [5, 4], "part_lee": [1, 1]]))
+        #expect(Set(try server.storedClicks().map(\.id)) == Set(ids + [base]))
+    }
+
+    @Test func aWindowOfZeroTurnsRepeatTapsOff() throws {
+        let server = try TestServer(threads: 1) { $0.repeatTapWindow = 0 }
+        defer { server.shutdown() }
+        let first = try #require(try Self.tap(server))
+        let second = try #require(try Self.tap(server))
+        #expect(first != second)
+        #expect(try Self.waitForCounts(server, ["part_sam": [2, 2]]))
+        #expect(Set(try server.storedClicks().map(\.id)) == [first, second])
+    }
+
+    @Test func aTapAfterTheWindowIsANewClickWithANewId() throws {
+        // A window of 50 ms, so that the test waits for it to pass (an event: the tap's id changes) rather than an
+        // hour; the window's edges to the millisecond are RepeatTapTableTests'.
+        let server = try TestServer(threads: 1) { $0.repeatTapWindow = 50 }
+        defer { server.shutdown() }
+        let first = try #require(try Self.tap(server))
+        var taps = 1
+        var later = first
+        #expect(
+            try eventually(within: 3) {
+                later = try #require(try Self.tap(server))
+                taps += 1
+                return later != first
+            })
+        // The taps within the window (if any) were repeats of the first; the last one is a first tap.
+        #expect(try Self.waitForCounts(server, ["part_sam": [taps, 2]]))
+        #expect(Set(try server.storedClicks().map(\.id)) == [first, later])
+    }
+
+    @Test func tapsOnTwoLoopsAreCountedOnceAsUniqueByTheIngester() throws {
+        // Two loops: connections spread over them, so some repeats reach another loop and get their own id there;
+        // the ingester's table still counts every tap after the first as a repeat.
+        let server = try TestServer(threads: 2)
+        defer { server.shutdown() }
+        var ids: Set<String> = []
+        for _ in 0..<20 { ids.insert(try #require(try Self.tap(server))) }
+        #expect(ids.count <= 2, "at most one first tap per loop")
+        #expect(try Self.waitForCounts(server, ["part_sam": [20, 1]]))
+        #expect(try server.storedClicks().count == 1)
+    }
+}

@@ -1,0 +1,148 @@
+import EdgeStore
+import LinkCore
+import TestSupport
+import Testing
+
+/// `GET /v1/stats/clicks`: clicks and unique clicks per partner per local day, from the hourly counts.
+@Suite struct ClickStatsTests {
+    static let hour: Int64 = 3_600_000
+    /// 2026-11-30T00:00:00Z.
+    static let november30: Int64 = 1_795_996_800_000
+    /// 2026-03-08T00:00:00Z: Los Angeles moves to daylight time at 10:00Z.
+    static let march8: Int64 = 1_772_928_000_000
+
+    static func server() throws -> TestServer {
+        let zones = String(try TestFiles.fixture("zoneinfo/America/Los_Angeles").dropLast("/America/Los_Angeles".count))
+        return try TestServer { $0.timeZoneDirectory = zones }
+    }
+
+    static func click(_ name: String, at time: Int64, partner: String = "part_sam") -> ClickRecord {
+        ClickRecord(
+            id: "clk_" + name, createdAt: time, organizationID: "org_acme", programID: "prg_acme", partnerID: partner,
+            code: partner == "part_sam" ? "SAM20" : "LEE", platform: .ios, userAgent: Agents.iPhone, referer: "",
+            ip: "192.0.2.1")
+    }
+
+    static func seed(_ server: TestServer, _ clicks: [ClickRecord], repeats: [ClickRecord] = []) throws {
+        try server.store.ingest(
+            clicks, repeats: repeats, checkpoint: JournalCheckpoint(segment: "test/seed", offset: 1))
+    }
+
+    static func stats(_ server: TestServer, _ query: String, key: String = "sk_acme_secret") throws -> HTTPResponse {
+        try server.client().request("GET", "/v1/stats/clicks" + query, headers: [("Authorization", "Bearer \(key)")])
+    }
+
+    /// The rows as `date partner clicks/unique`.
+    static func rows(_ response: HTTPResponse) throws -> [String] {
+        #expect(response.status == 200, "\(response.text)")
+        #expect(try response.json["success"]?.boolValue == true)
+        return try #require(try response.json["data"]?.arrayValue).map { row in
+            "\(row["date"]?.stringValue ?? "?") \(row["partner_id"]?.stringValue ?? "?") "
+                + "\(row["clicks"]?.intValue ?? -1)/\(row["unique_clicks"]?.intValue ?? -1)"
+        }
+    }
+
+    @Test func clicksAt0730ZAnd0830ZAreOneUTCDayAndTwoDaysInLosAngeles() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let first = Self.click("a", at: Self.november30 + 7 * Self.hour + Self.hour / 2)
+        var repeated = first
+        repeated.createdAt = Self.november30 + 8 * Self.hour + Self.hour / 2
+        try Self.seed(server, [first], repeats: [repeated])
+        #expect(try Self.rows(Self.stats(server, "?from=2026-11-29&to=2026-11-30")) == ["2026-11-30 part_sam 2/1"])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-29&to=2026-11-30&timezone=America/Los_Angeles"))
+                == ["2026-11-29 part_sam 1/1", "2026-11-30 part_sam 1/0"])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-30&to=2026-11-30&timezone=America/Los_Angeles"))
+                == ["2026-11-30 part_sam 1/0"], "from and to are local days, inclusive")
+    }
+
+    @Test func aDaylightTimeChangeMovesWhereLocalMidnightFalls() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        // 07:30Z and 08:30Z on March 8 are 23:30 on the 7th and 00:30 on the 8th (PST, -8); 06:30Z and 07:30Z on
+        // March 9 are 23:30 on the 8th and 00:30 on the 9th (PDT, -7). A fixed -8 would put both in the 8th.
+        try Self.seed(
+            server,
+            [
+                Self.click("a", at: Self.march8 + 7 * Self.hour + Self.hour / 2),
+                Self.click("b", at: Self.march8 + 8 * Self.hour + Self.hour / 2),
+                Self.click("c", at: Self.march8 + 30 * Self.hour + Self.hour / 2),
+                Self.click("d", at: Self.march8 + 31 * Self.hour + Self.hour / 2),
+            ])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-03-01&to=2026-03-31&timezone=America/Los_Angeles"))
+                == ["2026-03-07 part_sam 1/1", "2026-03-08 part_sam 2/2", "2026-03-09 part_sam 1/1"])
+    }
+
+    @Test func partnersAreSortedAndFilteredAndDaysWithoutClicksAreLeftOut() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        try Self.seed(
+            server,
+            [
+                Self.click("a", at: Self.november30), Self.click("b", at: Self.november30, partner: "part_lee"),
+                Self.click("c", at: Self.november30 + 3 * 24 * Self.hour, partner: "part_lee"),
+            ])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31"))
+                == ["2026-11-30 part_lee 1/1", "2026-11-30 part_sam 1/1", "2026-12-03 part_lee 1/1"])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=part_lee"))
+                == ["2026-11-30 part_lee 1/1", "2026-12-03 part_lee 1/1"])
+        #expect(try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=part_nobody")) == [])
+        #expect(try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31", key: "sk_other_secret")) == [])
+    }
+
+    @Test func inKolkataAnHourCountsInTheLocalDayItStartsIn() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        // 18:15Z is 23:45 IST on the 30th; 18:45Z is 00:15 on December 1st, but its hour (18:00Z) starts at 23:30.
+        try Self.seed(
+            server,
+            [
+                Self.click("a", at: Self.november30 + 18 * Self.hour + Self.hour / 4),
+                Self.click("b", at: Self.november30 + 18 * Self.hour + 3 * Self.hour / 4),
+                Self.click("c", at: Self.november30 + 19 * Self.hour),
+            ])
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-30&to=2026-12-01&timezone=Asia/Kolkata"))
+                == ["2026-11-30 part_sam 2/2", "2026-12-01 part_sam 1/1"])
+    }
+
+    @Test func withoutDatesTheLast30DaysToTodayAreCounted() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let now = Clock.epochMilliseconds()
+        try Self.seed(server, [Self.click("a", at: now), Self.click("b", at: now - 40 * 24 * Self.hour)])
+        let rows = try Self.rows(Self.stats(server, ""))
+        #expect(rows.count == 1 && rows[0].hasSuffix(" part_sam 1/1"), "\(rows)")
+    }
+
+    @Test func badParametersGet400NamingTheParameter() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let cases: [(String, String)] = [
+            ("?from=2026-13-01", "from"), ("?to=2026-02-30", "to"), ("?from=26-11-30", "from"),
+            ("?from=2026-11-30T00:00:00Z", "from"), ("?to=yesterday", "to"), ("?from=1969-12-31", "from"),
+            ("?from=2026-12-01&to=2026-11-30", "from must not be after to"),
+            ("?from=2025-01-01&to=2026-01-02", "366 days"),
+            ("?timezone=Mars/Olympus_Mons", "timezone"), ("?timezone=../../../../etc/passwd", "timezone"),
+            ("?timezone=America", "timezone"), ("?timezone=", "timezone"), ("?partner_id=", "partner_id"),
+            ("?partner_id=" + String(repeating: "p", count: 65), "partner_id"),
+        ]
+        for (query, named) in cases {
+            let response = try Self.stats(server, query)
+            #expect(response.status == 400, "\(query): \(response.text)")
+            #expect(response.header("content-type")?.hasPrefix("application/json") == true)
+            #expect(try response.json["success"]?.boolValue == false, "\(query)")
+            #expect(try response.json["error"]?.stringValue == "invalid_request", "\(query)")
+            #expect(try response.json["message"]?.stringValue?.contains(named) == true, "\(query): \(response.text)")
+        }
+        #expect(try Self.rows(Self.stats(server, "?from=2025-01-01&to=2026-01-01")) == [], "366 days are allowed")
+        for key in ["sk_wrong", "pk_acme"] {
+            #expect(try Self.stats(server, "", key: key).status == 401)
+        }
+    }
+}
