@@ -34,8 +34,10 @@ import Testing
     @Test func atTheDescriptorLimitSlowConnectionsNeitherSpinTheLoopsNorSlowOtherRequests() throws {
         let data = try StoreFixture(importing: ConfigFixtures.standard).temporaryDirectory
         defer { data.remove() }
+        // Repeat taps off: the test checks that every tap made at the limit reaches the store as a click of its own.
         let server = try ChildServer(
-            dataDirectory: data.path, outputIn: data.path, label: "limited", descriptorLimit: (soft: 256, hard: 256))
+            dataDirectory: data.path, outputIn: data.path, label: "limited", arguments: ["--dedupe-window", "0"],
+            descriptorLimit: (soft: 256, hard: 256))
         defer {
             server.child.signal(SIGKILL)
             _ = server.child.waitForExit(within: 5)
