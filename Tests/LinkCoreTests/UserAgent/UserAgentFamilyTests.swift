@@ -170,6 +170,10 @@ struct UserAgentFamilyTests {
         ),
         ("PocketCasts/7.50 (Android 14)", .android),
         (
+            "Mozilla/5.0 (Linux; Android 13; Spider 8 Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Version/4.0 Chrome/124.0.6367.82 Mobile Safari/537.36", .android
+        ),
+        (
             "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; Alexa Toolbar; .NET CLR 2.0.50727)", .desktop
         ),
         (
