@@ -2,6 +2,9 @@
 # User-Agent classifier vs crawlerdetect (PyPI), side by side, one thread each.
 #
 #   bench/ua.sh            from the repository root
+#   bench/ua.sh --folds    instead: the source-grouped fold scores (whole corpus, then each
+#                          fold with all rules and with the rules only its rows touch held out;
+#                          see Tests/LinkCoreTests/UserAgent/UserAgentFoldTests.swift)
 #
 # Input: the UA column of Tests/Fixtures/corpus/ua-dev.tsv (10,778 strings).
 # Ours:  `tolt-edge ua --bench` (release build): ~1 s of in-order passes for
@@ -13,6 +16,14 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+if [[ "${1:-}" == "--folds" ]]; then
+    # Debug build, like `swift test`. The scores are printed whether or not every fold meets its
+    # targets; the exit status is the test's.
+    status=0
+    out="$(swift test --filter UserAgentFoldTests 2>&1)" || status=$?
+    grep -E '^(whole corpus|fold |  line |↳ fold )' <<<"$out" || true
+    exit "$status"
+fi
 corpus="$root/Tests/Fixtures/corpus/ua-dev.tsv"
 [[ -f "$corpus" ]] || { echo "error: $corpus not found" >&2; exit 1; }
 

@@ -34,6 +34,11 @@ final class UserAgentAutomaton: @unchecked Sendable {
     /// `rankedRules[channel][rank]`: index into the rule list.
     let rankedRules: [[Int]]
     let stateCount: Int
+    /// Rules whose pattern ends exactly at each state, and each state's
+    /// failure link: only `matchingRules`, a tool for tests and
+    /// `--explain`, walks them; `scan` never does.
+    private let rulesEndingAt: [[Int]]
+    private let failure: [Int]
 
     /// Folds a byte the way both patterns and input are compared: ASCII
     /// letters to lowercase, control bytes (NUL, CR, LF, TAB…) to a space so
@@ -78,6 +83,7 @@ final class UserAgentAutomaton: @unchecked Sendable {
         var next = [Int32](repeating: -1, count: classes)
         var best = [UInt16](repeating: Self.none, count: Self.channelCount)
         var nodes = 1
+        var ends: [[Int]] = [[]]
         for (index, rule) in rules.enumerated() {
             var node = 0
             for byte in rule.pattern {
@@ -87,9 +93,11 @@ final class UserAgentAutomaton: @unchecked Sendable {
                     nodes += 1
                     next.append(contentsOf: repeatElement(-1, count: classes))
                     best.append(contentsOf: repeatElement(Self.none, count: Self.channelCount))
+                    ends.append([])
                 }
                 node = Int(next[slot])
             }
+            ends[node].append(index)
             let slot = node * Self.channelCount + rule.kind.channel.rawValue
             best[slot] = min(best[slot], UInt16(rankOfRule[index]))
         }
@@ -123,6 +131,8 @@ final class UserAgentAutomaton: @unchecked Sendable {
         }
 
         stateCount = nodes
+        rulesEndingAt = ends
+        failure = fail
         outputs = .allocate(capacity: best.count)
         for index in best.indices { outputs[index] = best[index] }
         transitions = .allocate(capacity: next.count)
@@ -137,6 +147,28 @@ final class UserAgentAutomaton: @unchecked Sendable {
         byteClass.deallocate()
         transitions.deallocate()
         outputs.deallocate()
+    }
+
+    /// Every rule (index into the rule list) whose pattern occurs in `bytes`,
+    /// in ascending order: what a rule matches, not only what wins.
+    ///
+    /// Not for the hot path (it allocates); the fold test uses it to tell
+    /// which corpus rows each rule touches.
+    func matchingRules(_ bytes: UnsafeRawBufferPointer, wholeInput: Bool) -> [Int] {
+        var found = Set<Int>()
+        var state = 0
+        func step(_ cls: Int) {
+            state = Int(transitions[state * classCount + cls] & ~Self.outputFlag)
+            var node = state
+            while node != 0 {
+                found.formUnion(rulesEndingAt[node])
+                node = failure[node]
+            }
+        }
+        step(startClass)
+        for byte in bytes { step(Int(byteClass[Int(byte)])) }
+        if wholeInput { step(endClass) }
+        return found.sorted()
     }
 
     /// Best rank per channel over all patterns found in `bytes`.

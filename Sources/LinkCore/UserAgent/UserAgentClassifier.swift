@@ -119,6 +119,22 @@ public struct UserAgentClassifier: Sendable {
         return (verdict, reason)
     }
 
+    /// The 1-based lines of every rule whose pattern occurs in `userAgent`,
+    /// whether or not it decides anything, in ascending order.
+    ///
+    /// For tests and tools, not the link path (it allocates): the
+    /// source-grouped fold test uses it to find rules that only rows of one
+    /// fold touch.
+    public func matchingRuleLines(_ userAgent: String) -> [Int] {
+        var userAgent = userAgent
+        return userAgent.withUTF8 { buffer in
+            let bytes = UnsafeRawBufferPointer(buffer)
+            let whole = bytes.count <= Self.maximumScannedBytes
+            let bounded = whole ? bytes : UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.maximumScannedBytes))
+            return automaton.matchingRules(bounded, wholeInput: whole).map { rules[$0].line }
+        }
+    }
+
     @inline(__always)
     private func scan(_ bytes: UnsafeRawBufferPointer) -> (UInt16, UInt16, UInt16) {
         let whole = bytes.count <= Self.maximumScannedBytes

@@ -41,6 +41,18 @@ struct UserAgentFamilyTests {
         ),
         ("Mozilla/5.0 (compatible; Embedly/0.2; +http://support.embed.ly/)", .other),
         ("Iframely/1.3.1 (+https://iframely.com/docs/about)", .other),
+        // Issue 15 families: fetchers outside the big messengers, and WhatsApp's desktop (Electron) app.
+        ("Misskey/2023.12.2 (https://misskey.example)", .other),
+        ("Lemmy/0.19.3; +https://lemmy.example", .other),
+        ("Synapse (bot; +https://github.com/matrix-org/synapse)", .other),
+        ("Discourse Forum Onebox v3.2.0", .other),
+        ("Mozilla/5.0 (compatible; ZulipURLPreview/7.0; +https://zulip.example)", .other),
+        ("Mozilla/5.0 (compatible; Yahoo Link Preview; https://help.yahoo.com/kb/mail/yahoo-link-preview-SLN23615.html)", .other),
+        ("Bluesky Cardyb/1.1", .other),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) WhatsApp/2.2343.5 "
+                + "Chrome/120.0.6099.291 Electron/28.2.10 Safari/537.36", .other
+        ),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -64,6 +76,19 @@ struct UserAgentFamilyTests {
         "Facebot",
         "${jndi:ldap://attacker.example/a}",
         "Feedly/1.0 (+http://www.feedly.com/fetcher.html; like FeedFetcher-Google)",
+        // Issue 15 families: Office link probes, download managers, monitors, CFNetwork tools.
+        "Mozilla/4.0 (compatible; ms-office; MSOffice 16)",
+        "Microsoft Office Word 2014",
+        "AndroidDownloadManager/9 (Linux; U; Android 9; SM-G960F Build/PPR1.180610.011)",
+        "Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Safari/537.36 Site24x7",
+        "Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)",
+        "LinkTester/3 CFNetwork/1410.0.3 Darwin/22.6.0",
+        "meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+        "facebookcatalog/1.0",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Google Web Preview) Chrome/84.0 "
+            + "Safari/537.36",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -134,6 +159,27 @@ struct UserAgentFamilyTests {
         ),
         ("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", .desktop),
         ("Overcast/3.0 (+http://overcast.fm/; iOS podcast app)", .ios),
+        // Issue 15 families: device models named "bot", podcast apps, toolbar-laden old browsers, Electron apps.
+        (
+            "Mozilla/5.0 (Linux; Android 8.1.0; RoBot Build/O11019) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Chrome/90.0.4430.91 Mobile Safari/537.36", .android
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 7.0; M bot 60 Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Chrome/58.0.3029.83 Mobile Safari/537.36", .android
+        ),
+        ("PocketCasts/7.50 (Android 14)", .android),
+        (
+            "Mozilla/5.0 (Linux; Android 13; Spider 8 Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Version/4.0 Chrome/124.0.6367.82 Mobile Safari/537.36", .android
+        ),
+        (
+            "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; Alexa Toolbar; .NET CLR 2.0.50727)", .desktop
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) discord/1.0.9164 "
+                + "Chrome/120.0.6099.291 Electron/28.2.10 Safari/537.36", .desktop
+        ),
         (
             "Mozilla/5.0 (Linux; Android 16; Pixel 10 Pro XL Build/CP1A.260305.018; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
                 + "Version/4.0 Chrome/146.0.7680.174 Mobile Safari/537.36 MetaIAB Facebook", .android
