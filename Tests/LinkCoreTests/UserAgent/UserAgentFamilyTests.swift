@@ -47,7 +47,10 @@ struct UserAgentFamilyTests {
         ("Synapse (bot; +https://github.com/matrix-org/synapse)", .other),
         ("Discourse Forum Onebox v3.2.0", .other),
         ("Mozilla/5.0 (compatible; ZulipURLPreview/7.0; +https://zulip.example)", .other),
-        ("Mozilla/5.0 (compatible; Yahoo Link Preview; https://help.yahoo.com/kb/mail/yahoo-link-preview-SLN23615.html)", .other),
+        (
+            "Mozilla/5.0 (compatible; Yahoo Link Preview; https://help.yahoo.com/kb/mail/yahoo-link-preview-SLN23615.html)",
+            .other
+        ),
         ("Bluesky Cardyb/1.1", .other),
         (
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) WhatsApp/2.2343.5 "
