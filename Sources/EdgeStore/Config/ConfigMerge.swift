@@ -145,8 +145,12 @@ struct ConfigMerge {
         warn("deep_link_template", record.deepLinkTemplate) { (text) throws(ConfigValidationError) in
             _ = try DeepLinkTemplate(text)
         }
-        warn("google_play_url", record.googlePlayURL, URLRules.validateWebURL)
-        warn("app_store_url", record.appStoreURL, URLRules.validateWebURL)
+        warn("google_play_url", record.googlePlayURL) { (url) throws(ConfigValidationError) in
+            try URLRules.validatePageURL(url)
+        }
+        warn("app_store_url", record.appStoreURL) { (url) throws(ConfigValidationError) in
+            try URLRules.validatePageURL(url)
+        }
     }
 
     private func storedProgram(_ document: ConfigDocument.Program, organizationID: String, path: String) throws
@@ -285,7 +289,7 @@ struct ConfigMerge {
     }
 
     static func validURL(_ url: String, path: String) throws {
-        do { try URLRules.validateWebURL(url) } catch { throw StoreError.invalidConfig("\(path): \(error.reason)") }
+        do { try URLRules.validatePageURL(url) } catch { throw StoreError.invalidConfig("\(path): \(error.reason)") }
     }
 }
 

@@ -21,13 +21,13 @@ public enum BrandingRules {
         try validateText(text, maximumLength: maximumDescriptionLength)
     }
 
-    /// An `https://` URL (``URLRules/validateWebURL(_:)``) of at most 1024 bytes: an image a page makes the
-    /// visitor's browser (or a preview fetcher) load, so never over plain HTTP.
+    /// An `https://` URL (``URLRules/validatePageURL(_:maximumPageLength:)``) of at most 1024 bytes, on the page too:
+    /// an image a page makes the visitor's browser (or a preview fetcher) load, so never over plain HTTP.
     public static func validateImageURL(_ url: String) throws(ConfigValidationError) {
         guard url.utf8.count <= maximumImageURLLength else {
             throw .invalid("must be at most \(maximumImageURLLength) bytes")
         }
-        try URLRules.validateWebURL(url)
+        try URLRules.validatePageURL(url, maximumPageLength: maximumImageURLLength)
         guard URLRules.browserScheme(Array(url.utf8)) == "https" else { throw .invalid("must be an https:// URL") }
     }
 

@@ -19,8 +19,8 @@ public final class ProgramSettings: Sendable {
         // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
         // the store) and is ignored rather than sending people to a broken URL or splitting a header.
         var checked = record
-        checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
-        checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validateWebURL($0)) != nil ? $0 : nil }
+        checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
+        checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
         checked.appName = record.appName.flatMap { (try? BrandingRules.validateAppName($0)) != nil ? $0 : nil }
         checked.appIconURL = record.appIconURL.flatMap {
             (try? BrandingRules.validateImageURL($0)) != nil ? $0 : nil

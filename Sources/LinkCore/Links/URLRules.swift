@@ -80,6 +80,21 @@ public enum URLRules {
         try validateAuthority(bytes[start..<end])
     }
 
+    /// A URL a page shows (a store badge's link, an icon, a preview image): ``validateWebURL(_:)``, and at most
+    /// `maximumPageLength` bytes once HTML-escaped on the page (`&` and `'` take 5 bytes there; quotes and angle
+    /// brackets are refused), so that a page with every field at its longest stays within its size bound.
+    public static func validatePageURL(_ text: String, maximumPageLength: Int = maximumLength)
+        throws(ConfigValidationError)
+    {
+        try validateWebURL(text)
+        let onPage = text.utf8.reduce(0) { $0 + ($1 == 0x26 || $1 == 0x27 ? 5 : 1) }
+        guard onPage <= maximumPageLength else {
+            throw .invalid(
+                "must take at most \(maximumPageLength) bytes on a page, where each & and ' takes 5 (it takes \(onPage))"
+            )
+        }
+    }
+
     /// `host[:port]`, as ``validateWebURL(_:)`` describes.
     private static func validateAuthority(_ authority: ArraySlice<UInt8>) throws(ConfigValidationError) {
         guard !authority.contains(0x40) else { throw .invalid("must not hold a user name or password (@)") }

@@ -123,14 +123,13 @@ import Testing
 
     /// Every field at its longest, in every language, on a desktop (whose page carries the QR code of the link) and
     /// for a preview fetcher: the fallback, preview and not-found pages stay within 20 KB. Text fields are filled
-    /// with the character escaping makes longest (`"` becomes `&quot;`); URLs, which cannot hold quotes, are a
-    /// dense query string (an `&`, 5 bytes escaped, every 16 bytes). A URL made of nothing but `&` would not fit:
-    /// see the 20 KB note in README's import-file reference.
+    /// with the character escaping makes longest (`"` becomes `&quot;`); URLs, which cannot hold quotes, are made of
+    /// `&` (5 bytes escaped) up to what a page URL may take on the page (``URLRules/validatePageURL(_:maximumPageLength:)``).
     @Test func pagesStayWithin20KBWithEveryFieldAtItsLongest() throws {
         let quotes = { (count: Int) in String(repeating: #"\""#, count: count) }
-        let url = { (length: Int) -> String in
+        let url = { (pageLength: Int) -> String in
             let head = "https://cdn.example/x?"
-            return head + String(repeating: "utm_medium=abcd&", count: (length - head.utf8.count) / 16)
+            return head + String(repeating: "&", count: (pageLength - head.utf8.count) / 5)
         }
         let code = String(repeating: "'", count: 64)
         let config = """

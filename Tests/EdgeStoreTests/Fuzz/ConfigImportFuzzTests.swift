@@ -61,7 +61,7 @@ import Testing
                 return "an invalid template \(template)"
             }
             for url in [program.googlePlayURL, program.appStoreURL].compactMap({ $0 })
-            where (try? URLRules.validateWebURL(url)) == nil {
+            where (try? URLRules.validatePageURL(url)) == nil {
                 return "an invalid store URL \(url)"
             }
             if let days = program.claimWindowDays, !(1...3650).contains(days) { return "a window of \(days) days" }

@@ -49,6 +49,22 @@ import Testing
     }
 
     /// `https://x` was accepted and `http://x` refused (a length check counted `https://`): one rule for both now.
+    /// A URL a page shows is bounded by what it takes there: each `&` and `'` is escaped to 5 bytes.
+    @Test func aPageURLIsMeasuredAsThePageWritesIt() throws {
+        let head = "https://play.google.com/store?"
+        let fits = head + String(repeating: "&", count: (URLRules.maximumLength - head.utf8.count) / 5)
+        #expect(throws: Never.self) { try URLRules.validatePageURL(fits) }
+        let over = fits + "&"
+        #expect(throws: Never.self, "a web URL all the same") { try URLRules.validateWebURL(over) }
+        let error = try #require(throws: ConfigValidationError.self) { try URLRules.validatePageURL(over) }
+        #expect(error.reason.contains("at most 2048 bytes on a page"), "\(error.reason)")
+        let plain = "https://x.example/" + String(repeating: "a", count: URLRules.maximumLength - 18)
+        #expect(throws: Never.self, "plain bytes count once") { try URLRules.validatePageURL(plain) }
+        #expect(throws: ConfigValidationError.self) {
+            try URLRules.validatePageURL("https://x/'", maximumPageLength: 12)
+        }
+    }
+
     @Test func httpAndHttpsAreTreatedAlike() {
         for scheme in ["http", "https", "HTTP", "Https"] {
             for valid in [
