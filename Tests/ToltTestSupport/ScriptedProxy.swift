@@ -57,23 +57,7 @@ package final class ScriptedProxy: Sendable {
         self.upstreamPort = upstreamPort
         self.afterScript = afterScript
         state = Mutex(State(script: script))
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestError("socket failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw TestError("bind or listen on 127.0.0.1:0 failed: errno \(errno)")
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Ports.bindLoopback(listening: 16)
         TestThread.start(name: "scripted-proxy") { [self] in
             acceptLoop()
             finished.signal()
