@@ -76,9 +76,13 @@ public final class SQLiteStore: Store {
         try withConnection { db in
             try db.transaction {
                 var counts = HourlyClickCounts()
+                // A click whose id is already stored counts as a repeat of it: the ingester's repeat-tap table may
+                // have stored a visitor's tap on another loop under this id while this click's batch failed to
+                // commit (the table remembers first taps before their commit). A plain insert would fail on the
+                // id for ever and stop ingestion; counting it twice as unique would be wrong.
                 for click in clicks {
-                    try insert(click, into: db, ifAbsent: false)
-                    counts.add(click, unique: true)
+                    try insert(click, into: db, ifAbsent: true)
+                    counts.add(click, unique: db.changes == 1)
                 }
                 // After the clicks, so that a repeat finds its first tap ingested in the same batch.
                 for tap in repeats {

@@ -55,6 +55,27 @@ import Testing
         #expect(try old.allClicks().first { $0.id == stored.id }?.country == "GB")
     }
 
+    /// A click whose id a repeat already stored (the ingester's table remembered the click before its batch failed
+    /// to commit, then a tap of the same visitor on another loop was stored under that id) is ingested when its batch
+    /// is retried, as a repeat: the counts say two taps, one unique, and ingestion goes on.
+    @Test func aClickWhoseIdIsAlreadyStoredCountsAsARepeatAndIngestionGoesOn() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let store = try SQLiteStore(path: fixture.directory + "/store.sqlite")
+        try store.migrate()
+        let first = Self.click(at: Self.start)
+        var other = first
+        other.createdAt += 1
+        other.userAgent = "the other loop's tap"
+        try store.ingest([], repeats: [other], checkpoint: JournalCheckpoint(segment: "node/loop-1", offset: 1))
+        try store.ingest([first], repeats: [], checkpoint: JournalCheckpoint(segment: "node/loop-2", offset: 1))
+        let later = Self.click(at: Self.start + 2)
+        try store.ingest([later], repeats: [], checkpoint: JournalCheckpoint(segment: "node/loop-2", offset: 2))
+        let counts = try store.clickCounts(ClickCountQuery(organizationID: "org_acme", from: 0, to: .max / 2))
+        #expect(counts.map { [$0.clicks, $0.uniqueClicks] } == [[3, 2]])
+        #expect(try store.allClicks().map(\.id).sorted() == [first.id, later.id].sorted())
+    }
+
     @Test func deletingRemovesOnlyClicksCreatedBeforeTheTimeInBatches() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
