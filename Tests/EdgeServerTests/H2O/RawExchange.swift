@@ -88,19 +88,7 @@ struct RawExchange {
         var rest = bytes[...]
         while let headEnd = rest.firstRange(of: [13, 10, 13, 10]) {
             let rawHead = Array(rest[..<headEnd.lowerBound])
-            let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
-            let statusParts = lines[0].split(separator: " ")
-            guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-                throw TestError("bad status line: \(lines[0])")
-            }
-            let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (
-                    line[..<colon].lowercased(),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-                )
-            }
-            var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
+            var response = try HTTPResponse(head: rawHead)
             let length = response.header("content-length").flatMap(Int.init) ?? 0
             let bodyStart = headEnd.upperBound
             guard rest.distance(from: bodyStart, to: rest.endIndex) >= length else { break }

@@ -52,7 +52,7 @@ struct RefusableUpload {
         }
         let rawHead = Array(buffer[..<headEnd!.lowerBound])
         buffer.removeSubrange(..<headEnd!.upperBound)
-        var response = try parse(rawHead)
+        var response = try HTTPResponse(head: rawHead)
         let isHead = parts.first.map { $0.starts(with: Array("HEAD ".utf8)) } ?? false
         let length = isHead ? 0 : response.header("content-length").flatMap(Int.init) ?? 0
         while buffer.count < length {
@@ -75,23 +75,6 @@ struct RefusableUpload {
     private static func connect(port: Int) throws -> Int32 {
         // A server that neither reads nor answers fails the test instead of hanging it.
         try LoopbackSocket.connect(port: port, receiveTimeout: 10_000_000, sendTimeout: 10_000_000)
-    }
-
-    /// The status line and headers (names lower-cased).
-    private static func parse(_ rawHead: [UInt8]) throws -> HTTPResponse {
-        let lines = text(rawHead).components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-            throw TestError("bad status line: \(lines[0])")
-        }
-        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (
-                line[..<colon].lowercased(),
-                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            )
-        }
-        return HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
     }
 
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(300), as: UTF8.self) }

@@ -88,20 +88,8 @@ package final class HTTPClient {
         }
         let rawHead = Array(buffer[..<headEnd!])
         buffer.removeFirst(headEnd! + 4)
-        let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestError("bad status line") }
-        var headers: [(String, String)] = []
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append(
-                (
-                    line[..<colon].lowercased(),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-                ))
-        }
-        var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
-        if isHead || status == 204 || status == 304 { return response }
+        var response = try HTTPResponse(head: rawHead)
+        if isHead || [204, 304].contains(response.status) { return response }
         if let length = response.header("content-length").flatMap(Int.init) {
             while buffer.count < length { try fill() }
             response.body = Array(buffer[..<length])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response as it came off the wire.
 package struct HTTPResponse {
     package var status: Int
@@ -12,6 +14,24 @@ package struct HTTPResponse {
         self.headers = headers
         self.body = body
         self.rawHead = rawHead
+    }
+
+    /// A response of `rawHead` (the status line and headers, without the blank line that ends them) and no body yet:
+    /// the status from the status line, each header's name lower-cased and its value trimmed.
+    package init(head rawHead: [UInt8]) throws {
+        let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw TestError("bad status line: \(lines[0].prefix(300))")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (
+                line[..<colon].lowercased(),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
+        }
+        self.init(status: status, headers: headers, body: [], rawHead: rawHead)
     }
 
     /// The value of the first header called `name` (any case).

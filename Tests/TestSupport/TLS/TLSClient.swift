@@ -155,17 +155,7 @@ package final class TLSClient {
         }
         let rawHead = Array(received[..<headEnd!])
         received.removeFirst(headEnd! + 4)
-        let lines = String(decoding: rawHead, as: UTF8.self).components(separatedBy: "\r\n")
-        let parts = lines[0].split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw TestError("bad status line: \(lines[0])") }
-        let headers: [(name: String, value: String)] = lines.dropFirst().compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (
-                line[..<colon].lowercased(),
-                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            )
-        }
-        var response = HTTPResponse(status: status, headers: headers, body: [], rawHead: rawHead)
+        var response = try HTTPResponse(head: rawHead)
         let length = method == "HEAD" ? 0 : response.header("content-length").flatMap(Int.init) ?? 0
         while received.count < length {
             let more = try read()
