@@ -52,24 +52,17 @@ package final class TLSClient {
         for name in alpn { wire += [UInt8(name.utf8.count)] + Array(name.utf8) }
         _ = SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count))
 
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var seconds = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
-        var on: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let fd: Int32
+        do {
+            fd = try LoopbackSocket.connect(port: port, receiveTimeout: timeout * 1_000_000, noDelay: true)
+        } catch {
+            SSL_CTX_free(context)
+            throw error
         }
-        guard connected == 0, let ssl = SSL_new(context) else {
+        guard let ssl = SSL_new(context) else {
             close(fd)
             SSL_CTX_free(context)
-            throw TestError("connect to \(port) failed: errno \(errno)")
+            throw TestError("SSL_new failed: \(Self.lastError())")
         }
         descriptor = fd
         self.ssl = ssl
