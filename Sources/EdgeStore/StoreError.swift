@@ -1,7 +1,7 @@
 /// An error from the store. New cases never break callers: match on ``code``.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
-        case database, invalidConfig, conflict, io
+        case database, invalidConfig, conflict, io, unavailable
     }
 
     let kind: Kind
@@ -18,11 +18,17 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public static func conflict(_ message: String) -> StoreError { StoreError(kind: .conflict, message: message) }
     /// A file of the data directory could not be read or written.
     public static func io(_ message: String) -> StoreError { StoreError(kind: .io, message: message) }
+    /// The database cannot be reached now (a shared store that is down or restarting): retry later. A request that
+    /// needs it is answered `503`; the link path never waits on it.
+    public static func unavailable(_ message: String) -> StoreError {
+        StoreError(kind: .unavailable, message: message)
+    }
 
-    /// A stable machine code: `database`, `invalid_config`, `conflict` or `io`.
+    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io` or `unavailable`.
     public var code: String { kind == .invalidConfig ? "invalid_config" : kind.rawValue }
     public var isInvalidConfig: Bool { kind == .invalidConfig }
     public var isConflict: Bool { kind == .conflict }
+    public var isUnavailable: Bool { kind == .unavailable }
 
     public var description: String { message }
 }
