@@ -19,24 +19,29 @@ public final class JournalRoom: Sendable {
     private let allowances = Mutex<[JournalAllowance]>([])
     /// One refresh at a time: allowances computed from two measurements must never be mixed.
     private let refreshing = Mutex(RefreshState())
-    private let full = Atomic<Bool>(false)
 
     struct RefreshState {
         var unread = 0
-        /// The writers' refused clicks summed at the previous refresh and at the previous report.
-        var refusedAtRefresh = 0
+        /// The writers' refused clicks summed at the previous report.
         var refusedAtReport = 0
         var reportedFull = false
     }
+
+    /// Room below which a writer counts as full: the largest frame a click takes.
+    static let fullBelow = JournalFrame.headerSize + JournalRecord.maximumSize
 
     init(maximumBytes: Int) {
         precondition(maximumBytes > 0, "a journal bound is positive")
         self.maximumBytes = maximumBytes
     }
 
-    /// Whether taps are being refused for want of room: the unread bytes reached the bound, or a writer refused a
-    /// flush for room since the previous refresh.
-    public var isFull: Bool { full.load(ordering: .relaxed) }
+    /// Whether a writer has less room left than its next click may take: taps on its loop are refused until the
+    /// store takes clicks again.
+    public var isFull: Bool {
+        allowances.withLock { members in
+            members.contains { $0.limit.load(ordering: .relaxed) &- $0.written.load(ordering: .relaxed) < Self.fullBelow }
+        }
+    }
 
     /// Clicks refused for want of room since the journal was opened (answered `503`), summed over the writers.
     public var refusedClicks: Int {
@@ -64,9 +69,6 @@ public final class JournalRoom: Sendable {
             for (allowance, total) in zip(members, written) {
                 allowance.limit.store(total &+ share, ordering: .releasing)
             }
-            let refused = members.reduce(0) { $0 &+ $1.refused.load(ordering: .relaxed) }
-            full.store(room <= 0 || refused != state.refusedAtRefresh, ordering: .relaxed)
-            state.refusedAtRefresh = refused
             state.unread = unread
         }
     }
@@ -84,7 +86,7 @@ public final class JournalRoom: Sendable {
                     + "(--journal-max-bytes): refused \(newlyRefused) click\(newlyRefused == 1 ? "" : "s") "
                     + "(answered 503) since the last report; the store is not taking clicks fast enough"
             }
-            guard state.reportedFull, !full.load(ordering: .relaxed) else { return nil }
+            guard state.reportedFull, !isFull else { return nil }
             state.reportedFull = false
             return "journal has room again (\(state.unread) of \(maximumBytes) bytes unread): taps are recorded"
         }
