@@ -57,7 +57,9 @@ public final class EdgeServer: Sendable {
         do {
             try startup.prepare()
         } catch let error as StoreError where error.isUnavailable {
-            log("the store cannot be reached at start-up: \(error); starting without a configuration")
+            log(
+                "no configuration yet: the store cannot be reached at start-up (\(error)); links and claims are "
+                    + "answered 503 until it can, retrying in the background")
         }
         let mainStore = startup.connection()
         let signer = ClickSigner()

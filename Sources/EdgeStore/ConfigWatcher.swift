@@ -93,8 +93,8 @@ public final class ConfigWatcher: Sendable {
             if !isLoaded {
                 // No configuration yet: try again with backoff, from `interval` up to 5 s.
                 if loadFirst() {
-                    guard firstLoadFailures.load(ordering: .relaxed) > 0 else { continue }
-                    log("first configuration loaded after \(firstLoadFailures.load(ordering: .relaxed)) failed attempts")
+                    let failures = firstLoadFailures.load(ordering: .relaxed)
+                    log("first configuration loaded (\(failures) failed attempt\(failures == 1 ? "" : "s") before)")
                 } else {
                     let failures = firstLoadFailures.load(ordering: .relaxed)
                     stopping.wait(seconds: min(5, interval * Double(1 << min(failures, 10))))
