@@ -47,7 +47,8 @@ public final class ClickJournal: Sendable {
         }
         _ = chmod(nodeFile, 0o600)
         nodeID = node
-        room = JournalRoom(maximumBytes: maximumBytes ?? Self.defaultMaximumBytes(directory: dataDirectory + "/journal"))
+        room = JournalRoom(
+            maximumBytes: maximumBytes ?? Self.defaultMaximumBytes(directory: dataDirectory + "/journal"))
         // The time first, so names sort oldest first; the node id, so that two nodes (or two data directories of
         // one process, started in the same millisecond) never name a segment alike.
         runID = String(Clock.epochMilliseconds()) + "-" + node + "-" + String(getpid())

@@ -39,7 +39,9 @@ public final class JournalRoom: Sendable {
     /// store takes clicks again.
     public var isFull: Bool {
         allowances.withLock { members in
-            members.contains { $0.limit.load(ordering: .relaxed) &- $0.written.load(ordering: .relaxed) < Self.fullBelow }
+            members.contains {
+                $0.limit.load(ordering: .relaxed) &- $0.written.load(ordering: .relaxed) < Self.fullBelow
+            }
         }
     }
 

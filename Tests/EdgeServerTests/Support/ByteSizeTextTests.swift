@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func anythingElseIsRefused() {
-        for text in ["", "0", "0MiB", "-1", "+5", "1.5GiB", "5 MiB", "5MB", "5M", "5mib", "GiB", "2048TiB", "99999999999999999"] {
+        for text in [
+            "", "0", "0MiB", "-1", "+5", "1.5GiB", "5 MiB", "5MB", "5M", "5mib", "GiB", "2048TiB", "99999999999999999",
+        ] {
             #expect(ByteSizeText.bytes(parsing: text) == nil, "\(text)")
         }
     }
