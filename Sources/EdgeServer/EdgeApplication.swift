@@ -18,18 +18,29 @@ final class EdgeApplication: Sendable {
     /// Workers for requests that may block on the store: never on a loop thread.
     let workers = DispatchQueue(label: "tolt-edge.api", attributes: .concurrent)
 
-    init(
+    convenience init(
         configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
         apiReaders: [any Store], signingKey: [UInt8], ingester: ClickIngester? = nil
+    ) throws {
+        try self.init(
+            configuration: configuration, watcher: watcher, journal: journal, apiStore: apiStore,
+            apiReaders: apiReaders, signer: ClickSigner(secret: signingKey), ingester: ingester)
+    }
+
+    /// `signer` may still lack its key (a store down at start-up): it must have it before `watcher` loads a
+    /// configuration, since nothing mints or verifies before that.
+    init(
+        configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
+        apiReaders: [any Store], signer: ClickSigner, ingester: ClickIngester? = nil
     ) throws {
         self.configuration = configuration
         self.watcher = watcher
         self.journal = journal
-        signer = ClickSigner(secret: signingKey)
+        self.signer = signer
         classifier = UserAgentClassifier.standard
         pages = try Pages.standard.get()
         load = LoadGauge(loops: configuration.threads)
-        metrics = ServerMetrics(loops: configuration.threads, ingester: ingester)
+        metrics = ServerMetrics(loops: configuration.threads, ingester: ingester, journal: journal)
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
             claimClients: configuration.claimRateLimitClients, timeZoneDirectory: configuration.timeZoneDirectory)

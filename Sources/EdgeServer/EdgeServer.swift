@@ -27,7 +27,9 @@ public final class EdgeServer: Sendable {
     private let background = Mutex<[ServerThread]>([])
     private let stopLock = Mutex<Void>(())
 
-    /// Opens the store (migrating it), the journal, and binds the listeners.
+    /// Opens the journal and the store (migrating it), loads the configuration, and binds the listeners. A store that
+    /// cannot be reached (``StoreError/unavailable(_:)``) does not stop the start: the server answers `503` on links
+    /// and claims until the watcher has migrated it and loaded a configuration, in the background.
     public init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog)
         throws
     {
@@ -44,18 +46,37 @@ public final class EdgeServer: Sendable {
             log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
         }
         let directory = configuration.dataDirectory
-        journal = try ClickJournal(dataDirectory: directory)
-        let location = StoreLocation(dataDirectory: directory)
-        let mainStore = try location.openMigrated()
-        let signingKey = try mainStore.clickSigningKey()
-        watcher = try ConfigWatcher(store: try location.connect(), log: log)
+        // The journal first: a data directory that cannot be made (a file in its place, no permission) stops the start.
+        journal = try ClickJournal(dataDirectory: directory, maximumBytes: configuration.journalMaximumBytes)
+        log(
+            "node \(journal.nodeID) (\(directory)/node-id, in every journal segment's name); the journal holds at most "
+                + "\(ByteSizeText.text(journal.room.maximumBytes)) not yet in the store (--journal-max-bytes)")
+        // The store may be down (a shared database restarting): the node starts anyway, without a configuration,
+        // and migrates and loads in the background. Any other failure (not a database, say) stops the start.
+        let startup = StoreStartup(location: StoreLocation(dataDirectory: directory))
+        do {
+            try startup.prepare()
+        } catch let error as StoreError where error.isUnavailable {
+            log(
+                "no configuration yet: the store cannot be reached at start-up (\(error)); links and claims are "
+                    + "answered 503 until it can, retrying in the background")
+        }
+        let mainStore = startup.connection()
+        let signer = ClickSigner()
+        watcher = ConfigWatcher(
+            store: startup.connection(),
+            preparing: {
+                try startup.prepare()
+                try signer.install(secret: mainStore.clickSigningKey)
+            }, log: log)
+        if startup.isPrepared { watcher.loadFirst() }
         ingester = ClickIngester(
-            journal: journal, store: try location.connect(),
+            journal: journal, store: startup.connection(),
             preparation: ClickPreparation(countries: countries, ipStorage: configuration.ipStorage),
             repeatWindow: configuration.repeatTapWindow, log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
-            apiReaders: try (0..<4).map { _ in try location.connect() }, signingKey: signingKey, ingester: ingester)
+            apiReaders: (0..<4).map { _ in startup.connection() }, signer: signer, ingester: ingester)
         let router = application.makeRouter()
         let metrics = application.metrics
         let listenerRoute = metrics.setRoutes(router, separateListener: configuration.metricsListener != nil)

@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.
     public var ingestInterval = 0.1
+    /// The most bytes the click journal may hold that are not yet in the store (`--journal-max-bytes`): past it, taps
+    /// are answered `503` (never redirected unrecorded) until the store catches up. `nil`: half the room the journal's
+    /// volume has at start-up (``ClickJournal/defaultMaximumBytes(directory:)``).
+    public var journalMaximumBytes: Int? = nil
     /// Serve TLS with this certificate and key (ALPN `h2` and `http/1.1`); `nil` serves cleartext HTTP/1.1.
     public var tls: TLSFiles? = nil
     /// Whether cleartext connections may switch to HTTP/2 (h2c, by `Upgrade` or prior knowledge). Off by default.

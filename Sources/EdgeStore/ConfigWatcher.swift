@@ -13,25 +13,71 @@ public final class ConfigWatcher: Sendable {
     private let generationCounter = Atomic<UInt64>(0)
     private let stopping = StopSignal()
     private let log: @Sendable (String) -> Void
+    /// Run before the first load, until it succeeds (migrating a store that was down at start-up, say).
+    private let prepare: @Sendable () throws -> Void
+    /// Failed first loads, for the log and the backoff; touched by the watcher's thread only (and at start-up).
+    private let firstLoadFailures = Atomic<Int>(0)
 
     /// Loads the first table; throws when the store cannot be read.
     public init(store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.store = store
         self.log = log
+        prepare = {}
         current = Mutex(LinkTable(try store.configRecords()))
+        // Generation 0 means "no configuration yet" (``isLoaded``); this one is loaded.
+        generationCounter.store(1, ordering: .releasing)
+    }
+
+    /// Starts without a configuration: ``loadFirst()`` or ``run(interval:)`` loads the first one, calling `prepare`
+    /// before each attempt until one succeeds. Until then ``isLoaded`` is `false` and ``table`` is empty: the server
+    /// answers `503` where it needs the configuration, and starts even while its store is down.
+    public init(
+        store: any Store, preparing prepare: @escaping @Sendable () throws -> Void,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.log = log
+        self.prepare = prepare
+        current = Mutex(LinkTable(ConfigRecords()))
     }
 
     /// The table now in force.
     public var table: LinkTable { current.withLock { $0 } }
 
-    /// Bumped on every swap: a loop thread compares it (one acquiring load) before taking a new table.
+    /// Bumped on every swap: a loop thread compares it (one acquiring load) before taking a new table. 0 until the
+    /// first configuration is loaded.
     public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
 
-    /// Rebuilds the table when the stored revision differs from the one in force. Returns whether it did.
+    /// Whether a configuration has been loaded (one acquiring load): until then links and claims are answered `503`.
+    public var isLoaded: Bool { generation != 0 }
+
+    /// Tries once to prepare the store and load the first configuration (at start-up, so that a node whose store is
+    /// up serves its links from its first request). Returns whether a configuration is loaded; on failure it logs
+    /// why, and ``run(interval:)`` goes on trying.
+    @discardableResult
+    public func loadFirst() -> Bool {
+        guard !isLoaded else { return true }
+        do {
+            try prepare()
+            try refresh()
+        } catch {
+            let failures = firstLoadFailures.wrappingAdd(1, ordering: .relaxed).newValue
+            // The first failure, then about once a minute at the longest backoff: never a line per attempt.
+            if failures == 1 || failures % 12 == 0 {
+                log(
+                    "no configuration yet: the store cannot be read (\(error)); links and claims are answered 503 "
+                        + "until it can (\(failures) attempt\(failures == 1 ? "" : "s") so far, retrying)")
+            }
+        }
+        return isLoaded
+    }
+
+    /// Rebuilds the table when the stored revision differs from the one in force, or when none is loaded yet.
+    /// Returns whether it did.
     @discardableResult
     public func refresh() throws -> Bool {
         let revision = try store.configRevision()
-        guard revision != table.revision else { return false }
+        guard revision != table.revision || !isLoaded else { return false }
         let fresh = LinkTable(try store.configRecords())
         current.withLock { $0 = fresh }
         generationCounter.wrappingAdd(1, ordering: .releasing)
@@ -44,6 +90,17 @@ public final class ConfigWatcher: Sendable {
     /// Polls every `interval` seconds until ``stop()``; runs on the calling thread.
     public func run(interval: Double = 0.25) {
         while !stopping.isSignalled {
+            if !isLoaded {
+                // No configuration yet: try again with backoff, from `interval` up to 5 s.
+                if loadFirst() {
+                    let failures = firstLoadFailures.load(ordering: .relaxed)
+                    log("first configuration loaded (\(failures) failed attempt\(failures == 1 ? "" : "s") before)")
+                } else {
+                    let failures = firstLoadFailures.load(ordering: .relaxed)
+                    stopping.wait(seconds: min(5, interval * Double(1 << min(failures, 10))))
+                }
+                continue
+            }
             do { try refresh() } catch { log("configuration reload failed, keeping the current one: \(error)") }
             stopping.wait(seconds: interval)
         }

@@ -23,12 +23,12 @@ enum FileSystem {
         return names
     }
 
-    /// The file's text, trimmed; when missing, `make()` is written to it first (atomically, by rename).
-    static func readOrCreate(_ path: String, make: () -> String) throws -> String {
+    /// The file's text, trimmed; when missing, `make()` is written to it first (atomically, by rename), with `mode`.
+    static func readOrCreate(_ path: String, mode: mode_t = 0o644, make: () -> String) throws -> String {
         if let text = read(path) { return text }
         let value = make()
         let temporary = path + ".tmp-" + String(getpid())
-        guard write(temporary, Array((value + "\n").utf8)), rename(temporary, path) == 0 else {
+        guard write(temporary, Array((value + "\n").utf8), mode: mode), rename(temporary, path) == 0 else {
             throw StoreError.io("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         return read(path) ?? value
@@ -56,8 +56,8 @@ enum FileSystem {
         return bytes
     }
 
-    static func write(_ path: String, _ bytes: [UInt8]) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    static func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return bytes.withUnsafeBytes { (try? FileDescriptor.writeAll(descriptor, $0)) != nil }

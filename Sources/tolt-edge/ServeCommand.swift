@@ -8,7 +8,7 @@ enum ServeCommand {
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
                                [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
-                               [--metrics-host ADDRESS] [--metrics-port PORT]
+                               [--metrics-host ADDRESS] [--metrics-port PORT] [--journal-max-bytes SIZE]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -34,6 +34,10 @@ enum ServeCommand {
           --metrics-host ADDRESS  serve GET /metrics (Prometheus, no key) on a listener of its own at this address
           --metrics-port PORT     and port (defaults 127.0.0.1 and 9464 when only one is given), and not on the
                                   main listener; without either, /metrics is on the main listener
+          --journal-max-bytes SIZE
+                                the most journaled clicks not yet in the store, in bytes or 64KiB, 512MiB, 4GiB;
+                                past it taps get 503 until the store catches up (default: half the room the
+                                journal's volume has at start)
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -46,6 +50,7 @@ enum ServeCommand {
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
                     "max-connections", "geoip", "ip-storage", "dedupe-window", "metrics-host", "metrics-port",
+                    "journal-max-bytes",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -66,6 +71,14 @@ enum ServeCommand {
                             + "at most 24h; 0 turns it off")
                 }
                 configuration.repeatTapWindow = milliseconds
+            }
+            if let size = options.value("journal-max-bytes") {
+                guard let bytes = ByteSizeText.bytes(parsing: size) else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--journal-max-bytes must be bytes (1048576) or a whole number of KiB, MiB, GiB or "
+                            + "TiB (512MiB, 4GiB)")
+                }
+                configuration.journalMaximumBytes = bytes
             }
             configuration.geoIPFile = options.value("geoip")
             if let mode = options.value("ip-storage") {

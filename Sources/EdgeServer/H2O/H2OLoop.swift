@@ -200,8 +200,13 @@ final class H2OLoop {
                 link.stage(slot.click)
                 staged &+= 1
             }
-            let written = link.writeClicks()
-            metrics.add(written ? MetricsLayout.clicksJournaled : MetricsLayout.clicksRefused, staged)
+            let outcome = link.writeClicks()
+            let written = outcome == .written
+            metrics.add(
+                written
+                    ? MetricsLayout.clicksJournaled
+                    : MetricsLayout.clicksRefused + (outcome == .journalFull ? RefusalReason.journalFull.rawValue : 0),
+                staged)
             swap(&held, &sending)
             holdGeneration &+= 1
             // One clock reading for the whole batch: every response in it waited for the same write.
@@ -219,17 +224,21 @@ final class H2OLoop {
                         request: request, loop: self, route: response.timing.route,
                         startedAt: now &- response.timing.elapsed(at: now)
                     )
-                    .send(
-                        APIResponse.error(
-                            APIError(
-                                status: 503, code: "unavailable",
-                                message: "The click could not be recorded; try again"
-                            )))
+                    .send(outcome == .journalFull ? Self.journalFull : Self.clickNotRecorded)
                 }
             }
             sending.removeAll(keepingCapacity: true)
         }
     }
+
+    /// A held link's answer when its click could not be written.
+    private static let clickNotRecorded = APIResponse.error(
+        APIError(status: 503, code: "unavailable", message: "The click could not be recorded; try again"))
+    /// A held link's answer when the journal holds as many unread bytes as `--journal-max-bytes` allows.
+    private static let journalFull = APIResponse.error(
+        APIError(
+            status: 503, code: "unavailable", message: "The click could not be recorded; try again later",
+            headers: [("retry-after", "5")]))
 
     // MARK: Workers
 

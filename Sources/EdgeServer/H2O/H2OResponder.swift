@@ -56,6 +56,9 @@ struct H2OResponder: HTTPResponder {
             addHeader(HeaderTokens.shared.location, base, location.count)
         }
         if let vary = response.vary { addHeader(HeaderTokens.shared.vary, vary.pointer, vary.length) }
+        if let retryAfter = response.retryAfter {
+            addHeader(HeaderTokens.shared.retryAfter, retryAfter.pointer, retryAfter.length)
+        }
         writeHead(
             status: response.status, length: response.body.count, contentType: response.contentType,
             cacheControl: response.cacheControl)

@@ -10,6 +10,7 @@ struct HeaderTokens: @unchecked Sendable {
     let cacheControl: UnsafePointer<h2o_token_t>
     let server: UnsafePointer<h2o_token_t>
     let vary: UnsafePointer<h2o_token_t>
+    let retryAfter: UnsafePointer<h2o_token_t>
     /// The token of each ``HTTPHeaderName``, by its raw value: a plain table that lives as long as the process,
     /// read per header lookup on the link path, where an array's bounds check and reference count would cost more
     /// than the lookup itself.
@@ -29,6 +30,7 @@ struct HeaderTokens: @unchecked Sendable {
         cacheControl = token("cache-control")
         server = token("server")
         vary = token("vary")
+        retryAfter = token("retry-after")
         let tokens = HTTPHeaderName.allCases.sorted { $0.rawValue < $1.rawValue }.map { token($0.lowercasedName) }
         let table = UnsafeMutablePointer<UnsafePointer<h2o_token_t>>.allocate(capacity: tokens.count)
         table.initialize(from: tokens, count: tokens.count)

@@ -7,6 +7,8 @@ struct HTTPResponse {
     var cacheControl: StaticText? = .noStore
     /// `Vary`: pages say `Accept-Language`, since their words follow it.
     var vary: StaticText? = nil
+    /// `Retry-After`: the link path's `503` before the first configuration is loaded.
+    var retryAfter: StaticText? = nil
     /// The `Location` of a redirect.
     var location: UnsafeRawBufferPointer? = nil
     var body = UnsafeRawBufferPointer(start: nil, count: 0)

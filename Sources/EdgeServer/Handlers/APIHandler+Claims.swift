@@ -25,6 +25,8 @@ extension APIHandler {
     /// The claim rules in the documented order: rate limit, a JSON `Content-Type`, body size, input, public key,
     /// first code wins, code or click, shared code, claim window, then the store's atomic insert.
     private func resolveClaim(_ request: APIRequest) throws -> APIResponse {
+        // Before the limiter: a node without its configuration yet takes nothing from a client's budget.
+        let table = try configuredTable()
         if let wait = claimLimiter.acquire(request.clientIP, now: Clock.monotonicSeconds()) {
             throw APIError(
                 status: 429, code: "rate_limited",
@@ -37,7 +39,6 @@ extension APIHandler {
                 throw APIError.payloadTooLarge(limit: ClaimRequest.maximumBodySize)
             }
             let claim = try ClaimRequest(body: request.body)
-            let table = watcher.table
             guard let organization = table.organization(publicKey: claim.publicID) else {
                 throw ClaimFailure.unknownPublicKey
             }

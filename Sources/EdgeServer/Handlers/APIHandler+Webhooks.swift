@@ -10,7 +10,7 @@ extension APIHandler {
     /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
     func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
         let publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
-        let table = watcher.table
+        let table = try configuredTable()
         guard !publicKey.contains("/"), let organization = table.organization(publicKey: String(publicKey)) else {
             throw APIError.notFound(
                 "No organization has the public key in this webhook URL", code: "unknown_public_key")

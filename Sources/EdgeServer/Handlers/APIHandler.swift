@@ -56,13 +56,21 @@ final class APIHandler: Sendable {
                 handler: .worker(receiveRevenueCatEvent)))
     }
 
+    /// The link table in force, or `503 unavailable` with `Retry-After` while the node has loaded no configuration
+    /// yet (its store was down since start-up): never a `401` or `404` a caller would take for an answer, and
+    /// RevenueCat retries a `503`.
+    func configuredTable() throws -> LinkTable {
+        guard watcher.isLoaded else { throw APIError.noConfiguration }
+        return watcher.table
+    }
+
     /// The organization whose secret key the request carries.
     func authenticate(_ request: APIRequest) throws -> OrganizationRecord {
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
             throw APIError.unauthorized
         }
         let key = String(header.dropFirst(7)).trimmingSpaces
-        guard let organization = watcher.table.organization(secretKey: key) else {
+        guard let organization = try configuredTable().organization(secretKey: key) else {
             throw APIError(status: 401, code: "unauthorized", message: "The secret key is not valid")
         }
         return organization

@@ -84,6 +84,10 @@ struct APIError: Error, Sendable {
     static func payloadTooLarge(limit: Int) -> APIError {
         APIError(status: 413, code: "payload_too_large", message: "The request body is larger than \(limit) bytes")
     }
+    /// The node has not loaded its configuration yet (its store has been down since start-up).
+    static let noConfiguration = APIError(
+        status: 503, code: "unavailable", message: "This node has not loaded its configuration yet; try again shortly",
+        headers: [("retry-after", "5")])
     static let internalError = APIError(
         status: 500, code: "internal_error", message: "The server could not complete the request; try again")
 }

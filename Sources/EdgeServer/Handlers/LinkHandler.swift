@@ -60,10 +60,10 @@ final class LinkHandler {
             userAgent: click.userAgent, referer: click.referer, ip: click.ip, isRepeat: click.isRepeat)
     }
 
-    /// Writes the clicks staged since the last call, in one `write(2)`; `false` when they could not be written
-    /// (their held responses must then not report them as recorded). The engine calls it before sending held
+    /// Writes the clicks staged since the last call, in one `write(2)`, and says whether they were written, or why
+    /// not (their held responses must then not report them as recorded). The engine calls it before sending held
     /// responses.
-    func writeClicks() -> Bool { journal.flush() }
+    func writeClicks() -> JournalFlushOutcome { journal.flushOutcome() }
 
     /// Seals the journal: called as the loop exits.
     func close() { journal.close() }
@@ -87,6 +87,9 @@ final class LinkHandler {
             }
             for index in 0..<length { buffer[index] = ASCII.lowercased(buffer[index]) }
             refreshTable()
+            // Generation 0: no configuration loaded yet (a store down since start-up). Not a 404: the code may well
+            // exist, and the client should come back.
+            guard generation != 0 else { return sendNoConfiguration(to: responder) }
             let match = table.match(
                 publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: buffer[..<length]))
             let userAgent = request.header(.userAgent)
@@ -153,6 +156,18 @@ final class LinkHandler {
         responder.send(
             HTTPResponse(status: 404, contentType: .html, vary: .acceptLanguage, body: pages.notFound.bytes))
     }
+
+    /// `503 {"error":"unavailable"}` with `Retry-After`, from static bytes: the node has no configuration yet.
+    private func sendNoConfiguration<Responder: HTTPResponder>(to responder: Responder) {
+        responder.send(
+            HTTPResponse(
+                status: 503, contentType: .json, retryAfter: Self.retryAfter, body: Self.noConfiguration.bytes))
+    }
+
+    private static let retryAfter = StaticText("5")
+    static let noConfiguration = StaticText(
+        #"{"success":false,"message":"This node has not loaded its configuration yet; try again shortly","error":"unavailable"}"#
+            + "\n")
 
     /// Takes a new link table when the watcher swapped one in: one atomic load per call.
     @inline(__always)

@@ -18,13 +18,24 @@ struct MetricsLayout: Sendable {
     @inline(__always) static func latencySum(route: Int) -> Int { route &* perRoute &+ perRoute &- 1 }
 
     static let clicksJournaled = routeSlots * perRoute
+    /// One counter per ``RefusalReason``.
     static let clicksRefused = clicksJournaled + 1
-    static let linkAnswers = clicksRefused + 1
+    static let linkAnswers = clicksRefused + RefusalReason.allCases.count
     static let visitors = linkAnswers + LinkAnswer.allCases.count
     static let claims = visitors + UserAgentLabel.allCases.count
     static let webhookTypes = claims + ClaimOutcome.allCases.count
     static let webhookOutcomes = webhookTypes + MetricLabels.webhookTypes.count
     static let count = webhookOutcomes + WebhookOutcome.allCases.count
+}
+
+/// Why a click was refused (answered `503`, not recorded): the `reason` of `tolt_edge_clicks_refused_total`.
+enum RefusalReason: Int, CaseIterable {
+    /// The journal write failed (a full or failing volume, a file-size limit).
+    case writeFailed
+    /// The journal held as many unread bytes as `--journal-max-bytes` allows.
+    case journalFull
+
+    var label: String { self == .writeFailed ? "write_failed" : "journal_full" }
 }
 
 /// One loop thread's counters, summed with the other loops' when ``/metrics`` is scraped.

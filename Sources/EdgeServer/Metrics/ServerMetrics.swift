@@ -15,10 +15,13 @@ final class ServerMetrics: Sendable {
     private let routeNames = Mutex<[String]>([])
     /// Where the journal's ingested counts and backlog come from; `nil` for an application without one (unit tests).
     private let ingester: ClickIngester?
+    /// Whose bound the journal gauges show; `nil` without a journal.
+    private let journal: ClickJournal?
 
-    init(loops: Int, ingester: ClickIngester?) {
+    init(loops: Int, ingester: ClickIngester?, journal: ClickJournal? = nil) {
         self.loops = (0..<loops).map { _ in LoopMetrics() }
         self.ingester = ingester
+        self.journal = journal
         startTime = Clock.epochMilliseconds() / 1000
     }
 
@@ -103,10 +106,24 @@ final class ServerMetrics: Sendable {
         out.single(
             "tolt_edge_clicks_journaled_total", type: "counter",
             help: "Clicks written to the journal by this process (each answered after its write).", journaled)
-        out.single(
+        out.metric(
             "tolt_edge_clicks_refused_total", type: "counter",
-            help: "Clicks whose journal write failed (answered 503, not recorded).",
-            total(MetricsLayout.clicksRefused))
+            help: "Clicks not recorded (answered 503): the journal write failed, or the journal was full.")
+        for reason in RefusalReason.allCases {
+            out.sample(
+                "tolt_edge_clicks_refused_total", [("reason", reason.label)],
+                total(MetricsLayout.clicksRefused + reason.rawValue))
+        }
+        if let journal {
+            out.single(
+                "tolt_edge_journal_full", type: "gauge",
+                help: "1 while taps are refused because the journal holds --journal-max-bytes of unread clicks.",
+                journal.room.isFull ? 1 : 0)
+            out.single(
+                "tolt_edge_journal_max_bytes", type: "gauge",
+                help: "The bound on journal bytes not yet in the store (--journal-max-bytes).",
+                journal.room.maximumBytes)
+        }
         guard let ingester else { return }
         out.single(
             "tolt_edge_clicks_ingested_total", type: "counter",

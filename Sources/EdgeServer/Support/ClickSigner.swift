@@ -1,17 +1,43 @@
 internal import COpenSSL
 import LinkCore
+import Synchronization
 
 /// Mints and verifies click ids: a timestamp, the code's reference, random bytes, and an HMAC-SHA256 tag.
 ///
-/// `@unchecked Sendable`: the prepared key is written once in `init` and only read afterwards (the HMAC
-/// copies the prepared states before updating them).
+/// `@unchecked Sendable`: the prepared key is written once, in `init` or by ``install(secret:)``, and only read
+/// afterwards (the HMAC copies the prepared states before updating them). A key installed late (a node that started
+/// while its store was down) is installed before the first configuration is published, and nothing mints or verifies
+/// before it sees that configuration through an acquiring load (the watcher's generation), which orders the key's
+/// bytes before it.
 final class ClickSigner: @unchecked Sendable {
     private let key: UnsafeMutablePointer<tolt_hmac_key>
+    private let installed = Atomic<Bool>(false)
+    private let installing = Mutex<Void>(())
 
     init(secret: [UInt8]) {
         key = .allocate(capacity: 1)
         key.initialize(to: tolt_hmac_key())
         secret.withUnsafeBufferPointer { tolt_hmac_key_init(key, $0.baseAddress, $0.count) }
+        installed.store(true, ordering: .releasing)
+    }
+
+    /// A signer without its key yet: ``install(secret:)`` gives it, once the store can be read.
+    init() {
+        key = .allocate(capacity: 1)
+        key.initialize(to: tolt_hmac_key())
+    }
+
+    /// Whether the key is there.
+    var hasKey: Bool { installed.load(ordering: .acquiring) }
+
+    /// Installs the key `secret()` reads, unless one is there. Throws what `secret` threw.
+    func install(secret: () throws -> [UInt8]) throws {
+        try installing.withLock { _ in
+            guard !hasKey else { return }
+            let bytes = try secret()
+            bytes.withUnsafeBufferPointer { tolt_hmac_key_init(key, $0.baseAddress, $0.count) }
+            installed.store(true, ordering: .releasing)
+        }
     }
 
     deinit { key.deallocate() }
@@ -36,6 +62,7 @@ final class ClickSigner: @unchecked Sendable {
 
     /// Whether a parsed click id carries a valid tag (compared in constant time).
     func verify(_ id: ClickID) -> Bool {
+        guard hasKey else { return false }
         let signed = id.signedBytes
         var mac = [UInt8](repeating: 0, count: 32)
         signed.withUnsafeBufferPointer { message in

@@ -12,18 +12,23 @@ import Synchronization
 public final class ClickJournal: Sendable {
     /// The journal's directory.
     public let directory: String
-    /// This node's id, kept in the data directory: it makes segment names unique across nodes of a shared store.
+    /// This node's id, made once and kept in `<data>/node-id` (0600): every segment's name carries it, and so does
+    /// every checkpoint key, so that nodes sharing a store never take each other's segments for their own.
     public let nodeID: String
     /// The size past which a writer moves on to a new segment.
     public let segmentSize: Int
+    /// The bound on bytes written and not yet ingested (`--journal-max-bytes`), shared out among the writers.
+    public let room: JournalRoom
     private let runID: String
     /// The segments writers hold, with their writers' markers.
     private let live = Mutex<[String: UInt32]>([:])
     private let failures = Mutex(JournalWriteFailures())
     private let sequence = Atomic<Int>(0)
 
-    /// Opens (creating) the journal under `dataDirectory/journal`.
-    public init(dataDirectory: String, segmentSize: Int = 64 << 20) throws {
+    /// Opens (creating) the journal under `dataDirectory/journal`. `maximumBytes` bounds the bytes written and not yet
+    /// ingested (``JournalRoom``); by default half the room the volume has for the journal now
+    /// (``defaultMaximumBytes(directory:)``).
+    public init(dataDirectory: String, segmentSize: Int = 64 << 20, maximumBytes: Int? = nil) throws {
         directory = dataDirectory + "/journal"
         self.segmentSize = segmentSize
         // Segments hold whole client addresses until they are ingested (`--ip-storage` applies in the store), so the
@@ -33,15 +38,37 @@ public final class ClickJournal: Sendable {
         else {
             throw StoreError.io("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
-        nodeID = try FileSystem.readOrCreate(dataDirectory + "/node-id") {
-            EntityIDText.random(count: 16)
+        let nodeFile = dataDirectory + "/node-id"
+        let node = try FileSystem.readOrCreate(nodeFile, mode: 0o600) { EntityIDText.random(count: 16) }
+        guard Self.isNodeID(node) else {
+            throw StoreError.io(
+                "\(nodeFile) does not hold a node id (32 lower-case hex characters); it names this node's journal "
+                    + "segments in a shared store: restore it, or remove it once the journal is empty")
         }
-        runID = String(Clock.epochMilliseconds()) + "-" + String(getpid())
+        _ = chmod(nodeFile, 0o600)
+        nodeID = node
+        room = JournalRoom(
+            maximumBytes: maximumBytes ?? Self.defaultMaximumBytes(directory: dataDirectory + "/journal"))
+        // The time first, so names sort oldest first; the node id, so that two nodes (or two data directories of
+        // one process, started in the same millisecond) never name a segment alike.
+        runID = String(Clock.epochMilliseconds()) + "-" + node + "-" + String(getpid())
+    }
+
+    /// Whether `text` is a node id as ``init(dataDirectory:segmentSize:maximumBytes:)`` makes them.
+    static func isNodeID(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// A writer for one loop thread; `stream` tells its segments apart from the other threads'.
     public func makeWriter(stream: Int) -> JournalWriter {
-        JournalWriter(journal: self, stream: stream)
+        // Every byte on disk counts as unread until the ingester measures better: a writer never starts with more
+        // room than there is.
+        JournalWriter(journal: self, stream: stream, allowance: room.register(unread: totalBytes))
+    }
+
+    /// A writer with a chosen marker, for tests that pin bytes.
+    func makeWriter(stream: Int, marker: UInt32) -> JournalWriter {
+        JournalWriter(journal: self, stream: stream, allowance: room.register(unread: totalBytes), marker: marker)
     }
 
     /// Segments a writer still appends to, with the marker its frames carry.
@@ -120,6 +147,20 @@ public final class ClickJournal: Sendable {
         guard statvfs(directory, &volume) == 0 else { return 1 << 30 }
         let free = Int(volume.f_bavail) &* Int(volume.f_frsize)
         return max(256 << 20, (held + free) / 4)
+    }
+
+    /// The default bound on unread journal bytes: half the room the journal's volume has for it now (the segments
+    /// present plus the free space), so that a node whose store cannot take clicks refuses taps before the volume
+    /// is full and keeps room for the store and logs beside it; 4 GiB when the volume cannot be asked.
+    public static func defaultMaximumBytes(directory: String) -> Int {
+        var volume = statvfs()
+        guard statvfs(directory, &volume) == 0 else { return 4 << 30 }
+        let free = Int(volume.f_bavail) &* Int(volume.f_frsize)
+        let held = FileSystem.list(directory).reduce(0) { total, name in
+            var info = stat()
+            return stat(directory + "/" + name, &info) == 0 ? total + Int(info.st_size) : total
+        }
+        return max(1 << 20, (held + free) / 2)
     }
 
     /// The segment files present, oldest first.

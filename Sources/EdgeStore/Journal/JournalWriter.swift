@@ -21,6 +21,9 @@ public final class JournalWriter {
 
     private let journal: ClickJournal
     private let stream: Int
+    /// This writer's share of the journal's bound (``JournalRoom``), and its total of bytes written.
+    private let allowance: JournalAllowance
+    private var written = 0
     /// Starts every frame this writer writes (``JournalFrame``): random, so that no client can plant a frame.
     let marker: UInt32
     /// The number of the next frame: frames are numbered without gaps, so a reader can count what damage cost.
@@ -33,11 +36,17 @@ public final class JournalWriter {
     private var lostStaged = false
     /// When not 0, the monotonic time before which a write is not tried.
     private var retryAt = 0.0
+    /// Set when the staged clicks were refused because the journal reached its bound, rather than by a failed write.
+    private var lostForRoom = false
 
-    init(journal: ClickJournal, stream: Int, marker: UInt32 = JournalWriter.randomMarker()) {
+    init(
+        journal: ClickJournal, stream: Int, allowance: JournalAllowance,
+        marker: UInt32 = JournalWriter.randomMarker()
+    ) {
         precondition(marker != 0, "a journal marker is never 0")
         self.journal = journal
         self.stream = stream
+        self.allowance = allowance
         self.marker = marker
         staging = .allocate(byteCount: Self.stagingCapacity, alignment: 8)
     }
@@ -82,10 +91,17 @@ public final class JournalWriter {
     /// Writes the staged clicks. Returns `false` when any click staged since the last flush could not be
     /// written: those clicks must not be answered as recorded.
     @discardableResult
-    public func flush() -> Bool {
+    public func flush() -> Bool { flushOutcome() == .written }
+
+    /// Writes the staged clicks, and says whether they were all written, or why some were not: those clicks must
+    /// not be answered as recorded.
+    public func flushOutcome() -> JournalFlushOutcome {
         if staged > 0 { writeStaged() }
-        defer { lostStaged = false }
-        return !lostStaged
+        defer {
+            lostStaged = false
+            lostForRoom = false
+        }
+        return !lostStaged ? .written : lostForRoom ? .journalFull : .writeFailed
     }
 
     /// Seals the current segment: the loop is exiting. Staged clicks are written first.
@@ -99,6 +115,12 @@ public final class JournalWriter {
             staged = 0
             stagedClicks = 0
         }
+        // The journal's bound, with this writer's own allowance: one atomic load, no shared read-modify-write. A
+        // segment header or seal this flush may add is counted too.
+        let needed = staged + (segment == nil ? JournalFrame.segmentHeaderSize : JournalFrame.headerSize)
+        if written &+ needed > allowance.limit.load(ordering: .acquiring) {
+            return refuseForRoom()
+        }
         if retryAt != 0 {
             guard Clock.monotonicSeconds() >= retryAt else { return refuse(because: nil) }
             retryAt = 0
@@ -106,6 +128,7 @@ public final class JournalWriter {
         if segment == nil {
             do {
                 segment = try journal.openSegment(stream: stream, marker: marker)
+                count(JournalFrame.segmentHeaderSize)
             } catch {
                 // Creating a segment or writing its header failed (no file is left behind): the volume is full or
                 // failing, and so would the next one be.
@@ -133,8 +156,25 @@ public final class JournalWriter {
             return
         }
         current.size += staged
+        count(staged)
         segment = current
         if current.size >= journal.segmentSize { seal() }
+    }
+
+    /// Adds bytes that reached the file to this writer's total, which the journal's room is measured against.
+    private func count(_ bytes: Int) {
+        written &+= bytes
+        allowance.written.store(written, ordering: .releasing)
+    }
+
+    /// Gives up the staged clicks because the journal holds as many unread bytes as it may: answered 503 like a
+    /// failed write, counted in this writer's own counter (no lock, no log on the loop thread: the ingester reports),
+    /// their frame numbers used again.
+    private func refuseForRoom() {
+        number &-= UInt32(truncatingIfNeeded: stagedClicks)
+        lostStaged = true
+        lostForRoom = true
+        allowance.refused.store(allowance.refused.load(ordering: .relaxed) &+ stagedClicks, ordering: .relaxed)
     }
 
     /// Gives up the staged clicks: they are answered 503, counted, and their frame numbers used again, so the
@@ -156,6 +196,7 @@ public final class JournalWriter {
             }
             if written == JournalFrame.headerSize {
                 number &+= 1
+                count(JournalFrame.headerSize)
             } else if written > 0 {
                 // A seal cut short would read as a torn tail: the segment ends after its last whole frame instead.
                 _ = ftruncate(segment.descriptor, off_t(segment.size))
@@ -165,6 +206,17 @@ public final class JournalWriter {
         journal.sealed(segment.name)
         self.segment = nil
     }
+}
+
+/// What became of the clicks a ``JournalWriter/flushOutcome()`` wrote.
+public enum JournalFlushOutcome: Sendable, Equatable {
+    /// Every staged click is in the journal.
+    case written
+    /// A write failed (a full or failing volume, a file-size limit): the staged clicks are not recorded.
+    case writeFailed
+    /// The journal holds as many unread bytes as its bound allows (``JournalRoom``): the staged clicks are not
+    /// recorded.
+    case journalFull
 }
 
 /// A segment file open for appending.

@@ -12,8 +12,9 @@ final class SQLiteConnection: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let error = Self.error("cannot open \(path): \(message)", code: handle.map(sqlite3_errcode) ?? SQLITE_NOMEM)
             sqlite3_close(handle)
-            throw .database("cannot open \(path): \(message)")
+            throw error
         }
         // Another process (tolt-edge import) may hold the write lock for a moment; wait instead of failing.
         sqlite3_busy_timeout(handle, 5_000)
@@ -35,7 +36,7 @@ final class SQLiteConnection: @unchecked Sendable {
         guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(error)
-            throw .database(message)
+            throw Self.error(message, code: sqlite3_errcode(handle))
         }
     }
 
@@ -78,7 +79,7 @@ final class SQLiteConnection: @unchecked Sendable {
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return }
-            guard rc == SQLITE_ROW else { throw StoreError.database(lastError) }
+            guard rc == SQLITE_ROW else { throw Self.error(lastError, code: rc) }
             try row(SQLiteRow(statement: statement!))
         }
     }
@@ -95,11 +96,22 @@ final class SQLiteConnection: @unchecked Sendable {
 
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// The store's error for a failed call: ``StoreError/unavailable(_:)`` when the file is locked by another
+    /// connection past the busy timeout, or cannot be opened (another process holds it, it is out of reach for now),
+    /// so a node starts without it and retries; ``StoreError/database(_:)`` for the rest (a file that is not a
+    /// database, a broken statement), which stops a start.
+    private static func error(_ message: String, code: Int32) -> StoreError {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CANTOPEN, SQLITE_PERM: return .unavailable(message)
+        default: return .database(message)
+        }
+    }
+
     private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer? {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw .database("\(lastError) in \(sql)")
+            throw Self.error("\(lastError) in \(sql)", code: sqlite3_errcode(handle))
         }
         statements[sql] = statement
         return statement

@@ -78,7 +78,9 @@ import Testing
         #expect(delta("tolt_edge_link_visitors_total", ["class": "bot"]) == 1)
         #expect(delta("tolt_edge_link_visitors_total", ["class": "preview"]) == 1)
         #expect(delta("tolt_edge_clicks_journaled_total") == 5)
-        #expect(delta("tolt_edge_clicks_refused_total") == 0)
+        #expect(delta("tolt_edge_clicks_refused_total", ["reason": "write_failed"]) == 0)
+        #expect(delta("tolt_edge_clicks_refused_total", ["reason": "journal_full"]) == 0)
+        #expect(after.has("tolt_edge_journal_full") && after.value("tolt_edge_journal_full") == 0)
 
         #expect(delta("tolt_edge_claims_total", ["outcome": "claimed"]) == 1)
         #expect(delta("tolt_edge_claims_total", ["outcome": "already_claimed"]) == 1)

@@ -128,7 +128,7 @@ import Testing
                 return
             }
             #expect(location.hasPrefix("myapp://claim?tolt_code=SAM20&tolt_click=clk_"))
-            #expect(link.writeClicks())
+            #expect(link.writeClicks() == .written)
 
             let preview = Self.dispatch("GET", "/a/pk_acme/SAM20", userAgent: Agents.slack, in: application, link: link)
             guard case .now(200, nil, let page)? = preview.answers.first else {

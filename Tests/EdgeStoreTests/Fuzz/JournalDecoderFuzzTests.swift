@@ -14,7 +14,7 @@ import Testing
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         // Few records, of different sizes, so that a million cases fit in CI time: long and short User-Agents,
         // with and without a referer, and IPv4 and IPv6 addresses. A fixed marker, so that a failing case replays.
-        let writer = JournalWriter(journal: journal, stream: 0, marker: 0x5EED_F022)
+        let writer = journal.makeWriter(stream: 0, marker: 0x5EED_F022)
         let clicks = (0..<8).map { number in
             ClickJournalTests.append(
                 number, to: writer, userAgent: String(repeating: "u", count: (number * 37) % 120),

@@ -11,7 +11,7 @@ import Testing
     /// Writes clicks `numbers` with one writer, one flush each, and seals the segment; returns its path.
     static func writeSegment(_ numbers: Range<Int>, in journal: ClickJournal, marker: UInt32? = nil) -> String {
         let writer =
-            marker.map { JournalWriter(journal: journal, stream: 0, marker: $0) } ?? journal.makeWriter(stream: 0)
+            marker.map { journal.makeWriter(stream: 0, marker: $0) } ?? journal.makeWriter(stream: 0)
         for number in numbers { ClickJournalTests.append(number, to: writer) }
         writer.close()
         return journal.directory + "/" + journal.segmentNames().last!

@@ -179,7 +179,7 @@ import Testing
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = JournalWriter(journal: journal, stream: 0, marker: 0x5EED_CAFE)
+        let writer = journal.makeWriter(stream: 0, marker: 0x5EED_CAFE)
         let click = Click(name: "golden", target: Self.acme)
         Array(Self.clickID.utf8).withUnsafeBytes { id in
             click.userAgent.withUnsafeBytes { agent in

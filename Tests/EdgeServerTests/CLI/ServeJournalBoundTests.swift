@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `serve --journal-max-bytes`: a size that does not parse is a usage error (exit 2) that starts nothing; a valid one
+/// is the bound the start-up log and `/metrics` show, beside the node's id.
+@Suite struct ServeJournalBoundTests {
+    @Test func aSizeThatDoesNotParseIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for size in ["5MB", "0", "1.5GiB", "-1"] {
+            let result = try ChildProcess.run(
+                ["serve", "--port", "0", "--data", directory.path + "/data", "--journal-max-bytes", size],
+                outputIn: directory.path)
+            #expect(result.status == 2, "\(size)")
+            #expect(result.stderr.contains("--journal-max-bytes must be bytes"), "\(size): \(result.stderr)")
+        }
+    }
+
+    @Test func theBoundAndTheNodeIDAreInTheStartUpLogAndTheMetrics() throws {
+        let data = try CrashRecoveryTests.dataDirectory()
+        defer { data.remove() }
+        let server = try ChildServer(
+            dataDirectory: data.path, outputIn: data.path, label: "bound-log",
+            arguments: ["--journal-max-bytes", "3GiB"])
+        defer {
+            server.child.signal(SIGKILL)
+            _ = server.child.waitForExit(within: 5)
+        }
+        let nodeID = try String(contentsOfFile: data.path + "/node-id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(nodeID.count == 32)
+        #expect(server.child.stderr.contains("node \(nodeID) "), "\(server.child.stderr)")
+        #expect(server.child.stderr.contains("at most 3GiB not yet in the store"), "\(server.child.stderr)")
+        let scrape = try MetricsTests.scrape(server.client())
+        #expect(scrape.value("tolt_edge_journal_max_bytes") == Double(3 << 30))
+        #expect(scrape.value("tolt_edge_journal_full") == 0)
+    }
+}
