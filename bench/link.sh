@@ -192,7 +192,7 @@ check android-play 302 "location:https://play.google.com/store/apps/details?id=c
 check desktop-fallback 200 'body:data-code="LEE10"'
 check preview-bot 200 'body:og:title'
 if [[ -n "$qr_pid" ]]; then
-    check desktop-qr 200 'body:<div class="qr" id="qr">'
+    check desktop-qr 200 'body:<div id="qr">'
     if grep -q '<svg ' "$work/check-desktop-fallback.body" 2>/dev/null; then
         die "desktop-fallback: today's page must have no QR code"
     fi
