@@ -22,8 +22,8 @@ enum MarkupWhitespace {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == newline || ((byte == space || byte == tab) && isLineEnd(bytes, from: index)) {
-                while let last = out.last, last == space || last == tab { out.removeLast() }
+            if byte == newline || (isBlank(byte) && isLineEnd(bytes, from: index)) {
+                while let last = out.last, isBlank(last) { out.removeLast() }
                 index = skipBlank(bytes, from: index)
                 guard let previous = out.last, index < bytes.count else { continue }
                 let next = bytes[index]
@@ -56,6 +56,7 @@ enum MarkupWhitespace {
     private static let newline: UInt8 = 0x0A
     private static let space: UInt8 = 0x20
     private static let tab: UInt8 = 0x09
+    private static let carriageReturn: UInt8 = 0x0D
     private static let openAngle: UInt8 = 0x3C
     private static let closeAngle: UInt8 = 0x3E
     private static let openBrace: UInt8 = 0x7B
@@ -81,19 +82,20 @@ enum MarkupWhitespace {
             && sectionMarkers.contains(bytes[index + 2])
     }
 
-    /// Whether only spaces and tabs stand between `index` and the line's end.
+    /// A space, a tab, or the carriage return of a CRLF line end.
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab || byte == carriageReturn }
+
+    /// Whether only blanks stand between `index` and the line's end.
     private static func isLineEnd(_ bytes: [UInt8], from index: Int) -> Bool {
         var index = index
-        while index < bytes.count, bytes[index] == space || bytes[index] == tab { index += 1 }
+        while index < bytes.count, isBlank(bytes[index]) { index += 1 }
         return index == bytes.count || bytes[index] == newline
     }
 
-    /// The index of the first byte after `index` that is not a space, a tab or a line break.
+    /// The index of the first byte after `index` that is neither blank nor a line break.
     private static func skipBlank(_ bytes: [UInt8], from index: Int) -> Int {
         var index = index
-        while index < bytes.count, bytes[index] == newline || bytes[index] == space || bytes[index] == tab {
-            index += 1
-        }
+        while index < bytes.count, bytes[index] == newline || isBlank(bytes[index]) { index += 1 }
         return index
     }
 

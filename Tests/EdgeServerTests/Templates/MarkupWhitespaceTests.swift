@@ -27,6 +27,7 @@ import Testing
         #expect(try MarkupWhitespace.compact("\n\n  <a>") == "<a>")
         #expect(try MarkupWhitespace.compact("a \n \n b") == "a b")
         #expect(try MarkupWhitespace.compact("") == "")
+        #expect(try MarkupWhitespace.compact("<a>\r\n  <b>x\r\ny</b>\r\n") == "<a><b>x y</b>", "CRLF line ends")
         // Spaces inside a line are kept.
         #expect(try MarkupWhitespace.compact("<p>a  b</p>") == "<p>a  b</p>")
     }
