@@ -12,6 +12,9 @@
 #   BASELINE=$PWD/.build/release/tolt-edge BASE_ARGS="--dedupe-window 0" bench/link.sh
 #                                          this build with repeat taps on (the default, 1 h) against itself with
 #                                          them off, side by side in the same rounds
+#   TLS=0 TARGETS="desktop-fallback desktop-qr" BASELINE=/path/to/older/tolt-edge bench/link.sh
+#                                          the desktop page with its QR code against the older build's page
+#                                          without one (base-desktop-fallback), paired per round
 #
 # wrk taps from one address with one User-Agent, so with repeat taps on (the default) every tap of a target after
 # its first is a repeat: the table lookup answers it with the first tap's id and it is journaled as a repeat frame
@@ -192,7 +195,7 @@ check android-play 302 "location:https://play.google.com/store/apps/details?id=c
 check desktop-fallback 200 'body:data-code="LEE10"'
 check preview-bot 200 'body:og:title'
 if [[ -n "$qr_pid" ]]; then
-    check desktop-qr 200 'body:<div class="qr" id="qr">'
+    check desktop-qr 200 'body:<div id="qr">'
     if grep -q '<svg ' "$work/check-desktop-fallback.body" 2>/dev/null; then
         die "desktop-fallback: today's page must have no QR code"
     fi
@@ -285,12 +288,20 @@ if [[ -n "$qr_pid" && " ${targets[*]} " == *" desktop-fallback "* ]]; then
         "$(paired_ratio desktop-qr desktop-fallback 9)" "$(p99_rounds desktop-qr desktop-fallback)"
 fi
 
+if [[ -n "$qr_pid" && " ${targets[*]} " == *" base-desktop-fallback "* ]]; then
+    echo
+    echo "the desktop page with its QR code against the BASELINE build's page without one (base-desktop-fallback):"
+    printf '%-17s %10s %12s %14s\n' target "req/s" "cpu/req" "p99 no worse"
+    printf '%-17s %9.2fx %11.2fx %14s\n' desktop-qr "$(paired_ratio desktop-qr base-desktop-fallback 3)" \
+        "$(paired_ratio desktop-qr base-desktop-fallback 9)" "$(p99_rounds desktop-qr base-desktop-fallback)"
+fi
+
 if [[ -n "$baseline" ]]; then
     echo
     echo "per round, against the BASELINE build in the same round ($baseline):"
     printf '%-17s %10s %12s %14s\n' target "req/s" "cpu/req" "p99 no worse"
     for target in "${targets[@]:2}"; do
-        [[ "$target" == base-* ]] && continue
+        [[ "$target" == base-* || "$target" == desktop-qr ]] && continue
         printf '%-17s %9.2fx %11.2fx %14s\n' "$target" "$(paired_ratio "$target" "base-$target" 3)" \
             "$(paired_ratio "$target" "base-$target" 9)" "$(p99_rounds "$target" "base-$target")"
     done

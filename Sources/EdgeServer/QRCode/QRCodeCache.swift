@@ -4,7 +4,7 @@ import LinkCore
 /// tap of that link on this loop, and served from here afterwards, so a tap never calls libqrencode for a link it
 /// already drew.
 ///
-/// Bounded: the SVGs live in a byte ring of ``arenaCapacity`` bytes (1 MiB: about 500 codes of links of 40-60 bytes, 1.6-2 KB each), found
+/// Bounded: the SVGs live in a byte ring of ``arenaCapacity`` bytes (1 MiB: about 800 codes of links of 40-60 bytes, 1.2-1.5 KB each), found
 /// through ``slotCount`` direct-mapped slots keyed by the code's reference (references are consecutive row ids, so
 /// up to 4,096 links do not collide). A new SVG is written after the newest one and wraps to the ring's start;
 /// the slots whose bytes it covered are stale from then on (their start has fallen out of the last
@@ -18,9 +18,9 @@ import LinkCore
 final class QRCodeCache {
     static let slotCount = 4_096
     static let arenaCapacity = 1 << 20
-    /// The largest SVG kept; a link whose code would be larger gets no QR code. 1.6-3.1 KB is typical (URLs of
-    /// 40-110 bytes: versions 3-6); 8 KiB holds URLs up to about 300 bytes (version 13), and keeps the page small.
-    static let maximumSVGLength = 8 * 1_024
+    /// The largest SVG kept; a link whose code would be larger gets no QR code. 1.2-2.5 KB is typical (URLs of
+    /// 40-110 bytes: versions 3-7); 6 KiB holds URLs up to about 340 bytes (version 14), and keeps the page small.
+    static let maximumSVGLength = 6 * 1_024
     /// The longest URL encoded; a longer one would not fit ``maximumSVGLength`` anyway (so it costs no drawing).
     static let maximumURLLength = 384
 

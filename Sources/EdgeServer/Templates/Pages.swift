@@ -1,5 +1,6 @@
-/// The compiled pages, one set per language: the words are put into the markup here, at start-up
-/// (``PageWords``), so a request only picks its language's set (``AcceptLanguage``).
+/// The compiled pages, one set per language: the layout's whitespace is dropped (``MarkupWhitespace``) and the
+/// words are put into the markup here, at start-up (``PageWords``), so a request only picks its language's set
+/// (``AcceptLanguage``).
 struct Pages: Sendable {
     /// One set per ``PageLanguage``, by raw value.
     let languages: [LocalizedPages]
@@ -9,7 +10,11 @@ struct Pages: Sendable {
     static let standard = Result { try Pages() }
 
     private init() throws {
-        languages = try PageWords.all().map { try LocalizedPages($0) }
+        let sources = try LocalizedPages.Sources(
+            fallback: MarkupWhitespace.compact(PageSources.fallback),
+            preview: MarkupWhitespace.compact(PageSources.preview),
+            notFound: MarkupWhitespace.compact(PageSources.notFound))
+        languages = try PageWords.all().map { try LocalizedPages($0, sources: sources) }
     }
 
     /// The pages in the language `Accept-Language` prefers (English without one).
@@ -26,10 +31,17 @@ struct LocalizedPages: Sendable {
     let preview: PageTemplate
     let notFound: StaticText
 
-    init(_ words: PageWords) throws {
+    /// The pages' markup before words go in: ``PageSources`` as served (compacted).
+    struct Sources {
+        var fallback: String
+        var preview: String
+        var notFound: String
+    }
+
+    init(_ words: PageWords, sources: Sources) throws {
         language = words.language
-        fallback = try PageTemplate(words.localize(PageSources.fallback))
-        preview = try PageTemplate(words.localize(PageSources.preview))
-        notFound = StaticText(try words.localize(PageSources.notFound))
+        fallback = try PageTemplate(words.localize(sources.fallback))
+        preview = try PageTemplate(words.localize(sources.preview))
+        notFound = StaticText(try words.localize(sources.notFound))
     }
 }

@@ -47,12 +47,12 @@ import Testing
         #expect(page.contains(#"<h1 id="app-name">Acme Lite+</h1>"#))
         #expect(page.contains("<title>Acme Lite+: your code LEE</title>"))
         // A light brand colour carries dark text.
-        #expect(page.contains("<style>:root { --accent: #ffd400; --on-accent: #111111; }</style>"))
+        #expect(page.contains("<style>:root{--accent:#ffd400;--on-accent:#111111}</style>"))
 
         // A program without branding: no icon, no colour, the program's name.
         let bare = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", Agents.desktop)])
         #expect(bare.status == 200)
-        #expect(!bare.text.contains("<img") && !bare.text.contains("<style>:root { --accent"))
+        #expect(!bare.text.contains("<img") && !bare.text.contains("<style>:root{--accent"))
         #expect(bare.text.contains(#"<h1 id="app-name">Acme Bare</h1>"#))
     }
 
@@ -62,7 +62,7 @@ import Testing
         try server.importConfig(
             ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","brand_color":"#0F766E"}]}]}"##)
         let page = try Self.page(server, "/a/pk_acme/LEE", agent: Agents.desktop, expecting: "#0f766e").text
-        #expect(page.contains("<style>:root { --accent: #0f766e; --on-accent: #ffffff; }</style>"))
+        #expect(page.contains("<style>:root{--accent:#0f766e;--on-accent:#ffffff}</style>"))
     }
 
     @Test func thePreviewCarriesTheCardWithItsImage() throws {

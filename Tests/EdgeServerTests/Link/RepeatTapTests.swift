@@ -20,8 +20,14 @@ import Testing
 
     /// Today's (UTC) counts of `org_acme` from `/v1/stats/clicks`, as [partner: [clicks, unique clicks]].
     static func todaysCounts(_ server: TestServer) throws -> [String: [Int]] {
-        let response = try server.client().request(
-            "GET", "/v1/stats/clicks", headers: [("Authorization", "Bearer sk_acme_secret")])
+        try counts(in: try server.client().request("GET", statsPath, headers: statsHeaders))
+    }
+
+    static let statsPath = "/v1/stats/clicks"
+    static let statsHeaders = [("Authorization", "Bearer sk_acme_secret")]
+
+    /// The counts of a `/v1/stats/clicks` answer, summed over its days, as [partner: [clicks, unique clicks]].
+    static func counts(in response: TestSupport.HTTPResponse) throws -> [String: [Int]] {
         guard response.status == 200 else { throw TestError("stats: \(response.status) \(response.text)") }
         var counts: [String: [Int]] = [:]
         for row in try response.json["data"]?.arrayValue ?? [] {

@@ -91,7 +91,7 @@ import Testing
 
     /// A URL too long for the page's QR code: none, and not drawn again per tap.
     @Test func aTooLongURLHasNoCodeAndIsNotDrawnAgain() throws {
-        // https://links.example.com/a/kkk…/SAM20: 374 bytes, version 15, about 10 KB of SVG.
+        // https://links.example.com/a/kkk…/SAM20: 374 bytes, version 15, about 7 KB of SVG.
         let longKey = String(repeating: "k", count: 340)
         let cache = QRCodeCache(publicURL: Self.publicURL)
         let long = Self.target(1, code: "SAM20", publicKey: longKey)
