@@ -21,7 +21,7 @@ if [[ "${1:-}" == "--folds" ]]; then
     # targets; the exit status is the test's.
     status=0
     out="$(swift test --filter UserAgentFoldTests 2>&1)" || status=$?
-    grep -E '^(whole corpus|fold |  line |↳ fold )' <<<"$out" || true
+    grep -E '^(whole corpus|fold |  line |  ✗ |↳ fold )' <<<"$out" || true
     exit "$status"
 fi
 corpus="$root/Tests/Fixtures/corpus/ua-dev.tsv"

@@ -56,6 +56,9 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) WhatsApp/2.2343.5 "
                 + "Chrome/120.0.6099.291 Electron/28.2.10 Safari/537.36", .other
         ),
+        // Issue 15, second pass: fetchers as their makers document them (apiok.ru, keybase/client).
+        ("Mozilla/5.0 (compatible; OdklBot/1.0 like Linux; klass@odnoklassniki.ru)", .other),
+        ("Mozilla/5.0 (compatible; Keybase; +https://keybase.io)", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -92,6 +95,18 @@ struct UserAgentFamilyTests {
         "facebookcatalog/1.0",
         "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Google Web Preview) Chrome/84.0 "
             + "Safari/537.36",
+        // Issue 15, second pass: Google's "-Google" crawlers, feed fetchers' subscriber counts, Office's discovery
+        // requests, a Mac comment with no OS version, CFNetwork processes with no bundle, tools by their job.
+        "APIs-Google (+https://developers.google.com/webmasters/APIsGoogle.html)",
+        "NewsBlur Feed Fetcher - 42 subscribers - https://www.newsblur.com/site/1/example",
+        "Microsoft Office Existence Discovery",
+        "Microsoft Office Protocol Discovery",
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X) Newsreader/2.1",
+        "linkcheck (unknown version) CFNetwork/1494.0.7 Darwin/23.4.0",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Safari/537.36 CookieScan/1.0",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Safari/537.36 (Acme Probe Agent)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -187,6 +202,15 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Linux; Android 16; Pixel 10 Pro XL Build/CP1A.260305.018; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
                 + "Version/4.0 Chrome/146.0.7680.174 Mobile Safari/537.36 MetaIAB Facebook", .android
         ),
+        // Issue 15, second pass: Chrome's Android device comment outweighs a model named "bot"; iOS as a word; Apple's
+        // system processes; "iPad" inside an app's name.
+        (
+            "Mozilla/5.0 (Linux; Android 12; Hot Bot 5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+                + "Mobile Safari/537.36", .android
+        ),
+        ("Podeo/6.1.0 (iOS 17.4)", .ios),
+        ("com.apple.appstored/1.0 iOS/17.4 model/iPhone15,2 hwp/t8120 build/21E219 (6; dt:289) AMS/1", .ios),
+        ("NewsApp-iPad/3.1 CFNetwork/1494.0.7 Darwin/23.4.0", .ios),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)

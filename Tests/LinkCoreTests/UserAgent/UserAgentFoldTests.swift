@@ -76,6 +76,36 @@ struct UserAgentFoldTests {
         return touched
     }
 
+    /// How many misjudged rows a fold prints: enough to see which families fail, bounded so a bad rules edit
+    /// does not flood the log.
+    static let misjudgedShown = 30
+
+    /// The rows whose label the classifier gets wrong, or whose platform it gets wrong for a person (disputed
+    /// platforms aside), one line each: expected → predicted, the deciding rule, the source and the User-Agent.
+    /// People taken for bots come first, then non-human strings taken for people, then the rest, since those are
+    /// what the targets weigh most.
+    static func misjudged(_ rows: [UserAgentCorpus.Row], by classifier: UserAgentClassifier) -> [String] {
+        var lines: [(order: Int, text: String)] = []
+        for row in rows {
+            let (verdict, rule) = classifier.explain(row.userAgent)
+            let labelWrong = verdict.label != row.label
+            let platformWrong =
+                row.label == .human && verdict.label == .human && verdict.platform != row.platform
+                && UserAgentCorpusTests.disputedPlatform[row.userAgent] == nil
+            guard labelWrong || platformWrong else { continue }
+            let order = row.label == .human && labelWrong ? 0 : verdict.label == .human ? 1 : 2
+            let shown = row.userAgent.count > 160 ? String(row.userAgent.prefix(160)) + "…" : row.userAgent
+            lines.append(
+                (
+                    order,
+                    "\(row.label.rawValue)/\(row.platform.rawValue) → \(verdict.label.rawValue)/"
+                        + "\(verdict.platform.rawValue) [\(rule)] \(row.source): \(shown)"
+                ))
+        }
+        return lines.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+            .map(\.element.text)
+    }
+
     /// The rules text with the given lines commented out.
     static func rulesText(_ text: String, without lines: Set<Int>) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
@@ -107,6 +137,11 @@ struct UserAgentFoldTests {
             print("fold \(fold) (\(sources) sources), held out:  \(score.summary)")
             let fitted = writtenFromFold.sorted().map { "  line \($0): \(ruleLines[$0 - 1])" }
             print("fold \(fold): \(fitted.count) rules touch only this fold's rows\n" + fitted.joined(separator: "\n"))
+            let wrong = Self.misjudged(rows, by: heldOut)
+            print(
+                "fold \(fold), held out: \(wrong.count) rows misjudged"
+                    + (wrong.count > Self.misjudgedShown ? ", the first \(Self.misjudgedShown):" : ":"))
+            for line in wrong.prefix(Self.misjudgedShown) { print("  ✗ " + line) }
             // Issue 15 is open: 17 of the 40 fold targets are missed today (see the closing note). The misses are
             // reported as a known issue, visible in every run; once every fold meets every target the known issue is
             // no longer recorded, Swift Testing fails the test, and this wrapper must go.
