@@ -8,7 +8,7 @@ enum ServeCommand {
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
                                [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
-                               [--metrics-host ADDRESS] [--metrics-port PORT]
+                               [--metrics-host ADDRESS] [--metrics-port PORT] [--dashboard-session DURATION]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -34,6 +34,8 @@ enum ServeCommand {
           --metrics-host ADDRESS  serve GET /metrics (Prometheus, no key) on a listener of its own at this address
           --metrics-port PORT     and port (defaults 127.0.0.1 and 9464 when only one is given), and not on the
                                   main listener; without either, /metrics is on the main listener
+          --dashboard-session DURATION
+                                how long a dashboard sign-in lasts: seconds or 90s, 30m, 8h; at most 24h (default 8h)
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -46,6 +48,7 @@ enum ServeCommand {
                 valued: [
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
                     "max-connections", "geoip", "ip-storage", "dedupe-window", "metrics-host", "metrics-port",
+                    "dashboard-session",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -66,6 +69,14 @@ enum ServeCommand {
                             + "at most 24h; 0 turns it off")
                 }
                 configuration.repeatTapWindow = milliseconds
+            }
+            if let lifetime = options.value("dashboard-session") {
+                guard let milliseconds = DurationText.milliseconds(parsing: lifetime), milliseconds >= 1000 else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--dashboard-session must be seconds (28800) or a number with s, m or h (30m, 8h), "
+                            + "from 1s to 24h")
+                }
+                configuration.dashboardSessionLifetime = milliseconds / 1000
             }
             configuration.geoIPFile = options.value("geoip")
             if let mode = options.value("ip-storage") {
