@@ -54,8 +54,8 @@ enum ClickChart {
                 #"<rect class="unique" x="\#(x + bar)" y="\#(top + plotHeight - uniqueHeight)" width="\#(bar)" "#
                 + #"height="\#(uniqueHeight)"><title>\#(HTML.escape(day.date)): \#(day.uniqueClicks) unique clicks"#
                 + "</title></rect>"
-            // A date label every 7 days, and on the last day.
-            if index % 7 == 0 || index == days.count - 1 {
+            // A date label every 7 days, counted back from the last day.
+            if (days.count - 1 - index) % 7 == 0 {
                 let label = HTML.escape(String(day.date.dropFirst(5)))  // MM-DD
                 out += #"<text x="\#(x + bar)" y="\#(height - bottom + 16)" text-anchor="middle">\#(label)</text>"#
             }
