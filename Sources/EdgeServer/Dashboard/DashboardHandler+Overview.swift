@@ -8,9 +8,10 @@ extension DashboardHandler {
     static let overviewDays: Int64 = 30
 
     func overview(_ context: Context) throws -> APIResponse {
-        // The organization's time zone: UTC until organizations carry one (see HANDOFF-dash.md).
-        let zone = TimeZoneRules.utc
-        let zoneName = "UTC"
+        // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file.
+        let named = TimeZoneRules.named(context.organization.timezone, in: api.timeZoneDirectory)
+        let zone = named ?? .utc
+        let zoneName = named == nil ? "UTC: \(context.organization.timezone) is not in this server's tzdata" : context.organization.timezone
         let now = Clock.epochMilliseconds() / 1000
         let today = APIHandler.day(containing: now + zone.offset(at: now))
         let days = today - Self.overviewDays + 1...today
