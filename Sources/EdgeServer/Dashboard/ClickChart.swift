@@ -40,7 +40,8 @@ enum ClickChart {
         for fraction in [0, 1, 2] {
             let value = scale * Int64(fraction) / 2
             let y = top + plotHeight - plotHeight * fraction / 2
-            out += #"<line class="axis" x1="\#(left)" x2="\#(width - right)" y1="\#(y)" y2="\#(y)" stroke-width="0.5"/>"#
+            out +=
+                #"<line class="axis" x1="\#(left)" x2="\#(width - right)" y1="\#(y)" y2="\#(y)" stroke-width="0.5"/>"#
             out += #"<text x="\#(left - 6)" y="\#(y + 4)" text-anchor="end">\#(value)</text>"#
         }
         for (index, day) in days.enumerated() {

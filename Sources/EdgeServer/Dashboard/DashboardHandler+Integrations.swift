@@ -14,7 +14,8 @@ extension DashboardHandler {
             ? "Not set: the webhook refuses every event until you set it."
             : "Set (stored as a digest; it is never shown)."
         var content = "<h2>Public key</h2>"
-        content += #"<p>The app configures the SDK with it: <code id="public-key">\#(HTML.escape(organization.publicKey))</code></p>"#
+        content +=
+            #"<p>The app configures the SDK with it: <code id="public-key">\#(HTML.escape(organization.publicKey))</code></p>"#
         content += "<h2>RevenueCat webhook</h2>"
         content += #"<p>In RevenueCat, under Integrations → Webhooks, set the URL to:</p>"#
         content += #"<pre id="webhook-url">\#(HTML.escape(webhook))</pre>"#

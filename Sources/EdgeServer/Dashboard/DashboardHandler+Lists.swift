@@ -53,7 +53,8 @@ extension DashboardHandler {
         let page = try api.reader.commissions(commissionQuery)
         var content = #"<form class="inline" method="get" action="/dashboard/commissions">"#
         content += Self.partnerSelect(names, selected: partnerID)
-        content += #"<div class="field"><label for="field-status">Status</label><select id="field-status" name="status">"#
+        content +=
+            #"<div class="field"><label for="field-status">Status</label><select id="field-status" name="status">"#
         content += #"<option value="">Any</option>"#
         for value in CommissionStatus.allCases {
             content +=
@@ -62,7 +63,9 @@ extension DashboardHandler {
         content += #"</select></div><div><button type="submit">Filter</button></div></form>"#
         content += "<h2>Totals per partner</h2>" + (try commissionTotalsTable(context, partnerNames: names))
         content += "<h2>Commissions</h2>"
-        if page.items.isEmpty { content += #"<p id="no-commissions">No commissions match.</p>"# } else {
+        if page.items.isEmpty {
+            content += #"<p id="no-commissions">No commissions match.</p>"#
+        } else {
             content +=
                 #"<div class="table-wrap"><table id="commissions"><thead><tr><th scope="col">Created</th>"#
                 + #"<th scope="col">Partner</th><th scope="col">Customer</th><th scope="col">Product</th>"#
@@ -97,7 +100,9 @@ extension DashboardHandler {
         var content = #"<form class="inline" method="get" action="/dashboard/clicks">"#
         content += Self.partnerSelect(names, selected: partnerID)
         content += #"<div><button type="submit">Filter</button></div></form>"#
-        if page.items.isEmpty { content += "<p>No clicks yet.</p>" } else {
+        if page.items.isEmpty {
+            content += "<p>No clicks yet.</p>"
+        } else {
             content +=
                 #"<div class="table-wrap"><table id="clicks"><thead><tr><th scope="col">Time</th>"#
                 + #"<th scope="col">Partner</th><th scope="col">Code</th><th scope="col">Platform</th>"#
@@ -129,7 +134,8 @@ extension DashboardHandler {
         var out = #"<div class="field"><label for="field-partner_id">Partner</label>"#
         out += #"<select id="field-partner_id" name="partner_id"><option value="">Every partner</option>"#
         for (id, name) in names.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-            out += #"<option value="\#(HTML.escape(id))"\#(selected == id ? " selected" : "")>\#(HTML.escape(name))</option>"#
+            out +=
+                #"<option value="\#(HTML.escape(id))"\#(selected == id ? " selected" : "")>\#(HTML.escape(name))</option>"#
         }
         return out + "</select></div>"
     }
@@ -146,7 +152,9 @@ extension DashboardHandler {
     {
         let filters = keep.sorted { $0.key < $1.key }.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }
         var links: [String] = []
-        links.append(#"<a href="\#(HTML.escape(path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))))">Newest</a>"#)
+        links.append(
+            #"<a href="\#(HTML.escape(path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))))">Newest</a>"#
+        )
         if page.hasMore, let last = page.items.last {
             let next = filters + ["starting_after=\(PercentEncoding.encode(last[keyPath: id]))"]
             links.append(#"<a rel="next" href="\#(HTML.escape(path + "?" + next.joined(separator: "&")))">Older</a>"#)

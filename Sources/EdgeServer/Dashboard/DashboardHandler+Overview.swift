@@ -11,7 +11,9 @@ extension DashboardHandler {
         // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file.
         let named = TimeZoneRules.named(context.organization.timezone, in: api.timeZoneDirectory)
         let zone = named ?? .utc
-        let zoneName = named == nil ? "UTC: \(context.organization.timezone) is not in this server's tzdata" : context.organization.timezone
+        let zoneName =
+            named == nil
+            ? "UTC: \(context.organization.timezone) is not in this server's tzdata" : context.organization.timezone
         let now = Clock.epochMilliseconds() / 1000
         let today = APIHandler.day(containing: now + zone.offset(at: now))
         let days = today - Self.overviewDays + 1...today
@@ -29,7 +31,8 @@ extension DashboardHandler {
         }
         let clicks = chartDays.reduce(0) { $0 + $1.clicks }
         let unique = chartDays.reduce(0) { $0 + $1.uniqueClicks }
-        var content = #"<h2 id="totals">Last \#(Self.overviewDays) days</h2><ul class="cards" aria-labelledby="totals">"#
+        var content =
+            #"<h2 id="totals">Last \#(Self.overviewDays) days</h2><ul class="cards" aria-labelledby="totals">"#
         content += Self.card("Clicks", String(clicks), id: "total-clicks")
         content += Self.card("Unique clicks", String(unique), id: "total-unique-clicks")
         content += try aggregateCards(context)

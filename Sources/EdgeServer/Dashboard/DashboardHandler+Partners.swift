@@ -11,7 +11,9 @@ extension DashboardHandler {
         let programIDs = Set(programs.map(\.id))
         let partners = records.partners.filter { programIDs.contains($0.programID) }
         var content = ""
-        if partners.isEmpty { content += "<p>No partners yet.</p>" } else {
+        if partners.isEmpty {
+            content += "<p>No partners yet.</p>"
+        } else {
             content +=
                 #"<div class="table-wrap"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
                 + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
@@ -30,10 +32,12 @@ extension DashboardHandler {
         if let error { content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error))</p>"# }
         content += #"<form class="stack" method="post" action="/dashboard/partners" aria-labelledby="add-partner">"#
         content += DashboardForm.csrf(context.csrfToken)
-        content += #"<div class="field"><label for="field-program_id">Program</label><select id="field-program_id" name="program_id">"#
+        content +=
+            #"<div class="field"><label for="field-program_id">Program</label><select id="field-program_id" name="program_id">"#
         for program in programs {
             let selected = values["program_id"] == program.id ? " selected" : ""
-            content += #"<option value="\#(HTML.escape(program.id))"\#(selected)>\#(HTML.escape(program.name))</option>"#
+            content +=
+                #"<option value="\#(HTML.escape(program.id))"\#(selected)>\#(HTML.escape(program.name))</option>"#
         }
         content += "</select></div>"
         content += DashboardForm.input("name", label: "Name", value: values["name"], attributes: " required")
@@ -54,7 +58,8 @@ extension DashboardHandler {
         guard !name.isEmpty else { return try partners(context, error: "name: is required", values: context.form) }
         // Without an id the importer matches a partner by name: an existing name would update that partner instead.
         guard !records.partners.contains(where: { $0.programID == programID && $0.name == name }) else {
-            return try partners(context, error: "name: this program already has a partner named \(name)", values: context.form)
+            return try partners(
+                context, error: "name: this program already has a partner named \(name)", values: context.form)
         }
         let id = EntityID.make(prefix: "part_")
         let codes = code.isEmpty ? "" : #","codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#
@@ -74,7 +79,8 @@ extension DashboardHandler {
     {
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
-            return page(context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
         }
         let base = "/dashboard/partners/\(HTML.urlComponent(partner.id))"
         var content =
@@ -86,7 +92,8 @@ extension DashboardHandler {
         if codes.isEmpty { content += "<p>No codes yet.</p>" }
         content += #"<ul class="codes">"#
         for (index, record) in codes.enumerated() {
-            let path = "/a/\(PercentEncoding.encode(context.organization.publicKey))/\(PercentEncoding.encode(record.code))"
+            let path =
+                "/a/\(PercentEncoding.encode(context.organization.publicKey))/\(PercentEncoding.encode(record.code))"
             let link = publicURL.map { $0.text + path } ?? path
             content +=
                 #"<li class="code" id="code-\#(index)"><h3>\#(HTML.escape(record.code))"#
@@ -149,7 +156,8 @@ extension DashboardHandler {
     private func change(_ context: Context, partnerID: String, _ members: String, code: String?) throws -> APIResponse {
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
-            return page(context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
         }
         let json =
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#

@@ -34,10 +34,13 @@ extension DashboardHandler {
 
     func tracking(_ context: Context, programID: String) throws -> APIResponse {
         let records = try api.reader.configRecords()
-        guard let program = records.programs.first(where: {
-            $0.id == programID && $0.organizationID == context.organization.id
-        }) else {
-            return page(context, status: 404, title: "Not found", current: "programs", content: "<p>No such program.</p>")
+        guard
+            let program = records.programs.first(where: {
+                $0.id == programID && $0.organizationID == context.organization.id
+            })
+        else {
+            return page(
+                context, status: 404, title: "Not found", current: "programs", content: "<p>No such program.</p>")
         }
         guard context.isPost else {
             let saved = context.request.query["saved"] != nil
@@ -131,12 +134,14 @@ extension DashboardHandler {
         }
         var content = ""
         if saved {
-            content += #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
+            content +=
+                #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
         }
         if let error, error.field == nil {
             content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
         } else if error != nil {
-            content += #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
+            content +=
+                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
         }
         let action = "/dashboard/programs/\(HTML.urlComponent(program.id))/tracking"
         content += #"<form class="stack" method="post" action="\#(action)" novalidate>"#
@@ -158,11 +163,15 @@ extension DashboardHandler {
             content += #"<p class="error" id="field-commission_type-error">\#(HTML.escape(message))</p>"#
         }
         content += #"<select id="field-commission_type" name="commission_type">"#
-        for (value, label) in [("none", "No commission"), ("percent", "A percentage of revenue"), ("fixed", "A fixed amount")] {
+        for (value, label) in [
+            ("none", "No commission"), ("percent", "A percentage of revenue"), ("fixed", "A fixed amount"),
+        ] {
             content += #"<option value="\#(value)"\#(type == value ? " selected" : "")>\#(label)</option>"#
         }
         content += "</select></div>"
-        content += input("commission_percent", "Percent", hint: "For a percentage: 0.01 to 100.", type: "text", #" inputmode="decimal""#)
+        content += input(
+            "commission_percent", "Percent", hint: "For a percentage: 0.01 to 100.", type: "text",
+            #" inputmode="decimal""#)
         content += input("commission_fixed_cents", "Fixed amount (cents, USD)", type: "text", #" inputmode="numeric""#)
         let recurring = values["commission_recurring"] == "on"
         content +=

@@ -34,7 +34,8 @@ final class DashboardHandler: Sendable {
 
     /// Adds `/dashboard` and every path under it: two routes, the handler tells the pages apart.
     func register(in router: inout Router) {
-        router.add(Route(.exact("/dashboard"), methods: [.get, .head, .post], name: "dashboard", handler: .worker(handle)))
+        router.add(
+            Route(.exact("/dashboard"), methods: [.get, .head, .post], name: "dashboard", handler: .worker(handle)))
         router.add(
             Route(
                 .prefix("/dashboard/"), methods: [.get, .head, .post], name: "dashboard_pages",
@@ -117,7 +118,8 @@ final class DashboardHandler: Sendable {
 
     private func signInForm(_ request: APIRequest, now: Int64) -> APIResponse {
         if let value = DashboardSessions.cookieValue(in: request.headers[.cookie]),
-            sessions.verify(value, now: now, organization: { id in api.watcher.table.organizations.first { $0.id == id } })
+            sessions.verify(
+                value, now: now, organization: { id in api.watcher.table.organizations.first { $0.id == id } })
                 != nil
         {
             return Self.redirect(to: "/dashboard")

@@ -65,7 +65,8 @@ struct DashboardSessions: Sendable {
 
     /// `Set-Cookie` that removes the session (sign-out).
     var clearCookie: String {
-        "\(Self.cookieName)=; Path=\(Self.cookiePath); Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        "\(Self.cookieName)=; Path=\(Self.cookiePath); Max-Age=0; HttpOnly; SameSite=Strict"
+            + (secure ? "; Secure" : "")
     }
 
     /// The session value in a `Cookie` header, if any.

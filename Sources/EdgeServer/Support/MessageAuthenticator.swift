@@ -27,7 +27,9 @@ final class MessageAuthenticator: @unchecked Sendable {
     func code(for message: [UInt8]) -> [UInt8] {
         var mac = [UInt8](repeating: 0, count: 32)
         message.withUnsafeBufferPointer { message in
-            mac.withUnsafeMutableBufferPointer { tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress) }
+            mac.withUnsafeMutableBufferPointer {
+                tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress)
+            }
         }
         return mac
     }

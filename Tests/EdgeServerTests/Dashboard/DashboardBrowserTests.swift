@@ -62,12 +62,14 @@ import Testing
         let chart = try #require(try browser.element("#click-chart"))
         #expect(try browser.visibleText(chart).displayed)
         #expect(try browser.run("return document.querySelectorAll('#click-chart rect.clicks').length") as? Int == 30)
-        #expect(try browser.run("return document.querySelector('#click-chart title').textContent") as? String
-            == "Clicks and unique clicks per day, last 30 days")
+        #expect(
+            try browser.run("return document.querySelector('#click-chart title').textContent") as? String
+                == "Clicks and unique clicks per day, last 30 days")
         // Today's bar is the last one and the tallest: its height is the chart's whole value axis' share of 3.
-        let heights = try browser.run(
-            "return Array.from(document.querySelectorAll('#click-chart rect.clicks')).map(r => +r.getAttribute('height'))"
-        ) as? [Int] ?? []
+        let heights =
+            try browser.run(
+                "return Array.from(document.querySelectorAll('#click-chart rect.clicks')).map(r => +r.getAttribute('height'))"
+            ) as? [Int] ?? []
         #expect(heights.last ?? 0 > 0)
         #expect(heights.dropLast().allSatisfy { $0 == 0 }, "\(heights)")
         let lastRow = try browser.run("return document.querySelector('#chart-table tbody tr').textContent") as? String
@@ -122,13 +124,16 @@ import Testing
         _ = try browser.run("document.querySelector(arguments[0]).value = 'javascript:alert(1)//{code}'", [field])
         try browser.click(try #require(try browser.element("form.stack button[type=submit]")))
         #expect(eventually { Self.text(browser, "#field-deep_link_template-error") != nil })
-        #expect(try browser.run("return document.querySelector(arguments[0]).value", [field]) as? String
-            == "javascript:alert(1)//{code}")
-        #expect(try browser.run("return document.querySelector(arguments[0]).getAttribute('aria-invalid')", [field])
-            as? String == "true")
+        #expect(
+            try browser.run("return document.querySelector(arguments[0]).value", [field]) as? String
+                == "javascript:alert(1)//{code}")
+        #expect(
+            try browser.run("return document.querySelector(arguments[0]).getAttribute('aria-invalid')", [field])
+                as? String == "true")
         try BrandedPageBrowserTests.saveScreenshot(try browser.screenshot(), name: "dashboard-tracking-error-desktop")
 
-        _ = try browser.run("document.querySelector(arguments[0]).value = 'acmenew://open?c={code}&k={click_id}'", [field])
+        _ = try browser.run(
+            "document.querySelector(arguments[0]).value = 'acmenew://open?c={code}&k={click_id}'", [field])
         try browser.click(try #require(try browser.element("form.stack button[type=submit]")))
         #expect(eventually { Self.text(browser, "#saved") != nil })
         let savedAt = WallClock.milliseconds()
@@ -250,26 +255,27 @@ import Testing
 /// well — it checks contrast and focus order, which these checks do not.
 enum DashboardPageChecks {
     static func expectAccessible(_ browser: ChromeDriverSession, page: String) throws {
-        let problems = try browser.run(
-            """
-            const problems = [];
-            for (const landmark of ['header', 'nav', 'main']) {
-              if (!document.querySelector(landmark)) problems.push('no <' + landmark + '>');
-            }
-            if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
-            if (!document.documentElement.lang) problems.push('no lang');
-            const skip = document.querySelector('a.skip');
-            if (!skip || skip.getAttribute('href') !== '#main') problems.push('no skip link to #main');
-            for (const control of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
-              const labelled = (control.id && document.querySelector('label[for="' + control.id + '"]'))
-                || control.closest('label') || control.getAttribute('aria-label');
-              if (!labelled) problems.push('unlabelled ' + (control.name || control.id));
-            }
-            for (const link of document.querySelectorAll('a, button')) {
-              if (!link.textContent.trim() && !link.getAttribute('aria-label')) problems.push('empty ' + link.outerHTML);
-            }
-            return problems;
-            """) as? [String]
+        let problems =
+            try browser.run(
+                """
+                const problems = [];
+                for (const landmark of ['header', 'nav', 'main']) {
+                  if (!document.querySelector(landmark)) problems.push('no <' + landmark + '>');
+                }
+                if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
+                if (!document.documentElement.lang) problems.push('no lang');
+                const skip = document.querySelector('a.skip');
+                if (!skip || skip.getAttribute('href') !== '#main') problems.push('no skip link to #main');
+                for (const control of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+                  const labelled = (control.id && document.querySelector('label[for="' + control.id + '"]'))
+                    || control.closest('label') || control.getAttribute('aria-label');
+                  if (!labelled) problems.push('unlabelled ' + (control.name || control.id));
+                }
+                for (const link of document.querySelectorAll('a, button')) {
+                  if (!link.textContent.trim() && !link.getAttribute('aria-label')) problems.push('empty ' + link.outerHTML);
+                }
+                return problems;
+                """) as? [String]
         #expect(problems == [], "\(page): \(problems ?? ["the check did not run"])")
     }
 }

@@ -81,7 +81,8 @@ import Testing
         #expect(try client.dashboardPost(path, session: session, fields: fields).status == 403)
         #expect(try client.dashboardPost(path, session: session, fields: fields + [("csrf_token", "")]).status == 403)
         #expect(
-            try client.dashboardPost(path, session: session, fields: fields + [("csrf_token", otherToken)]).status == 403)
+            try client.dashboardPost(path, session: session, fields: fields + [("csrf_token", otherToken)]).status
+                == 403)
         let stored = try server.store.configRecords().programs.first { $0.id == "prg_acme" }
         #expect(stored?.deepLinkTemplate == "myapp://claim?tolt_code={code}&tolt_click={click_id}")
         // With its own token the same form saves.
@@ -150,7 +151,8 @@ import Testing
         let client = server.client()
         let session = try client.dashboardSession()
         #expect(try client.dashboardPost("/dashboard/sign-out", session: session, fields: []).status == 403)
-        let token = try #require(DashboardForms.csrfToken(in: try client.dashboardPage("/dashboard", session: session).text))
+        let token = try #require(
+            DashboardForms.csrfToken(in: try client.dashboardPage("/dashboard", session: session).text))
         let out = try client.dashboardPost("/dashboard/sign-out", session: session, fields: [("csrf_token", token)])
         #expect(out.status == 303)
         #expect(out.header("location") == "/dashboard/sign-in")

@@ -33,11 +33,14 @@ import Testing
         let fixture = try StoreFixture(importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let before = try fixture.store.configRecords()
-        for zone in ["Mars/Olympus_Mons", "../etc/passwd", "/etc/passwd", "", "America//New_York", "Europe/Paris\\u0000"] {
+        for zone in [
+            "Mars/Olympus_Mons", "../etc/passwd", "/etc/passwd", "", "America//New_York", "Europe/Paris\\u0000",
+        ] {
             let json = #"{"organizations":[{"id":"org_acme","timezone":"\#(zone)","name":"Renamed"}]}"#
             #expect(throws: StoreError.self, "\(zone)") { try fixture.importJSON(json) }
             do { try fixture.importJSON(json) } catch let error as StoreError {
-                #expect(error.message.hasPrefix("organizations[0].timezone: must be an IANA time zone name"), "\(error)")
+                #expect(
+                    error.message.hasPrefix("organizations[0].timezone: must be an IANA time zone name"), "\(error)")
             }
         }
         #expect(throws: StoreError.self) {
