@@ -30,6 +30,10 @@ extension DashboardHandler {
             "curl -X POST \(base)/client/claims \\\n  -H 'Content-Type: application/json' \\\n"
             + "  -d '{\"public_id\":\"\(organization.publicKey)\",\"app_user_id\":\"user_123\",\"code\":\"SAM20\"}'"
         content += #"<pre id="claim-curl">\#(HTML.escape(curl))</pre>"#
+        content += "<h2>Time zone</h2>"
+        content +=
+            #"<p>The Overview counts days in <code id="timezone">\#(HTML.escape(organization.timezone))</code>; "#
+            + #"set another with <code>"timezone": "America/Los_Angeles"</code> on the organization in an import.</p>"#
         if publicURL == nil {
             content += #"<p class="hint">Start the server with --public-url to show your edge's own address here.</p>"#
         }
