@@ -4,6 +4,10 @@ import LinkCore
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The dashboard as a person uses it in headless Chromium: signing in, the Overview's chart, changing a program's
 /// deep-link template and seeing the link follow it, adding a code and copying its link, finding a claimed customer
 /// and a commission after a webhook, and what is refused. Screenshots of every page, phone and desktop, go to
@@ -216,9 +220,17 @@ import Testing
         #expect(Self.text(browser, "#customers tbody td.status") == "paying")
     }
 
+    /// Against the real `tolt-edge serve --demo` as a child process, with `--dashboard-session 2s`.
     @Test func aWrongKeyAFormWithoutItsTokenAndAnExpiredSessionAreRefused() throws {
-        let server = try Self.server { $0.dashboardSessionLifetime = 2 }
-        defer { server.shutdown() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try ChildServer(
+            dataDirectory: directory.path + "/data", outputIn: directory.path, label: "dashboard",
+            arguments: ["--demo", "--dashboard-session", "2s"])
+        defer {
+            server.child.signal(SIGTERM)
+            _ = server.child.waitForExit(within: 10)
+        }
         let browser = try ChromeDriverSession(userAgent: Agents.desktop)
         defer { browser.quit() }
         let origin = "http://127.0.0.1:\(server.port)"
@@ -227,9 +239,9 @@ import Testing
         #expect(Self.path(browser) == "/dashboard/sign-in")
         try BrandedPageBrowserTests.saveScreenshot(try browser.screenshot(), name: "dashboard-sign-in-error-desktop")
 
-        try Self.signIn(browser, origin: origin)
+        try Self.signIn(browser, origin: origin, key: "sk_demo")
         #expect(eventually { Self.path(browser) == "/dashboard" })
-        try browser.open("\(origin)/dashboard/programs/prg_acme/tracking")
+        try browser.open("\(origin)/dashboard/programs/prg_demo/tracking")
         _ = try browser.run(
             """
             document.querySelector('form.stack input[name=csrf_token]').remove();
@@ -237,8 +249,9 @@ import Testing
             """)
         try browser.click(try #require(try browser.element("form.stack button[type=submit]")))
         #expect(eventually { Self.text(browser, "h1") == "Forbidden" })
-        let program = try server.store.configRecords().programs.first { $0.id == "prg_acme" }
-        #expect(program?.deepLinkTemplate == "myapp://claim?tolt_code={code}&tolt_click={click_id}")
+        // Nothing was saved: the demo program still has no template, so an iPhone gets the page with the code.
+        let tap = try server.client().request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        #expect(tap.status == 200)
 
         // After its 2 seconds the session sends every page back to the sign-in form.
         let expired = eventually(within: 6) {

@@ -158,4 +158,16 @@ import Testing
         #expect(out.header("location") == "/dashboard/sign-in")
         #expect(out.header("set-cookie")?.hasPrefix("tolt_session=; Path=/dashboard; Max-Age=0") == true)
     }
+
+    @Test func aSessionLifetimeOutsideOneSecondToADayIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for value in ["0", "25h", "8 hours", "-1"] {
+            let child = try ChildProcess(
+                ["serve", "--port", "0", "--data", directory.path + "/data", "--dashboard-session", value],
+                outputIn: directory.path, label: "bad-session")
+            #expect(child.waitForExit(within: 10)?.status == 2, "\(value)")
+            #expect(child.stderr.contains("--dashboard-session must be"), "\(value): \(child.stderr)")
+        }
+    }
 }
