@@ -9,7 +9,10 @@ extension DashboardHandler {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         let programIDs = Set(programs.map(\.id))
-        let partners = records.partners.filter { programIDs.contains($0.programID) }
+        // By id, as the store lists them; 50 a page after `starting_after`, like every list.
+        let after = Self.cursor(context.request.query, prefix: "part_")
+        let all = records.partners.filter { programIDs.contains($0.programID) && (after == nil || $0.id > after!) }
+        let partners = Array(all.prefix(Self.pageSize))
         var content = ""
         if partners.isEmpty {
             content += "<p>No partners yet.</p>"
@@ -18,7 +21,8 @@ extension DashboardHandler {
                 #"<div class="table-wrap"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
                 + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
             for partner in partners {
-                let codes = records.codes.filter { $0.partnerID == partner.id }
+                // At most the first 200 codes: every page stays bounded.
+                let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
                     .map { HTML.escape($0.code) + ($0.active ? "" : " (inactive)") }.joined(separator: ", ")
                 let program = programs.first { $0.id == partner.programID }?.name ?? partner.programID
                 content +=
@@ -28,6 +32,9 @@ extension DashboardHandler {
             }
             content += "</tbody></table></div>"
         }
+        content += Self.pager(
+            path: "/dashboard/partners", keep: [:], page: Page(items: partners, hasMore: all.count > partners.count),
+            id: \.id)
         content += #"<h2 id="add-partner">Add a partner</h2>"#
         if let error { content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error))</p>"# }
         content += #"<form class="stack" method="post" action="/dashboard/partners" aria-labelledby="add-partner">"#
@@ -87,7 +94,8 @@ extension DashboardHandler {
             "<p>Program: <a href=\"/dashboard/programs/\(HTML.urlComponent(program.id))/tracking\">"
             + "\(HTML.escape(program.name))</a>. Status: <strong id=\"partner-status\">\(HTML.escape(partner.status))"
             + "</strong>.</p>"
-        let codes = records.codes.filter { $0.partnerID == partner.id }
+        // At most the first 200 codes: every page stays bounded.
+        let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
         content += "<h2>Codes and app links</h2>"
         if codes.isEmpty { content += "<p>No codes yet.</p>" }
         content += #"<ul class="codes">"#

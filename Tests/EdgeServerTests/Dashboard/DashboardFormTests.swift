@@ -152,6 +152,43 @@ import Testing
         #expect(lee.components(separatedBy: "<tr><td>").count - 1 == 1)
         #expect(lee.contains("<td>android</td>"))
     }
+
+    @Test func thePartnerListIsPagedByIdFiftyAtATime() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let partners = (0..<60).map {
+            #"{"id":"part_p\#($0 < 10 ? "0" : "")\#($0)","name":"P\#($0)","status":"active"}"#
+        }
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_bare","partners":["#
+                + partners.joined(separator: ",") + "]}]}]}")
+        let (client, session, _) = try Self.signedIn(server)
+        func rows(_ page: String) -> Int {
+            page.components(separatedBy: #"<tr><td><a href="/dashboard/partners/"#).count - 1
+        }
+        // Six partners of the fixture and sixty more: 50, then 16.
+        // The page reads the store, which holds the import already.
+        let first = try client.dashboardPage("/dashboard/partners", session: session).text
+        #expect(rows(first) == 50)
+        let next = try #require(
+            first.range(of: #"<a rel="next" href=""#).map { first[$0.upperBound...].prefix { $0 != "\"" } })
+        let second = try client.dashboardPage(String(next), session: session).text
+        #expect(rows(second) == 16)
+        #expect(!second.contains(#"rel="next""#))
+        #expect(!second.contains("part_zed"), "another organization's partner is never listed")
+    }
+
+    @Test func headAnswersLikeGet() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let unsigned = try client.request("HEAD", "/dashboard")
+        #expect(unsigned.status == 303)
+        let session = try client.dashboardSession()
+        let head = try client.request("HEAD", "/dashboard/clicks", headers: [("Cookie", "tolt_session=\(session)")])
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+    }
 }
 
 /// HTML escaping as the dashboard writes attribute values.
