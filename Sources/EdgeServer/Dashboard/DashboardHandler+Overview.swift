@@ -17,8 +17,19 @@ extension DashboardHandler {
         let now = Clock.epochMilliseconds() / 1000
         let today = APIHandler.day(containing: now + zone.offset(at: now))
         let days = today - Self.overviewDays + 1...today
-        let counts = try api.dailyCounts(
-            organizationID: context.organization.id, partnerID: nil, days: days, zone: zone)
+        // Rows are per day and partner, at most ClickCountQuery.maximumLimit a query: an organization with hundreds
+        // of partners clicked every day is read a day at a time instead.
+        var counts: [DailyClickCount]
+        do {
+            counts = try api.dailyCounts(
+                organizationID: context.organization.id, partnerID: nil, days: days, zone: zone)
+        } catch let error as APIError where error.status == 400 {
+            counts = []
+            for day in days {
+                counts += try api.dailyCounts(
+                    organizationID: context.organization.id, partnerID: nil, days: day...day, zone: zone)
+            }
+        }
         var perDay: [Int64: (clicks: Int64, unique: Int64)] = [:]
         for count in counts {
             perDay[count.day, default: (0, 0)].clicks += count.clicks

@@ -1,3 +1,4 @@
+import EdgeStore
 import Foundation
 import LinkCore
 import TestSupport
@@ -34,5 +35,30 @@ import Testing
         }
         #expect(shown, "no row \(row) in the Overview's table")
         #expect(page.contains(#"<span class="value" id="total-clicks">1</span>"#))
+    }
+
+    /// 350 partners clicked on each of the 30 days are 10,500 rows of day and partner, more than one count query
+    /// returns: the Overview reads them a day at a time and still shows every click.
+    @Test func anOrganizationWithHundredsOfPartnersClickedDailyStillGetsItsOverview() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let now = WallClock.milliseconds()
+        let dayStart = now - now % 86_400_000
+        var clicks: [ClickRecord] = []
+        for day in 0..<30 {
+            for partner in 0..<350 {
+                clicks.append(
+                    ClickRecord(
+                        id: "clk_d\(day)p\(partner)", createdAt: dayStart - Int64(day) * 86_400_000 + 1000,
+                        organizationID: "org_acme", programID: "prg_acme", partnerID: "part_n\(partner)", code: "N",
+                        platform: .ios, userAgent: Agents.iPhone, referer: "", ip: "192.0.2.1"))
+            }
+        }
+        try server.store.ingest(clicks, checkpoint: JournalCheckpoint(segment: "test/seed", offset: 1))
+        let client = server.client()
+        let page = try client.dashboardPage("/dashboard", session: try client.dashboardSession())
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<span class="value" id="total-clicks">10500</span>"#))
+        #expect(page.text.contains(#"<td class="number">350</td><td class="number">350</td>"#))
     }
 }
