@@ -107,6 +107,10 @@ import Testing
         let light = try browser.run("return getComputedStyle(document.body).backgroundColor") as? String
         try browser.devTools(
             "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+        for (name, path) in pages {
+            try browser.open(origin + path)
+            try DashboardPageChecks.expectAccessible(browser, page: "\(name) (dark)")
+        }
         try browser.open("\(origin)/dashboard")
         let dark = try browser.run("return getComputedStyle(document.body).backgroundColor") as? String
         #expect(light == "rgb(255, 255, 255)")
@@ -262,7 +266,8 @@ import Testing
     }
 }
 
-/// Accessibility checks of one dashboard page in the browser.
+/// Accessibility checks of one dashboard page in the browser: landmarks, one `h1`, `lang`, the skip link, a label
+/// on every control, a name on every link and button, and WCAG AA contrast of the text.
 ///
 /// TODO(issue 17, at the merge of issue17-dash-support): call `AccessibilityAudit` (TestSupport/Browser) here as
 /// well — it checks contrast and focus order, which these checks do not.
@@ -286,6 +291,31 @@ enum DashboardPageChecks {
                 }
                 for (const link of document.querySelectorAll('a, button')) {
                   if (!link.textContent.trim() && !link.getAttribute('aria-label')) problems.push('empty ' + link.outerHTML);
+                }
+                // WCAG AA contrast of every element's own text against its nearest opaque background: 4.5:1, or 3:1 for
+                // large text (24 px, or 18.66 px bold).
+                const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+                const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+                const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+                const background = (element) => {
+                  for (let e = element; e; e = e.parentElement) {
+                    const c = rgb(getComputedStyle(e).backgroundColor);
+                    if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+                  }
+                  return [255, 255, 255];
+                };
+                for (const element of document.body.querySelectorAll('*')) {
+                  if (element.closest('svg') || element.closest('.sr-only') || element.closest('.skip')) continue;
+                  const own = Array.from(element.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+                  if (!own || !element.getClientRects().length) continue;
+                  const style = getComputedStyle(element);
+                  const size = parseFloat(style.fontSize);
+                  const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight) >= 700);
+                  const [a, b] = [luminance(rgb(style.color).slice(0, 3)), luminance(background(element))];
+                  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+                  if (ratio < (large ? 3 : 4.5)) {
+                    problems.push('contrast ' + ratio.toFixed(2) + ' of ' + element.tagName + ' ' + element.textContent.trim().slice(0, 30));
+                  }
                 }
                 return problems;
                 """) as? [String]
