@@ -79,6 +79,8 @@ import Testing
         let lastRow = try browser.run("return document.querySelector('#chart-table tbody tr').textContent") as? String
         #expect(lastRow?.hasSuffix("32") == true, "the table's newest day: \(lastRow ?? "")")
 
+        try Self.expectKeyboardOrder(browser)
+
         let pages = [
             ("overview", "/dashboard"), ("programs", "/dashboard/programs"),
             ("tracking", "/dashboard/programs/prg_acme/tracking"), ("partners", "/dashboard/partners"),
@@ -116,6 +118,43 @@ import Testing
         #expect(light == "rgb(255, 255, 255)")
         #expect(dark == "rgb(18, 20, 23)")
         try BrandedPageBrowserTests.saveScreenshot(try browser.screenshot(), name: "dashboard-overview-phone-dark")
+    }
+
+    /// Tab from the top of the page: the skip link first (shown when focused), then the navigation in order and
+    /// sign-out, each with a visible focus outline; Enter on the skip link moves focus to `main`.
+    static func expectKeyboardOrder(_ browser: ChromeDriverSession) throws {
+        func press(_ key: String, code: Int) throws {
+            for type in ["rawKeyDown", "keyUp"] {
+                try browser.devTools(
+                    "Input.dispatchKeyEvent",
+                    [
+                        "type": type, "key": key, "code": key, "windowsVirtualKeyCode": code,
+                        "nativeVirtualKeyCode": code,
+                    ])
+            }
+        }
+        var order: [String] = []
+        for _ in 0..<9 {
+            try press("Tab", code: 9)
+            let focused =
+                try browser.run(
+                    """
+                    const e = document.activeElement, s = getComputedStyle(e), r = e.getBoundingClientRect();
+                    return [e.textContent.trim(), s.outlineStyle, s.outlineWidth, String(r.left >= 0 && r.width > 0)];
+                    """) as? [String] ?? []
+            #expect(
+                focused.dropFirst() == ["solid", "3px", "true"], "focus on \(focused.first ?? "nothing") is not visible"
+            )
+            order.append(focused.first ?? "")
+        }
+        #expect(
+            order == [
+                "Skip to content", "Overview", "Programs", "Partners", "Customers", "Commissions", "Clicks", "Settings",
+                "Sign out",
+            ])
+        _ = try browser.run("document.querySelector('a.skip').focus()")
+        try press("Enter", code: 13)
+        #expect(eventually { (try? browser.run("return document.activeElement.id")) as? String == "main" })
     }
 
     @Test func aNewDeepLinkTemplateIsWhereTheLinkGoesWithinTwoSeconds() throws {
