@@ -36,6 +36,8 @@ let package = Package(
             resources: [
                 .embedInCode("Templates/fallback.html"), .embedInCode("Templates/preview.html"),
                 .embedInCode("Templates/not-found.html"),
+                // The dashboard's pages (DashboardTemplate).
+                .embedInCode("Templates/Dashboard/layout.html"), .embedInCode("Templates/Dashboard/sign-in.html"),
                 // The pages' words, one file per language (PageWords).
                 .embedInCode("Templates/Words/words-en.txt"), .embedInCode("Templates/Words/words-de.txt"),
                 .embedInCode("Templates/Words/words-fr.txt"), .embedInCode("Templates/Words/words-es.txt"),

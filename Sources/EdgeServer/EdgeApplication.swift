@@ -11,6 +11,8 @@ final class EdgeApplication: Sendable {
     let classifier: UserAgentClassifier
     let pages: Pages
     let api: APIHandler
+    /// The `/dashboard` pages, on the API's workers and store connections.
+    let dashboard: DashboardHandler
     /// Link requests per second, counted per loop, read by the ingester.
     let load: LoadGauge
     /// Every loop's counters, summed by a scrape of `/metrics`.
@@ -44,6 +46,7 @@ final class EdgeApplication: Sendable {
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
             claimClients: configuration.claimRateLimitClients, timeZoneDirectory: configuration.timeZoneDirectory)
+        dashboard = try DashboardHandler(api: api, signingKey: signingKey, configuration: configuration)
     }
 
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.
@@ -55,6 +58,7 @@ final class EdgeApplication: Sendable {
                 .exact("/healthz"), methods: [.get, .head],
                 handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
         api.register(in: &router)
+        dashboard.register(in: &router)
         // On the main listener unless --metrics-host or --metrics-port gave it one of its own (MetricsListener).
         if configuration.metricsListener == nil {
             let metrics = self.metrics

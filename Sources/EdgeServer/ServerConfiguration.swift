@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var repeatTapSlots = 16_384
     /// Where `GET /v1/stats/clicks` reads IANA timezones (TZif files) from: the system's tzdata.
     public var timeZoneDirectory = TimeZoneRules.zoneDirectory
+    /// How long a dashboard session lasts after sign-in (`--dashboard-session`), in seconds.
+    public var dashboardSessionLifetime: Int64 = 8 * 3600
     /// How often the configuration's revision is polled, in seconds.
     public var configPollInterval = 0.25
     /// How often the ingester looks for new clicks when idle, in seconds.

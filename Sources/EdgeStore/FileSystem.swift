@@ -56,6 +56,12 @@ enum FileSystem {
         return bytes
     }
 
+    /// Whether `path` is a regular file (symbolic links followed).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     static func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return false }

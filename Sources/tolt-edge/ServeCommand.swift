@@ -9,6 +9,7 @@ enum ServeCommand {
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
                                [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
                                [--metrics-host ADDRESS] [--metrics-port PORT] [--journal-max-bytes SIZE]
+                               [--dashboard-session DURATION]
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
@@ -38,6 +39,8 @@ enum ServeCommand {
                                 the most journaled clicks not yet in the store, in bytes or 64KiB, 512MiB, 4GiB;
                                 past it taps get 503 until the store catches up (default: half the room the
                                 journal's volume has at start)
+          --dashboard-session DURATION
+                                how long a dashboard sign-in lasts: seconds or 90s, 30m, 8h; at most 24h (default 8h)
 
         SIGTERM or SIGINT stops accepting, moves every journaled click into the store, and exits 0.
 
@@ -51,6 +54,7 @@ enum ServeCommand {
                     "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
                     "max-connections", "geoip", "ip-storage", "dedupe-window", "metrics-host", "metrics-port",
                     "journal-max-bytes",
+                    "dashboard-session",
                 ],
                 switches: ["demo", "help", "h2c"])
             if options.flags.contains("help") {
@@ -79,6 +83,14 @@ enum ServeCommand {
                             + "TiB (512MiB, 4GiB)")
                 }
                 configuration.journalMaximumBytes = bytes
+            }
+            if let lifetime = options.value("dashboard-session") {
+                guard let milliseconds = DurationText.milliseconds(parsing: lifetime), milliseconds >= 1000 else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--dashboard-session must be seconds (28800) or a number with s, m or h (30m, 8h), "
+                            + "from 1s to 24h")
+                }
+                configuration.dashboardSessionLifetime = milliseconds / 1000
             }
             configuration.geoIPFile = options.value("geoip")
             if let mode = options.value("ip-storage") {

@@ -30,8 +30,10 @@ struct StaticText: @unchecked Sendable {
         case 200: return Reasons.ok
         case 204: return Reasons.noContent
         case 302: return Reasons.found
+        case 303: return Reasons.seeOther
         case 400: return Reasons.badRequest
         case 401: return Reasons.unauthorized
+        case 403: return Reasons.forbidden
         case 404: return Reasons.notFound
         case 405: return Reasons.methodNotAllowed
         case 409: return Reasons.conflict
@@ -46,8 +48,10 @@ struct StaticText: @unchecked Sendable {
         static let ok = StaticText("OK")
         static let noContent = StaticText("No Content")
         static let found = StaticText("Found")
+        static let seeOther = StaticText("See Other")
         static let badRequest = StaticText("Bad Request")
         static let unauthorized = StaticText("Unauthorized")
+        static let forbidden = StaticText("Forbidden")
         static let notFound = StaticText("Not Found")
         static let methodNotAllowed = StaticText("Method Not Allowed")
         static let conflict = StaticText("Conflict")

@@ -53,7 +53,7 @@ extension APIHandler {
     /// The counts of local `days` in `zone`, by day then partner. An hour counts in the local day its start falls
     /// on: exact for zones whose offsets are whole hours; in a zone at a half or quarter hour (Asia/Kolkata,
     /// Asia/Kathmandu) the hour that straddles local midnight counts whole in the day it starts in.
-    private func dailyCounts(organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules)
+    func dailyCounts(organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules)
         throws -> [DailyClickCount]
     {
         // Every hour that could start on one of the days: offsets stay within ±26 h.
@@ -139,7 +139,7 @@ extension APIHandler {
     }
 
     /// The day (since 1970-01-01) of a local time in seconds.
-    private static func day(containing seconds: Int64) -> Int64 {
+    static func day(containing seconds: Int64) -> Int64 {
         seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     }
 }

@@ -1,3 +1,5 @@
+import LinkCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -6,27 +8,8 @@ extension TimeZoneRules {
     /// Where the system's tzdata lives (Debian: the `tzdata` package).
     public static let zoneDirectory = "/usr/share/zoneinfo"
 
-    /// Whether `name` may name a zone file: 1 to 64 bytes of components of letters, digits, `_`, `+` and `-`
-    /// joined by single `/`, none starting with `.` or `-`. No `..`, no absolute path, no NUL: nothing outside the
-    /// zone directory can be named.
-    public static func isValidName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count) else { return false }
-        var componentStart = true
-        for byte in bytes {
-            if byte == 0x2F {
-                if componentStart { return false }
-                componentStart = true
-                continue
-            }
-            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
-            let digit = byte >= 0x30 && byte <= 0x39
-            guard letter || digit || byte == 0x5F || byte == 0x2B || byte == 0x2D else { return false }
-            if componentStart && byte == 0x2D { return false }
-            componentStart = false
-        }
-        return !componentStart
-    }
+    /// Whether `name` may name a zone file (``TimeZoneName/isValid(_:)``).
+    public static func isValidName(_ name: String) -> Bool { TimeZoneName.isValid(name) }
 
     /// The rules of an IANA zone (`America/Los_Angeles`), read from `directory`; `UTC` needs no file. `nil` when
     /// the name is not valid (``isValidName(_:)``), names no regular file there, or the file is not a TZif file of

@@ -8,6 +8,9 @@ enum PageSources {
     static let fallback = text(PackageResources.fallback_html, name: "fallback.html")
     static let preview = text(PackageResources.preview_html, name: "preview.html")
     static let notFound = text(PackageResources.not_found_html, name: "not-found.html")
+    /// The dashboard's frame (navigation, styles, the copy script) and its sign-in page (`Dashboard/`).
+    static let dashboardLayout = text(PackageResources.layout_html, name: "Dashboard/layout.html")
+    static let dashboardSignIn = text(PackageResources.sign_in_html, name: "Dashboard/sign-in.html")
 
     /// Decodes a language's embedded words (``PageLanguage/wordsSource``).
     static func words(_ bytes: [UInt8], name: String) -> String { text(bytes, name: name) }

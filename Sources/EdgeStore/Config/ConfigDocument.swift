@@ -28,6 +28,8 @@ public struct ConfigDocument: Sendable, Equatable {
         /// `revenuecat.authorization`: the `Authorization` header value RevenueCat's webhook sends. A secret:
         /// `null` (or `"revenuecat": null`) removes it, absent keeps it.
         public var revenueCatAuthorization: Field<String> = .absent
+        /// An IANA time zone name (`America/Los_Angeles`); absent keeps the stored one (`UTC` for a new one).
+        public var timezone: String?
         public var programs: [Program] = []
     }
 
@@ -113,12 +115,13 @@ public struct ConfigDocument: Sendable, Equatable {
     private static func organization(_ value: JSONValue, path: String) throws -> Organization {
         let reader = JSONFieldReader(path: path)
         let object = try reader.object(
-            value, allowed: ["id", "name", "public_key", "secret_key", "revenuecat", "programs"])
+            value, allowed: ["id", "name", "public_key", "secret_key", "revenuecat", "timezone", "programs"])
         var organization = Organization()
         organization.id = try reader.string(object, "id")
         organization.name = try reader.string(object, "name")
         organization.publicKey = try reader.string(object, "public_key")
         organization.secretKey = try reader.string(object, "secret_key")
+        organization.timezone = try reader.string(object, "timezone")
         switch object["revenuecat"] {
         case nil:
             break

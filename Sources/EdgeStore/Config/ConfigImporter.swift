@@ -32,6 +32,7 @@ public enum ConfigImporter {
             json.key("id"); json.string(organization.id); json.raw(",")
             json.key("name"); json.string(organization.name); json.raw(",")
             json.key("public_key"); json.string(organization.publicKey); json.raw(",")
+            json.key("timezone"); json.string(organization.timezone); json.raw(",")
             json.key("programs"); json.raw("[")
             let programs = records.programs.filter { $0.organizationID == organization.id }
             for (programIndex, program) in programs.enumerated() {

@@ -56,9 +56,14 @@ struct ConfigMerge {
             try Self.validRevenueCatAuthorization(given, path: "\(path).revenuecat.authorization")
             authorizationDigest = SecretDigest.of(given)
         }
+        let timezone = document.timezone ?? stored?.timezone ?? "UTC"
+        guard timezone == "UTC" || Self.isKnownTimeZone(timezone) else {
+            throw StoreError.invalidConfig(
+                "\(path).timezone: must be an IANA time zone name such as UTC or America/Los_Angeles")
+        }
         let record = OrganizationRecord(
             id: id, name: name, publicKey: publicKey, secretKeyDigest: secretKeyDigest,
-            revenueCatAuthorizationDigest: authorizationDigest)
+            revenueCatAuthorizationDigest: authorizationDigest, timezone: timezone)
         remember(record, stored: stored, kind: "organization", into: \.organizations, in: \ConfigChanges.organizations)
         for (index, program) in document.programs.enumerated() {
             try merge(program, organizationID: id, path: "\(path).programs[\(index)]")
@@ -286,6 +291,12 @@ struct ConfigMerge {
             throw StoreError.invalidConfig("\(path): must be 1–200 characters without control characters")
         }
         return name
+    }
+
+    /// Whether `name` is a valid zone name (``TimeZoneName``) with a zone file in the system's tzdata, where the
+    /// server reads it.
+    static func isKnownTimeZone(_ name: String) -> Bool {
+        TimeZoneName.isValid(name) && FileSystem.isRegularFile("/usr/share/zoneinfo/" + name)
     }
 
     static func validURL(_ url: String, path: String) throws {

@@ -122,5 +122,7 @@ enum SQLiteMigrations {
         "ALTER TABLE clicks ADD COLUMN country TEXT;",
         // 7: hourly click counts (SQLiteMigrations+ClickCounts).
         clickCounts,
+        // 8 (issue 17, the dashboard): the organization's IANA time zone, for the Overview's days.
+        "ALTER TABLE organizations ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC';",
     ]
 }

@@ -18,11 +18,14 @@ extension SQLiteStore {
             var records = ConfigRecords()
             records.revision = try Self.revision(db)
             records.organizations = try db.rows(
-                "SELECT id, name, public_key, secret_key, revenuecat_authorization FROM organizations ORDER BY id"
+                """
+                SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
+                ORDER BY id
+                """
             ) {
                 OrganizationRecord(
                     id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
-                    revenueCatAuthorizationDigest: $0.optionalText(4))
+                    revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
             }
             records.programs = try db.rows(
                 """
@@ -61,15 +64,16 @@ extension SQLiteStore {
                 for organization in changes.organizations {
                     try db.query(
                         """
-                        INSERT INTO organizations (id, name, public_key, secret_key, revenuecat_authorization)
-                            VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO organizations (id, name, public_key, secret_key, revenuecat_authorization, timezone)
+                            VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET name = excluded.name, public_key = excluded.public_key,
                             secret_key = excluded.secret_key,
-                            revenuecat_authorization = excluded.revenuecat_authorization
+                            revenuecat_authorization = excluded.revenuecat_authorization, timezone = excluded.timezone
                         """,
                         [
                             .text(organization.id), .text(organization.name), .text(organization.publicKey),
                             .text(organization.secretKeyDigest), .optional(organization.revenueCatAuthorizationDigest),
+                            .text(organization.timezone),
                         ])
                 }
                 for program in changes.programs {

@@ -10,17 +10,20 @@ public struct OrganizationRecord: Sendable, Equatable {
     /// The digest of the value RevenueCat sends in the `Authorization` header of this organization's webhook;
     /// `nil` until set, and until then the webhook refuses every event. Never exported or listed.
     public var revenueCatAuthorizationDigest: String?
+    /// The IANA time zone the dashboard's days are in (``TimeZoneName``); `UTC` unless an import set another.
+    public var timezone: String
 
     /// A value with every field given; the secrets as digests (``SecretDigest/of(_:)``).
     public init(
         id: String, name: String, publicKey: String, secretKeyDigest: String,
-        revenueCatAuthorizationDigest: String? = nil
+        revenueCatAuthorizationDigest: String? = nil, timezone: String = "UTC"
     ) {
         self.id = id
         self.name = name
         self.publicKey = publicKey
         self.secretKeyDigest = secretKeyDigest
         self.revenueCatAuthorizationDigest = revenueCatAuthorizationDigest
+        self.timezone = timezone
     }
 }
 

@@ -246,9 +246,11 @@ import Testing
         let hour = RepeatTapJournalTests.hour
         let taps = (0..<5).map { RepeatTapJournalTests.tap(id: "clk_\($0)", at: day + Int64($0) * hour / 2) }
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
-        // As a store of the build before the counts: no table, the version before its step.
+        // As a store of the build before the counts: no table, nothing of the steps after it (step 8: the
+        // organizations' time zone), the version before its step (7).
         try fixture.store.withConnection { db in
-            try db.execute("DROP TABLE click_counts; PRAGMA user_version = \(SQLiteMigrations.steps.count - 1)")
+            try db.execute(
+                "DROP TABLE click_counts; ALTER TABLE organizations DROP COLUMN timezone; PRAGMA user_version = 6")
         }
         try fixture.store.migrate()
         let counts = try fixture.store.clickCounts(

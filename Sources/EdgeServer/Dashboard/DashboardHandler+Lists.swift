@@ -1,0 +1,164 @@
+import EdgeStore
+import LinkCore
+
+/// `GET /dashboard/customers`, `/dashboard/commissions` and `/dashboard/clicks`: the API's lists (the same store
+/// queries), newest first, paged by cursor (`starting_after`, the last id of the page before).
+extension DashboardHandler {
+    func customers(_ context: Context) throws -> APIResponse {
+        let query = context.request.query
+        var customerQuery = CustomerQuery(organizationID: context.organization.id, limit: Self.pageSize)
+        let search = query["q"]?.trimmingSpaces ?? ""
+        if !search.isEmpty { customerQuery.customerID = String(search.prefix(256)) }
+        customerQuery.startingAfter = Self.cursor(query, prefix: "cust_")
+        let page = try api.reader.customers(customerQuery)
+        let names = try partnerNames(context)
+        var content =
+            #"<form class="inline" method="get" action="/dashboard/customers" role="search">"#
+            + DashboardForm.input("q", label: "App user id", value: search, type: "search")
+            + #"<div><button type="submit">Search</button></div></form>"#
+        if page.items.isEmpty {
+            content += search.isEmpty ? "<p>No customers yet.</p>" : "<p>No customer with that app user id.</p>"
+        } else {
+            content +=
+                #"<div class="table-wrap"><table id="customers"><thead><tr><th scope="col">App user id</th>"#
+                + #"<th scope="col">Status</th><th scope="col">Partner</th><th scope="col">Code</th>"#
+                + #"<th scope="col">Click</th><th scope="col">Claimed</th><th scope="col" class="number">Revenue</th>"#
+                + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
+            for customer in page.items {
+                content +=
+                    "<tr><td>\(HTML.escape(customer.customerID))</td>"
+                    + "<td class=\"status\">\(HTML.escape(customer.status))</td>"
+                    + "<td>\(HTML.escape(names[customer.partnerID] ?? customer.partnerID))</td>"
+                    + "<td>\(HTML.escape(customer.code))</td><td><code>\(HTML.escape(customer.clickID ?? "—"))</code></td>"
+                    + "<td>\(HTML.time(customer.claimedAt))</td>"
+                    + "<td class=\"number\">\(HTML.dollars(customer.revenueCents))</td>"
+                    + "<td class=\"number\">\(HTML.dollars(customer.commissionCents))</td></tr>"
+            }
+            content += "</tbody></table></div>"
+        }
+        content += Self.pager(
+            path: "/dashboard/customers", keep: search.isEmpty ? [:] : ["q": search], page: page, id: \.id)
+        return self.page(context, title: "Customers", current: "customers", content: content)
+    }
+
+    func commissions(_ context: Context) throws -> APIResponse {
+        let query = context.request.query
+        var commissionQuery = CommissionQuery(organizationID: context.organization.id, limit: Self.pageSize)
+        let names = try partnerNames(context)
+        let partnerID = query["partner_id"].flatMap { names[$0] == nil ? nil : $0 }
+        let status = query["status"].flatMap(CommissionStatus.init(rawValue:))
+        commissionQuery.partnerID = partnerID
+        commissionQuery.status = status
+        commissionQuery.startingAfter = Self.cursor(query, prefix: "comm_")
+        let page = try api.reader.commissions(commissionQuery)
+        var content = #"<form class="inline" method="get" action="/dashboard/commissions">"#
+        content += Self.partnerSelect(names, selected: partnerID)
+        content +=
+            #"<div class="field"><label for="field-status">Status</label><select id="field-status" name="status">"#
+        content += #"<option value="">Any</option>"#
+        for value in CommissionStatus.allCases {
+            content +=
+                #"<option value="\#(value.rawValue)"\#(status == value ? " selected" : "")>\#(value.rawValue)</option>"#
+        }
+        content += #"</select></div><div><button type="submit">Filter</button></div></form>"#
+        content += "<h2>Totals per partner</h2>" + (try commissionTotalsTable(context, partnerNames: names))
+        content += "<h2>Commissions</h2>"
+        if page.items.isEmpty {
+            content += #"<p id="no-commissions">No commissions match.</p>"#
+        } else {
+            content +=
+                #"<div class="table-wrap"><table id="commissions"><thead><tr><th scope="col">Created</th>"#
+                + #"<th scope="col">Partner</th><th scope="col">Customer</th><th scope="col">Product</th>"#
+                + #"<th scope="col" class="number">Revenue</th><th scope="col" class="number">Commission</th>"#
+                + #"<th scope="col">Status</th></tr></thead><tbody>"#
+            for commission in page.items {
+                content +=
+                    "<tr><td>\(HTML.time(commission.createdAt))</td>"
+                    + "<td>\(HTML.escape(names[commission.partnerID] ?? commission.partnerID))</td>"
+                    + "<td>\(HTML.escape(commission.customerID))</td><td>\(HTML.escape(commission.productID ?? "—"))</td>"
+                    + "<td class=\"number\">\(HTML.dollars(commission.revenueCents))</td>"
+                    + "<td class=\"number amount\">\(HTML.dollars(commission.amountCents))</td>"
+                    + "<td class=\"status\">\(HTML.escape(commission.status.rawValue))</td></tr>"
+            }
+            content += "</tbody></table></div>"
+        }
+        var keep: [String: String] = [:]
+        if let partnerID { keep["partner_id"] = partnerID }
+        if let status { keep["status"] = status.rawValue }
+        content += Self.pager(path: "/dashboard/commissions", keep: keep, page: page, id: \.id)
+        return self.page(context, title: "Commissions", current: "commissions", content: content)
+    }
+
+    func clicks(_ context: Context) throws -> APIResponse {
+        let query = context.request.query
+        let names = try partnerNames(context)
+        let partnerID = query["partner_id"].flatMap { names[$0] == nil ? nil : $0 }
+        var clickQuery = ClickQuery(organizationID: context.organization.id, limit: Self.pageSize)
+        clickQuery.partnerID = partnerID
+        if let after = query["starting_after"], ClickID(parsing: after) != nil { clickQuery.startingAfter = after }
+        let page = try api.reader.clicks(clickQuery)
+        var content = #"<form class="inline" method="get" action="/dashboard/clicks">"#
+        content += Self.partnerSelect(names, selected: partnerID)
+        content += #"<div><button type="submit">Filter</button></div></form>"#
+        if page.items.isEmpty {
+            content += "<p>No clicks yet.</p>"
+        } else {
+            content +=
+                #"<div class="table-wrap"><table id="clicks"><thead><tr><th scope="col">Time</th>"#
+                + #"<th scope="col">Partner</th><th scope="col">Code</th><th scope="col">Platform</th>"#
+                + #"<th scope="col">Country</th><th scope="col">Click id</th></tr></thead><tbody>"#
+            for click in page.items {
+                content +=
+                    "<tr><td>\(HTML.time(click.createdAt))</td>"
+                    + "<td>\(HTML.escape(names[click.partnerID] ?? click.partnerID))</td>"
+                    + "<td>\(HTML.escape(click.code))</td><td>\(HTML.escape(click.platform.rawValue))</td>"
+                    + "<td>\(HTML.escape(click.country ?? "—"))</td><td><code>\(HTML.escape(click.id))</code></td></tr>"
+            }
+            content += "</tbody></table></div>"
+        }
+        content += Self.pager(
+            path: "/dashboard/clicks", keep: partnerID.map { ["partner_id": $0] } ?? [:], page: page, id: \.id)
+        return self.page(context, title: "Clicks", current: "clicks", content: content)
+    }
+
+    /// Partner names by id, for the organization's partners.
+    func partnerNames(_ context: Context) throws -> [String: String] {
+        let records = try api.reader.configRecords()
+        let programs = Set(records.programs.filter { $0.organizationID == context.organization.id }.map(\.id))
+        var names: [String: String] = [:]
+        for partner in records.partners where programs.contains(partner.programID) { names[partner.id] = partner.name }
+        return names
+    }
+
+    static func partnerSelect(_ names: [String: String], selected: String?) -> String {
+        var out = #"<div class="field"><label for="field-partner_id">Partner</label>"#
+        out += #"<select id="field-partner_id" name="partner_id"><option value="">Every partner</option>"#
+        for (id, name) in names.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            out +=
+                #"<option value="\#(HTML.escape(id))"\#(selected == id ? " selected" : "")>\#(HTML.escape(name))</option>"#
+        }
+        return out + "</select></div>"
+    }
+
+    /// `starting_after` when it is an id with `prefix` of a sane length; anything else starts at the top.
+    static func cursor(_ query: [String: String], prefix: String) -> String? {
+        guard let after = query["starting_after"], after.hasPrefix(prefix), after.utf8.count <= 64 else { return nil }
+        return after
+    }
+
+    /// The first page and the next one (after the page's last id), keeping the filters.
+    static func pager<Item>(path: String, keep: [String: String], page: Page<Item>, id: KeyPath<Item, String>)
+        -> String
+    {
+        let filters = keep.sorted { $0.key < $1.key }.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }
+        var links: [String] = []
+        links.append(
+            #"<a href="\#(HTML.escape(path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))))">Newest</a>"#
+        )
+        if page.hasMore, let last = page.items.last {
+            let next = filters + ["starting_after=\(PercentEncoding.encode(last[keyPath: id]))"]
+            links.append(#"<a rel="next" href="\#(HTML.escape(path + "?" + next.joined(separator: "&")))">Older</a>"#)
+        }
+        return #"<nav class="pager" aria-label="Pages">\#(links.joined(separator: " "))</nav>"#
+    }
+}

@@ -1,0 +1,65 @@
+import EdgeStore
+import LinkCore
+
+/// `GET /dashboard`: clicks and unique clicks per day for 30 days, from the hourly counts (never the clicks), and
+/// the organization's claims, paying customers and commissions.
+extension DashboardHandler {
+    /// The days the Overview's chart covers, ending today.
+    static let overviewDays: Int64 = 30
+
+    func overview(_ context: Context) throws -> APIResponse {
+        // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file.
+        let named = TimeZoneRules.named(context.organization.timezone, in: api.timeZoneDirectory)
+        let zone = named ?? .utc
+        let zoneName =
+            named == nil
+            ? "UTC: \(context.organization.timezone) is not in this server's tzdata" : context.organization.timezone
+        let now = Clock.epochMilliseconds() / 1000
+        let today = APIHandler.day(containing: now + zone.offset(at: now))
+        let days = today - Self.overviewDays + 1...today
+        // Rows are per day and partner, at most ClickCountQuery.maximumLimit a query: an organization with hundreds
+        // of partners clicked every day is read a day at a time instead.
+        var counts: [DailyClickCount]
+        do {
+            counts = try api.dailyCounts(
+                organizationID: context.organization.id, partnerID: nil, days: days, zone: zone)
+        } catch let error as APIError where error.status == 400 {
+            counts = []
+            for day in days {
+                counts += try api.dailyCounts(
+                    organizationID: context.organization.id, partnerID: nil, days: day...day, zone: zone)
+            }
+        }
+        var perDay: [Int64: (clicks: Int64, unique: Int64)] = [:]
+        for count in counts {
+            perDay[count.day, default: (0, 0)].clicks += count.clicks
+            perDay[count.day, default: (0, 0)].unique += count.uniqueClicks
+        }
+        let chartDays = days.map { day in
+            ClickChart.Day(
+                date: APIHandler.format(day: day), clicks: perDay[day]?.clicks ?? 0,
+                uniqueClicks: perDay[day]?.unique ?? 0)
+        }
+        let clicks = chartDays.reduce(0) { $0 + $1.clicks }
+        let unique = chartDays.reduce(0) { $0 + $1.uniqueClicks }
+        var content =
+            #"<h2 id="totals">Last \#(Self.overviewDays) days</h2><ul class="cards" aria-labelledby="totals">"#
+        content += Self.card("Clicks", String(clicks), id: "total-clicks")
+        content += Self.card("Unique clicks", String(unique), id: "total-unique-clicks")
+        content += try aggregateCards(context)
+        content += "</ul>"
+        content += #"<h2>Clicks per day <span class="hint">(\#(HTML.escape(zoneName)))</span></h2>"#
+        content +=
+            #"<ul class="legend"><li><span class="swatch clicks"></span>Clicks</li>"#
+            + #"<li><span class="swatch unique"></span>Unique clicks</li></ul>"#
+        content += ClickChart.svg(chartDays, title: "Clicks and unique clicks per day, last \(Self.overviewDays) days")
+        content += "<details><summary>The numbers as a table</summary>" + ClickChart.table(chartDays) + "</details>"
+        return page(context, title: "Overview", current: "overview", content: content)
+    }
+
+    /// One number of the Overview's cards.
+    static func card(_ label: String, _ value: String, id: String) -> String {
+        #"<li><span class="label">\#(HTML.escape(label))</span> <span class="value" id="\#(id)">"#
+            + HTML.escape(value) + "</span></li>"
+    }
+}

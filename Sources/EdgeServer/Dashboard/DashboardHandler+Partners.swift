@@ -1,0 +1,209 @@
+import EdgeStore
+import LinkCore
+
+/// `GET /dashboard/partners` (every partner with status and codes, and a form to add one), `GET
+/// /dashboard/partners/<id>` (each code's app link, a copy button, its QR code; add a code, deactivate), and the
+/// forms behind them, each saved as an import document (``DashboardForm``).
+extension DashboardHandler {
+    func partners(_ context: Context, error: String? = nil, values: [String: String] = [:]) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        let programs = records.programs.filter { $0.organizationID == context.organization.id }
+        let programIDs = Set(programs.map(\.id))
+        // By id, as the store lists them; 50 a page after `starting_after`, like every list.
+        let after = Self.cursor(context.request.query, prefix: "part_")
+        let all = records.partners.filter { programIDs.contains($0.programID) && (after == nil || $0.id > after!) }
+        let partners = Array(all.prefix(Self.pageSize))
+        var content = ""
+        if partners.isEmpty {
+            content += "<p>No partners yet.</p>"
+        } else {
+            content +=
+                #"<div class="table-wrap"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
+                + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
+            for partner in partners {
+                // At most the first 200 codes: every page stays bounded.
+                let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
+                    .map { HTML.escape($0.code) + ($0.active ? "" : " (inactive)") }.joined(separator: ", ")
+                let program = programs.first { $0.id == partner.programID }?.name ?? partner.programID
+                content +=
+                    #"<tr><td><a href="/dashboard/partners/\#(HTML.urlComponent(partner.id))">"#
+                    + "\(HTML.escape(partner.name))</a></td><td>\(HTML.escape(program))</td>"
+                    + "<td>\(HTML.escape(partner.status))</td><td>\(codes)</td></tr>"
+            }
+            content += "</tbody></table></div>"
+        }
+        content += Self.pager(
+            path: "/dashboard/partners", keep: [:], page: Page(items: partners, hasMore: all.count > partners.count),
+            id: \.id)
+        content += #"<h2 id="add-partner">Add a partner</h2>"#
+        if let error { content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error))</p>"# }
+        content += #"<form class="stack" method="post" action="/dashboard/partners" aria-labelledby="add-partner">"#
+        content += DashboardForm.csrf(context.csrfToken)
+        content +=
+            #"<div class="field"><label for="field-program_id">Program</label><select id="field-program_id" name="program_id">"#
+        for program in programs {
+            let selected = values["program_id"] == program.id ? " selected" : ""
+            content +=
+                #"<option value="\#(HTML.escape(program.id))"\#(selected)>\#(HTML.escape(program.name))</option>"#
+        }
+        content += "</select></div>"
+        content += DashboardForm.input("name", label: "Name", value: values["name"], attributes: " required")
+        content += DashboardForm.input(
+            "code", label: "First code (optional)", value: values["code"], hint: "Letters, digits, - and _.")
+        content += #"<div><button type="submit">Add partner</button></div></form>"#
+        return page(
+            context, status: error == nil ? 200 : 400, title: "Partners", current: "partners", content: content)
+    }
+
+    func addPartner(_ context: Context) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        let name = (context.form["name"] ?? "").trimmingSpaces
+        let code = (context.form["code"] ?? "").trimmingSpaces
+        guard let programID = context.form["program_id"],
+            records.programs.contains(where: { $0.id == programID && $0.organizationID == context.organization.id })
+        else { return try partners(context, error: "Choose one of your programs.", values: context.form) }
+        guard !name.isEmpty else { return try partners(context, error: "name: is required", values: context.form) }
+        // Without an id the importer matches a partner by name: an existing name would update that partner instead.
+        guard !records.partners.contains(where: { $0.programID == programID && $0.name == name }) else {
+            return try partners(
+                context, error: "name: this program already has a partner named \(name)", values: context.form)
+        }
+        let id = EntityID.make(prefix: "part_")
+        let codes = code.isEmpty ? "" : #","codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#
+        let json =
+            #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
+            + #"\#(DashboardForm.stringOrNull(programID)),"partners":[{"id":"\#(id)","name":"#
+            + #"\#(DashboardForm.stringOrNull(name)),"status":"active"\#(codes)}]}]}]}"#
+        if let message = try DashboardForm.save(json, into: api.writer) {
+            let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            return try partners(context, error: path.isEmpty ? reason : "\(path): \(reason)", values: context.form)
+        }
+        return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(id))")
+    }
+
+    func partner(_ context: Context, partnerID: String, error: String? = nil, code: String? = nil) throws
+        -> APIResponse
+    {
+        let records = try api.reader.configRecords()
+        guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+        }
+        let base = "/dashboard/partners/\(HTML.urlComponent(partner.id))"
+        var content =
+            "<p>Program: <a href=\"/dashboard/programs/\(HTML.urlComponent(program.id))/tracking\">"
+            + "\(HTML.escape(program.name))</a>. Status: <strong id=\"partner-status\">\(HTML.escape(partner.status))"
+            + "</strong>.</p>"
+        // At most the first 200 codes: every page stays bounded.
+        let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
+        content += "<h2>Codes and app links</h2>"
+        if codes.isEmpty { content += "<p>No codes yet.</p>" }
+        content += #"<ul class="codes">"#
+        for (index, record) in codes.enumerated() {
+            let path =
+                "/a/\(PercentEncoding.encode(context.organization.publicKey))/\(PercentEncoding.encode(record.code))"
+            let link = publicURL.map { $0.text + path } ?? path
+            content +=
+                #"<li class="code" id="code-\#(index)"><h3>\#(HTML.escape(record.code))"#
+                + (record.active ? "" : " (inactive)") + "</h3>"
+            content +=
+                #"<p><a class="app-link" href="\#(HTML.escape(link))">\#(HTML.escape(link))</a></p>"#
+                + #"<p><button type="button" class="copy" data-copy="\#(HTML.escape(link))" "#
+                + #"aria-controls="copy-status-\#(index)">Copy link</button> "#
+                + #"<span id="copy-status-\#(index)" role="status"></span></p>"#
+            if publicURL != nil, let svg = Self.qrSVG(link) {
+                content +=
+                    #"<figure class="qr" role="img" aria-label="QR code of \#(HTML.escape(link))">\#(svg)</figure>"#
+            }
+            if record.active {
+                content +=
+                    #"<form method="post" action="\#(base)/codes/\#(HTML.urlComponent(record.code))/deactivate">"#
+                    + DashboardForm.csrf(context.csrfToken)
+                    + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(record.code))</button></form>"#
+            }
+            content += "</li>"
+        }
+        content += "</ul>"
+        if publicURL == nil {
+            content += #"<p class="hint">Start the server with --public-url to show absolute links and QR codes.</p>"#
+        }
+        content += #"<h2 id="add-code">Add a code</h2>"#
+        content += #"<form class="inline" method="post" action="\#(base)/codes" aria-labelledby="add-code">"#
+        content += DashboardForm.csrf(context.csrfToken)
+        content += DashboardForm.input("code", label: "Code", value: code, error: error, attributes: " required")
+        content += #"<div><button type="submit">Add code</button></div></form>"#
+        if partner.isActive {
+            content +=
+                #"<h2>Deactivate</h2><form method="post" action="\#(base)/deactivate">"#
+                + DashboardForm.csrf(context.csrfToken)
+                + #"<p class="hint">Its links stop working; its customers and commissions stay.</p>"#
+                + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(partner.name))</button></form>"#
+        }
+        return page(
+            context, status: error == nil ? 200 : 400, title: partner.name, current: "partners", content: content)
+    }
+
+    func addCode(_ context: Context, partnerID: String) throws -> APIResponse {
+        let code = (context.form["code"] ?? "").trimmingSpaces
+        return try change(
+            context, partnerID: partnerID,
+            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code)
+    }
+
+    func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
+        try change(context, partnerID: partnerID, #""status":"inactive""#, code: nil)
+    }
+
+    func deactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {
+        try change(
+            context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":false}]"#,
+            code: nil)
+    }
+
+    /// Imports `members` into the partner's import object; back to its page, or its page with the error.
+    private func change(_ context: Context, partnerID: String, _ members: String, code: String?) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+        }
+        let json =
+            #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
+            + #"\#(DashboardForm.stringOrNull(program.id)),"partners":[{"id":"#
+            + #"\#(DashboardForm.stringOrNull(partner.id)),\#(members)}]}]}]}"#
+        if let message = try DashboardForm.save(json, into: api.writer) {
+            let (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            return try self.partner(context, partnerID: partner.id, error: reason, code: code)
+        }
+        return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
+    }
+
+    /// The partner `id` and its program, when the partner belongs to `organization`.
+    static func partner(_ id: String, of organization: OrganizationRecord, in records: ConfigRecords)
+        -> (PartnerRecord, ProgramRecord)?
+    {
+        guard let partner = records.partners.first(where: { $0.id == id }),
+            let program = records.programs.first(where: {
+                $0.id == partner.programID && $0.organizationID == organization.id
+            })
+        else { return nil }
+        return (partner, program)
+    }
+
+    /// The QR code of `link` as inline SVG (``QRCodeSVG``), or `nil` when it does not fit a QR code.
+    static func qrSVG(_ link: String) -> String? {
+        let bytes = Array(link.utf8)
+        let capacity = 256 * 1024
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { memory.deallocate() }
+        let written: Int? = bytes.withUnsafeBytes { text in
+            QRCodeSymbol.encode(text) { symbol -> Int? in
+                var writer = ByteWriter(base: memory, capacity: capacity)
+                QRCodeSVG.write(symbol, into: &writer)
+                return writer.overflowed ? nil : writer.count
+            } ?? nil
+        }
+        guard let written else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: memory, count: written), as: UTF8.self)
+    }
+}

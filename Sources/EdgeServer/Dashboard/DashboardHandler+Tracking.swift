@@ -1,0 +1,193 @@
+import EdgeStore
+import LinkCore
+
+/// `GET /dashboard/programs` and `GET`/`POST /dashboard/programs/<program_id>/tracking`: a program's app links,
+/// claim window, commission rule and branding, saved through the importer (``DashboardForm``).
+extension DashboardHandler {
+    func programs(_ context: Context) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        let programs = records.programs.filter { $0.organizationID == context.organization.id }
+        var content = #"<div class="table-wrap"><table id="programs"><thead><tr><th scope="col">Program</th>"#
+        content += #"<th scope="col">Deep-link template</th><th scope="col">Partners</th></tr></thead><tbody>"#
+        for program in programs {
+            let partners = records.partners.filter { $0.programID == program.id }.count
+            content +=
+                #"<tr><td><a href="/dashboard/programs/\#(HTML.urlComponent(program.id))/tracking">"#
+                + "\(HTML.escape(program.name))</a></td><td><code>\(HTML.escape(program.deepLinkTemplate ?? "—"))"
+                + "</code></td><td class=\"number\">\(partners)</td></tr>"
+        }
+        content += "</tbody></table></div>"
+        if programs.isEmpty { content = "<p>No programs yet: add one with <code>tolt-edge import</code>.</p>" }
+        return page(context, title: "Programs", current: "programs", content: content)
+    }
+
+    /// The form's fields, in the order they are shown, with their import paths below the program.
+    private static let trackingFields: [(name: String, path: String)] = [
+        ("deep_link_template", "app_links.deep_link_template"), ("google_play_url", "app_links.google_play_url"),
+        ("app_store_url", "app_links.app_store_url"), ("claim_window_days", "claim_window_days"),
+        ("commission_type", "commission"), ("commission_percent", "commission.percent"),
+        ("commission_fixed_cents", "commission.fixed_cents"), ("commission_recurring", "commission.recurring"),
+        ("commission_duration_months", "commission.duration_months"), ("app_name", "app_name"),
+        ("app_icon_url", "app_icon_url"), ("brand_color", "brand_color"), ("og_image_url", "og_image_url"),
+        ("og_description", "og_description"),
+    ]
+
+    func tracking(_ context: Context, programID: String) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        guard
+            let program = records.programs.first(where: {
+                $0.id == programID && $0.organizationID == context.organization.id
+            })
+        else {
+            return page(
+                context, status: 404, title: "Not found", current: "programs", content: "<p>No such program.</p>")
+        }
+        guard context.isPost else {
+            let saved = context.request.query["saved"] != nil
+            return trackingPage(context, program: program, values: Self.values(of: program), error: nil, saved: saved)
+        }
+        var values: [String: String] = [:]
+        for field in Self.trackingFields { values[field.name] = context.form[field.name] ?? "" }
+        let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
+        if let message = try DashboardForm.save(json, into: api.writer) {
+            let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].")
+            let field = Self.trackingFields.first { $0.path == path }?.name
+            return trackingPage(
+                context, program: program, values: values, error: (field, field == nil ? message : reason),
+                saved: false, status: 400)
+        }
+        return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
+    }
+
+    /// The import document that sets every field of the form on one program.
+    static func trackingDocument(organizationID: String, programID: String, _ values: [String: String]) -> String {
+        func string(_ name: String) -> String { DashboardForm.stringOrNull(values[name]?.trimmingSpaces) }
+        var commission = "null"
+        let recurring = values["commission_recurring"] == "on" ? "true" : "false"
+        let months = DashboardForm.numberOrText(values["commission_duration_months"])
+        switch values["commission_type"] {
+        case "percent":
+            commission =
+                #"{"percent":\#(DashboardForm.numberOrText(values["commission_percent"], allowFraction: true)),"#
+                + #""recurring":\#(recurring),"duration_months":\#(months)}"#
+        case "fixed":
+            commission =
+                #"{"fixed_cents":\#(DashboardForm.numberOrText(values["commission_fixed_cents"])),"#
+                + #""recurring":\#(recurring),"duration_months":\#(months)}"#
+        default: break
+        }
+        return #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organizationID)),"programs":[{"#
+            + #""id":\#(DashboardForm.stringOrNull(programID)),"#
+            + #""claim_window_days":\#(DashboardForm.numberOrText(values["claim_window_days"])),"#
+            + #""app_links":{"deep_link_template":\#(string("deep_link_template")),"#
+            + #""google_play_url":\#(string("google_play_url")),"app_store_url":\#(string("app_store_url"))},"#
+            + #""commission":\#(commission),"app_name":\#(string("app_name")),"#
+            + #""app_icon_url":\#(string("app_icon_url")),"brand_color":\#(string("brand_color")),"#
+            + #""og_image_url":\#(string("og_image_url")),"og_description":\#(string("og_description"))}]}]}"#
+    }
+
+    /// The form's values for a stored program.
+    static func values(of program: ProgramRecord) -> [String: String] {
+        var values: [String: String] = [
+            "deep_link_template": program.deepLinkTemplate ?? "", "google_play_url": program.googlePlayURL ?? "",
+            "app_store_url": program.appStoreURL ?? "",
+            "claim_window_days": program.claimWindowDays.map(String.init) ?? "", "app_name": program.appName ?? "",
+            "app_icon_url": program.appIconURL ?? "", "brand_color": program.brandColor ?? "",
+            "og_image_url": program.ogImageURL ?? "", "og_description": program.ogDescription ?? "",
+            "commission_type": "none",
+        ]
+        if let rule = program.commission {
+            switch rule.amount {
+            case .percent(let basisPoints):
+                values["commission_type"] = "percent"
+                values["commission_percent"] = Self.percentText(basisPoints: basisPoints)
+            case .fixedCents(let cents):
+                values["commission_type"] = "fixed"
+                values["commission_fixed_cents"] = String(cents)
+            }
+            values["commission_recurring"] = rule.recurring ? "on" : ""
+            values["commission_duration_months"] = rule.durationMonths.map(String.init) ?? ""
+        }
+        return values
+    }
+
+    /// Basis points as the shortest exact decimal: 2000 is `20`, 1250 `12.5`, 1 `0.01` (as `tolt-edge export`).
+    static func percentText(basisPoints: Int) -> String {
+        let whole = basisPoints / 100
+        let hundredths = basisPoints % 100
+        if hundredths == 0 { return String(whole) }
+        if hundredths % 10 == 0 { return "\(whole).\(hundredths / 10)" }
+        return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
+    }
+
+    private func trackingPage(
+        _ context: Context, program: ProgramRecord, values: [String: String], error: (field: String?, reason: String)?,
+        saved: Bool, status: Int = 200
+    ) -> APIResponse {
+        func errorFor(_ name: String) -> String? { error?.field == name ? error?.reason : nil }
+        func input(_ name: String, _ label: String, hint: String? = nil, type: String = "text", _ extra: String = "")
+            -> String
+        {
+            DashboardForm.input(
+                name, label: label, value: values[name], error: errorFor(name), hint: hint, type: type,
+                attributes: extra)
+        }
+        var content = ""
+        if saved {
+            content +=
+                #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
+        }
+        if let error, error.field == nil {
+            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
+        } else if error != nil {
+            content +=
+                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
+        }
+        let action = "/dashboard/programs/\(HTML.urlComponent(program.id))/tracking"
+        content += #"<form class="stack" method="post" action="\#(action)" novalidate>"#
+        content += DashboardForm.csrf(context.csrfToken)
+        content += "<h2>App links</h2>"
+        content += input(
+            "deep_link_template", "Deep-link template",
+            hint: "Where a phone with the app goes, e.g. myapp://claim?code={code}&click={click_id}. Empty: none.")
+        content += input("google_play_url", "Google Play URL", type: "url")
+        content += input("app_store_url", "App Store URL", type: "url")
+        content += "<h2>Code claim window</h2>"
+        content += input(
+            "claim_window_days", "Claim window (days)", hint: "1 to 3650 days after the first open; empty: no limit.",
+            type: "text", #" inputmode="numeric""#)
+        content += "<h2>Commission</h2>"
+        let type = values["commission_type"] ?? "none"
+        content += #"<div class="field"><label for="field-commission_type">Commission rule</label>"#
+        if let message = errorFor("commission_type") {
+            content += #"<p class="error" id="field-commission_type-error">\#(HTML.escape(message))</p>"#
+        }
+        content += #"<select id="field-commission_type" name="commission_type">"#
+        for (value, label) in [
+            ("none", "No commission"), ("percent", "A percentage of revenue"), ("fixed", "A fixed amount"),
+        ] {
+            content += #"<option value="\#(value)"\#(type == value ? " selected" : "")>\#(label)</option>"#
+        }
+        content += "</select></div>"
+        content += input(
+            "commission_percent", "Percent", hint: "For a percentage: 0.01 to 100.", type: "text",
+            #" inputmode="decimal""#)
+        content += input("commission_fixed_cents", "Fixed amount (cents, USD)", type: "text", #" inputmode="numeric""#)
+        let recurring = values["commission_recurring"] == "on"
+        content +=
+            #"<div class="field"><label><input type="checkbox" name="commission_recurring" id="field-commission_recurring""#
+            + (recurring ? " checked" : "") + #"> Recurring (every renewal pays)</label>"#
+            + (errorFor("commission_recurring").map { #"<p class="error">\#(HTML.escape($0))</p>"# } ?? "") + "</div>"
+        content += input(
+            "commission_duration_months", "Duration (months)", hint: "How long renewals pay; empty: no limit.",
+            type: "text", #" inputmode="numeric""#)
+        content += "<h2>Branding</h2>"
+        content += input("app_name", "App name")
+        content += input("app_icon_url", "App icon URL (https)", type: "url")
+        content += input("brand_color", "Brand colour", hint: "#rrggbb, e.g. #3b5bdb.")
+        content += input("og_image_url", "Link preview image URL (https)", type: "url")
+        content += input("og_description", "Link preview text")
+        content += #"<div><button type="submit">Save</button></div></form>"#
+        return page(context, status: status, title: "\(program.name) · Tracking", current: "programs", content: content)
+    }
+}

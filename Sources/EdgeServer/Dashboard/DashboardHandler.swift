@@ -1,0 +1,230 @@
+import EdgeStore
+import LinkCore
+
+/// The dashboard: server-rendered pages under `/dashboard` for one organization per session, answered on the API's
+/// workers (every store call happens there, never on a loop thread). Pages read through the API's reader
+/// connections and the link table; forms write through the same importer and merge as `tolt-edge import`.
+///
+/// Every `GET` needs a live session (``DashboardSessions``), else it is sent to the sign-in page; every `POST` but
+/// the sign-in needs the session's CSRF token too, else it is refused with `403`.
+final class DashboardHandler: Sendable {
+    let api: APIHandler
+    let sessions: DashboardSessions
+    /// Sign-in attempts: 10 a minute per client (an IPv4 address or an IPv6 /64).
+    let signInLimiter: RateLimiter
+    /// The links' public base URL: the partner page's QR codes and absolute links, the webhook URL.
+    let publicURL: PublicURL?
+    let layout: DashboardTemplate
+    let signInPage: DashboardTemplate
+
+    /// The largest form body read, in bytes.
+    static let maximumFormSize = 32 * 1024
+    /// Rows per page of a list.
+    static let pageSize = 50
+
+    init(api: APIHandler, signingKey: [UInt8], configuration: ServerConfiguration) throws {
+        self.api = api
+        sessions = DashboardSessions(
+            signingKey: signingKey, lifetime: configuration.dashboardSessionLifetime, secure: configuration.tls != nil)
+        signInLimiter = RateLimiter(limit: 10, window: 60, maximumClients: configuration.claimRateLimitClients)
+        publicURL = configuration.publicURL
+        layout = try DashboardTemplate(PageSources.dashboardLayout)
+        signInPage = try DashboardTemplate(PageSources.dashboardSignIn)
+    }
+
+    /// Adds `/dashboard` and every path under it: two routes, the handler tells the pages apart.
+    func register(in router: inout Router) {
+        router.add(
+            Route(.exact("/dashboard"), methods: [.get, .head, .post], name: "dashboard", handler: .worker(handle)))
+        router.add(
+            Route(
+                .prefix("/dashboard/"), methods: [.get, .head, .post], name: "dashboard_pages",
+                handler: .worker(handle)))
+    }
+
+    /// What a page of a signed-in session knows about its request.
+    struct Context {
+        let request: APIRequest
+        let organization: OrganizationRecord
+        let sessionValue: String
+        let csrfToken: String
+        /// The form fields of a `POST` (empty for a `GET`).
+        let form: [String: String]
+
+        var isPost: Bool { request.method == .post }
+    }
+
+    func handle(_ request: APIRequest) throws -> APIResponse {
+        let segments = Self.segments(of: request.path)
+        let now = Clock.epochMilliseconds() / 1000
+        if segments == ["dashboard", "sign-in"] {
+            return request.method == .post ? signIn(request, now: now) : signInForm(request, now: now)
+        }
+        let table = api.watcher.table
+        guard let sessionValue = DashboardSessions.cookieValue(in: request.headers[.cookie]),
+            let organization = sessions.verify(
+                sessionValue, now: now, organization: { id in table.organizations.first { $0.id == id } })
+        else {
+            if request.method == .post { return forbidden("Your session has ended. Sign in again.") }
+            return Self.redirect(to: "/dashboard/sign-in")
+        }
+        var form: [String: String] = [:]
+        if request.method == .post {
+            guard request.body.count <= Self.maximumFormSize else {
+                return errorPage(413, "Too large", "The form is larger than \(Self.maximumFormSize) bytes.")
+            }
+            form = request.body.withUnsafeBytes { QueryString.parse($0) }
+            guard sessions.checkCSRF(form["csrf_token"], sessionValue: sessionValue) else {
+                return forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+            }
+        }
+        let context = Context(
+            request: request, organization: organization, sessionValue: sessionValue,
+            csrfToken: sessions.csrfToken(for: sessionValue), form: form)
+        do {
+            return try route(segments, context)
+        } catch let error as StoreError where error.code == "unavailable" {
+            return errorPage(503, "Unavailable", "The store cannot be reached now; try again in a moment.")
+        }
+    }
+
+    private func route(_ segments: [String], _ context: Context) throws -> APIResponse {
+        let post = context.isPost
+        switch (segments.dropFirst().first ?? "", segments.count, post) {
+        case ("", 1, false): return try overview(context)
+        case ("sign-out", 2, true): return signOut()
+        case ("programs", 2, false): return try programs(context)
+        case ("programs", 4, _) where segments[3] == "tracking": return try tracking(context, programID: segments[2])
+        case ("partners", 2, false): return try partners(context)
+        case ("partners", 2, true): return try addPartner(context)
+        case ("partners", 3, false): return try partner(context, partnerID: segments[2])
+        case ("partners", 4, true) where segments[3] == "codes": return try addCode(context, partnerID: segments[2])
+        case ("partners", 4, true) where segments[3] == "deactivate":
+            return try deactivatePartner(context, partnerID: segments[2])
+        case ("partners", 6, true) where segments[3] == "codes" && segments[5] == "deactivate":
+            return try deactivateCode(context, partnerID: segments[2], code: segments[4])
+        case ("customers", 2, false): return try customers(context)
+        case ("commissions", 2, false): return try commissions(context)
+        case ("clicks", 2, false): return try clicks(context)
+        case ("settings", 3, false) where segments[2] == "integrations": return integrations(context)
+        default: return page(context, status: 404, title: "Not found", current: nil, content: Self.notFoundContent)
+        }
+    }
+
+    private static let notFoundContent =
+        #"<p>There is no such page. <a href="/dashboard">Go to the overview</a>.</p>"#
+
+    // MARK: Sign-in and sign-out
+
+    private func signInForm(_ request: APIRequest, now: Int64) -> APIResponse {
+        if let value = DashboardSessions.cookieValue(in: request.headers[.cookie]),
+            sessions.verify(
+                value, now: now, organization: { id in api.watcher.table.organizations.first { $0.id == id } })
+                != nil
+        {
+            return Self.redirect(to: "/dashboard")
+        }
+        return signInResponse(status: 200, message: nil)
+    }
+
+    private func signIn(_ request: APIRequest, now: Int64) -> APIResponse {
+        if let wait = signInLimiter.acquire(request.clientIP, now: Double(now)) {
+            var response = signInResponse(
+                status: 429, message: "Too many sign-in attempts from your network. Try again in \(wait) seconds.")
+            response.headers.append(("retry-after", String(wait)))
+            return response
+        }
+        guard request.body.count <= Self.maximumFormSize else {
+            return signInResponse(status: 400, message: "The form is too large.")
+        }
+        let form = request.body.withUnsafeBytes { QueryString.parse($0) }
+        let key = (form["secret_key"] ?? "").trimmingSpaces
+        // The table finds the organization by the key's digest; the digest is then compared in constant time.
+        guard !key.isEmpty, key.utf8.count <= 256, let organization = api.watcher.table.organization(secretKey: key),
+            SecretDigest.matches(key, digest: organization.secretKeyDigest)
+        else {
+            return signInResponse(status: 401, message: "That secret key is not valid.")
+        }
+        var response = Self.redirect(to: "/dashboard")
+        response.headers.append(("set-cookie", sessions.setCookie(sessions.value(for: organization, now: now))))
+        return response
+    }
+
+    private func signOut() -> APIResponse {
+        var response = Self.redirect(to: "/dashboard/sign-in")
+        response.headers.append(("set-cookie", sessions.clearCookie))
+        return response
+    }
+
+    private func signInResponse(status: Int, message: String?) -> APIResponse {
+        let nonce = MessageAuthenticator.randomHex(byteCount: 16)
+        var values = ["nonce": nonce]
+        if let message {
+            values["message"] = #"<p class="error" id="secret_key_error" role="alert">"# + HTML.escape(message) + "</p>"
+            values["invalid"] = #" aria-invalid="true" aria-describedby="secret_key_error secret_key_hint""#
+        } else {
+            values["invalid"] = #" aria-describedby="secret_key_hint""#
+        }
+        return Self.html(status: status, body: signInPage.render(values), nonce: nonce)
+    }
+
+    // MARK: Responses
+
+    /// A page of the signed-in dashboard: `content` is markup built with ``HTML``.
+    func page(_ context: Context, status: Int = 200, title: String, current: String?, content: String) -> APIResponse {
+        let nonce = MessageAuthenticator.randomHex(byteCount: 16)
+        var values = [
+            "title": title, "organization": context.organization.name, "csrf_token": context.csrfToken,
+            "nonce": nonce, "content": content,
+        ]
+        if let current { values["current_" + current] = #" aria-current="page""# }
+        return Self.html(status: status, body: layout.render(values), nonce: nonce)
+    }
+
+    /// `403` for a form without a valid CSRF token or session.
+    func forbidden(_ message: String) -> APIResponse {
+        errorPage(403, "Forbidden", message)
+    }
+
+    /// A small page of its own for errors outside a session's layout.
+    func errorPage(_ status: Int, _ title: String, _ message: String) -> APIResponse {
+        let body =
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+            + "content=\"width=device-width, initial-scale=1\"><title>\(HTML.escape(title)) · Tolt Edge</title></head>"
+            + "<body><main><h1>\(HTML.escape(title))</h1><p>\(HTML.escape(message))</p>"
+            + "<p><a href=\"/dashboard\">Back to the dashboard</a></p></main></body></html>"
+        return Self.html(status: status, body: Array(body.utf8), nonce: nil)
+    }
+
+    /// `303 See Other` to `location`, as every form answers on success.
+    static func redirect(to location: String) -> APIResponse {
+        APIResponse(status: 303, body: [], headers: securityHeaders(nonce: nil) + [("location", location)])
+    }
+
+    static func html(status: Int, body: [UInt8], nonce: String?) -> APIResponse {
+        APIResponse(status: status, body: body, headers: securityHeaders(nonce: nonce), contentType: .html)
+    }
+
+    /// Every dashboard answer's headers (`Cache-Control: no-store` is every API answer's): scripts and styles only
+    /// from the page itself with its nonce, no framing, no referrer beyond the origin.
+    static func securityHeaders(nonce: String?) -> [(name: String, value: String)] {
+        let inline = nonce.map { " 'nonce-\($0)'" } ?? ""
+        return [
+            (
+                "content-security-policy",
+                "default-src 'self'; script-src 'self'\(inline); style-src 'self'\(inline); img-src 'self' data:; "
+                    + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+            ),
+            ("x-frame-options", "DENY"),
+            ("referrer-policy", "same-origin"),
+            ("x-content-type-options", "nosniff"),
+        ]
+    }
+
+    /// The path's segments, percent-decoded: `/dashboard/partners/part_1` → `["dashboard", "partners", "part_1"]`.
+    static func segments(of path: String) -> [String] {
+        path.utf8.split(separator: 0x2F).prefix(8).map { segment in
+            Array(segment).withUnsafeBytes { QueryString.decode($0[...]) } ?? ""
+        }
+    }
+}

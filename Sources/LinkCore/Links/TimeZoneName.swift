@@ -1,0 +1,25 @@
+/// The rule an IANA time zone name (`America/Los_Angeles`) follows wherever one is taken: an organization's
+/// `timezone` in an import, `GET /v1/stats/clicks?timezone=`, and the name of the zone file read for it.
+public enum TimeZoneName {
+    /// Whether `name` may name a zone file: 1 to 64 bytes of components of letters, digits, `_`, `+` and `-`
+    /// joined by single `/`, none starting with `.` or `-`. No `..`, no absolute path, no NUL: nothing outside the
+    /// zone directory can be named.
+    public static func isValid(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count) else { return false }
+        var componentStart = true
+        for byte in bytes {
+            if byte == 0x2F {
+                if componentStart { return false }
+                componentStart = true
+                continue
+            }
+            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            let digit = byte >= 0x30 && byte <= 0x39
+            guard letter || digit || byte == 0x5F || byte == 0x2B || byte == 0x2D else { return false }
+            if componentStart && byte == 0x2D { return false }
+            componentStart = false
+        }
+        return !componentStart
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+/// The dashboard's forms over real sockets: each saves through the importer (so the store holds exactly what an
+/// import would), shows the importer's error beside its field with nothing written, and escapes what it shows.
+@Suite struct DashboardFormTests {
+    /// A signed-in client and its CSRF token.
+    static func signedIn(_ server: TestServer) throws -> (client: HTTPClient, session: String, token: String) {
+        let client = server.client()
+        let session = try client.dashboardSession()
+        let token = try #require(
+            DashboardForms.csrfToken(in: try client.dashboardPage("/dashboard", session: session).text))
+        return (client, session, token)
+    }
+
+    @Test func addingAPartnerACodeAndDeactivatingThemGoesThroughTheImporter() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        let added = try client.dashboardPost(
+            "/dashboard/partners", session: session,
+            fields: [("csrf_token", token), ("program_id", "prg_acme"), ("name", "<b>Dana</b>"), ("code", "DANA10")])
+        #expect(added.status == 303, "\(added.text)")
+        let location = try #require(added.header("location"))
+        #expect(location.hasPrefix("/dashboard/partners/part_"))
+        let partnerID = String(location.dropFirst("/dashboard/partners/".count))
+        var records = try server.store.configRecords()
+        #expect(records.partners.first { $0.id == partnerID }?.name == "<b>Dana</b>")
+        #expect(records.codes.contains { $0.partnerID == partnerID && $0.code == "DANA10" && $0.active })
+        // Shown as text, never as markup.
+        let list = try client.dashboardPage("/dashboard/partners", session: session).text
+        #expect(list.contains("&lt;b&gt;Dana&lt;/b&gt;"))
+        #expect(!list.contains("<b>Dana</b>"))
+        let redirects = eventually(within: 2) {
+            (try? client.request("GET", "/a/pk_acme/DANA10", headers: [("User-Agent", Agents.iPhone)]))?.status == 302
+        }
+        #expect(redirects)
+
+        // The same name again, a bad code, a program of another organization: refused, nothing written.
+        let before = try server.store.configRecords()
+        for (fields, message) in [
+            ([("program_id", "prg_acme"), ("name", "<b>Dana</b>")], "already has a partner named"),
+            ([("program_id", "prg_acme"), ("name", "Eve"), ("code", "bad code!")], "codes[0].code"),
+            ([("program_id", "prg_other"), ("name", "Eve")], "Choose one of your programs."),
+        ] {
+            let refused = try client.dashboardPost(
+                "/dashboard/partners", session: session, fields: [("csrf_token", token)] + fields)
+            #expect(refused.status == 400)
+            #expect(refused.text.contains(message), "\(fields): \(refused.text)")
+        }
+        #expect(try server.store.configRecords().partners == before.partners)
+
+        let code = try client.dashboardPost(
+            "/dashboard/partners/\(partnerID)/codes", session: session,
+            fields: [("csrf_token", token), ("code", "DANA20")])
+        #expect(code.status == 303)
+        let badCode = try client.dashboardPost(
+            "/dashboard/partners/\(partnerID)/codes", session: session,
+            fields: [("csrf_token", token), ("code", "no spaces")])
+        #expect(badCode.status == 400)
+        #expect(badCode.text.contains(#"id="field-code-error""#))
+        #expect(badCode.text.contains(#"value="no spaces""#), "the value is kept")
+        let deactivated = try client.dashboardPost(
+            "/dashboard/partners/\(partnerID)/codes/DANA10/deactivate", session: session,
+            fields: [("csrf_token", token)])
+        #expect(deactivated.status == 303)
+        records = try server.store.configRecords()
+        #expect(records.codes.first { $0.partnerID == partnerID && $0.code == "DANA10" }?.active == false)
+        #expect(records.codes.first { $0.partnerID == partnerID && $0.code == "DANA20" }?.active == true)
+        let gone = try client.dashboardPost(
+            "/dashboard/partners/\(partnerID)/deactivate", session: session, fields: [("csrf_token", token)])
+        #expect(gone.status == 303)
+        #expect(try server.store.configRecords().partners.first { $0.id == partnerID }?.status == "inactive")
+        // Another organization's partner cannot be changed.
+        let foreign = try client.dashboardPost(
+            "/dashboard/partners/part_zed/deactivate", session: session, fields: [("csrf_token", token)])
+        #expect(foreign.status == 404)
+        #expect(try server.store.configRecords().partners.first { $0.id == "part_zed" }?.status == "active")
+    }
+
+    @Test func theTrackingFormSavesEveryFieldAndShowsAnErrorBesideItsField() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        let path = "/dashboard/programs/prg_play/tracking"
+        var fields = [
+            ("csrf_token", token), ("deep_link_template", "lite://c/{code}"),
+            ("google_play_url", "https://play.google.com/store/apps/details?id=com.acme.lite"),
+            ("app_store_url", ""), ("claim_window_days", "14"), ("commission_type", "percent"),
+            ("commission_percent", "12.5"), ("commission_recurring", "on"), ("commission_duration_months", "6"),
+            ("app_name", "Acme & Lite"), ("app_icon_url", ""), ("brand_color", "#112233"), ("og_image_url", ""),
+            ("og_description", "Join <now>"),
+        ]
+        let saved = try client.dashboardPost(path, session: session, fields: fields)
+        #expect(saved.status == 303, "\(saved.text)")
+        #expect(saved.header("location") == path + "?saved=1")
+        let program = try #require(try server.store.configRecords().programs.first { $0.id == "prg_play" })
+        #expect(program.deepLinkTemplate == "lite://c/{code}")
+        #expect(program.appStoreURL == nil, "an empty field clears")
+        #expect(program.claimWindowDays == 14)
+        #expect(
+            program.commission
+                == CommissionRule(amount: .percent(basisPoints: 1250), recurring: true, durationMonths: 6))
+        #expect(program.appName == "Acme & Lite")
+        #expect(program.brandColor == "#112233")
+        let page = try client.dashboardPage(path + "?saved=1", session: session).text
+        #expect(page.contains(#"id="saved""#))
+        #expect(page.contains(#"value="12.5""#))
+        #expect(page.contains(#"value="Join &lt;now&gt;""#))
+
+        for (name, value, errorID) in [
+            ("brand_color", "red", "field-brand_color-error"),
+            ("claim_window_days", "0", "field-claim_window_days-error"),
+            ("claim_window_days", "ten", "field-claim_window_days-error"),
+            ("commission_percent", "101", "field-commission_percent-error"),
+            ("deep_link_template", "javascript:alert(1)", "field-deep_link_template-error"),
+        ] {
+            var changed = fields
+            changed.removeAll { $0.0 == name }
+            changed.append((name, value))
+            let refused = try client.dashboardPost(path, session: session, fields: changed)
+            #expect(refused.status == 400, "\(name)=\(value)")
+            #expect(refused.text.contains(#"id="\#(errorID)""#), "\(name)=\(value): \(refused.text)")
+            #expect(refused.text.contains(#"value="\#(HTMLText.escape(value))""#), "\(name) keeps its value")
+        }
+        #expect(try server.store.configRecords().programs.first { $0.id == "prg_play" } == program)
+        fields.removeAll { $0.0 == "commission_type" }
+        fields.append(("commission_type", "none"))
+        #expect(try client.dashboardPost(path, session: session, fields: fields).status == 303)
+        #expect(try server.store.configRecords().programs.first { $0.id == "prg_play" }?.commission == nil)
+    }
+
+    @Test func theClickListIsPagedByCursorAndFilteredByPartner() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, _) = try Self.signedIn(server)
+        for index in 0..<53 {
+            _ = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone + " n/\(index)")])
+        }
+        _ = try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.android)])
+        #expect(try eventually(within: 5) { try server.storedClicks().count == 54 })
+        let first = try client.dashboardPage("/dashboard/clicks", session: session).text
+        #expect(first.components(separatedBy: "<tr><td>").count - 1 == 50)
+        let next = try #require(
+            first.range(of: #"<a rel="next" href=""#).map { first[$0.upperBound...].prefix { $0 != "\"" } })
+        let second = try client.dashboardPage(next.replacingOccurrences(of: "&amp;", with: "&"), session: session).text
+        #expect(second.components(separatedBy: "<tr><td>").count - 1 == 4)
+        #expect(!second.contains(#"rel="next""#))
+        let lee = try client.dashboardPage("/dashboard/clicks?partner_id=part_lee", session: session).text
+        #expect(lee.components(separatedBy: "<tr><td>").count - 1 == 1)
+        #expect(lee.contains("<td>android</td>"))
+    }
+
+    @Test func thePartnerListIsPagedByIdFiftyAtATime() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let partners = (0..<60).map {
+            #"{"id":"part_p\#($0 < 10 ? "0" : "")\#($0)","name":"P\#($0)","status":"active"}"#
+        }
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_bare","partners":["#
+                + partners.joined(separator: ",") + "]}]}]}")
+        let (client, session, _) = try Self.signedIn(server)
+        func rows(_ page: String) -> Int {
+            page.components(separatedBy: #"<tr><td><a href="/dashboard/partners/"#).count - 1
+        }
+        // Six partners of the fixture and sixty more: 50, then 16.
+        // The page reads the store, which holds the import already.
+        let first = try client.dashboardPage("/dashboard/partners", session: session).text
+        #expect(rows(first) == 50)
+        let next = try #require(
+            first.range(of: #"<a rel="next" href=""#).map { first[$0.upperBound...].prefix { $0 != "\"" } })
+        let second = try client.dashboardPage(String(next), session: session).text
+        #expect(rows(second) == 16)
+        #expect(!second.contains(#"rel="next""#))
+        #expect(!second.contains("part_zed"), "another organization's partner is never listed")
+    }
+
+    @Test func headAnswersLikeGet() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let unsigned = try client.request("HEAD", "/dashboard")
+        #expect(unsigned.status == 303)
+        let session = try client.dashboardSession()
+        let head = try client.request("HEAD", "/dashboard/clicks", headers: [("Cookie", "tolt_session=\(session)")])
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+    }
+}
+
+/// HTML escaping as the dashboard writes attribute values.
+enum HTMLText {
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+/// The dashboard's sign-in, sessions and CSRF tokens over real sockets: what is refused, and the headers every page
+/// carries. The browser tests (`DashboardBrowserTests`) show the same as a person sees it.
+@Suite struct DashboardSessionTests {
+    @Test func signingInSetsAStrictHttpOnlyCookieAndPagesCarryTheirSecurityHeaders() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let response = try client.dashboardSignIn("sk_acme_secret")
+        #expect(response.status == 303)
+        #expect(response.header("location") == "/dashboard")
+        let cookie = try #require(response.header("set-cookie"))
+        #expect(cookie.hasPrefix("tolt_session=org_acme."))
+        for attribute in ["; Path=/dashboard", "; Max-Age=28800", "; HttpOnly", "; SameSite=Strict"] {
+            #expect(cookie.contains(attribute), "\(cookie)")
+        }
+        #expect(!cookie.contains("Secure"), "no TLS here")
+        let session = try #require(DashboardForms.sessionValue(in: cookie))
+        let page = try client.dashboardPage("/dashboard", session: session)
+        #expect(page.status == 200)
+        #expect(page.header("cache-control") == "no-store")
+        #expect(page.header("x-frame-options") == "DENY")
+        #expect(page.header("referrer-policy") == "same-origin")
+        let policy = try #require(page.header("content-security-policy"))
+        #expect(policy.contains("default-src 'self'"))
+        #expect(policy.contains("frame-ancestors 'none'"))
+        // The page's inline style and script carry the nonce the policy names.
+        let nonce = try #require(policy.range(of: "'nonce-").map { policy[$0.upperBound...].prefix { $0 != "'" } })
+        #expect(page.text.contains("<style nonce=\"\(nonce)\">"))
+        #expect(page.text.contains("<script nonce=\"\(nonce)\">"))
+        #expect(page.text.contains("Tolt Edge · Acme"))
+    }
+
+    @Test func withoutASessionPagesSendToSignInAndFormsAreRefused() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        for path in ["/dashboard", "/dashboard/partners", "/dashboard/programs/prg_acme/tracking"] {
+            let response = try client.request("GET", path)
+            #expect(response.status == 303, "\(path)")
+            #expect(response.header("location") == "/dashboard/sign-in", "\(path)")
+        }
+        let post = try client.dashboardPost(
+            "/dashboard/programs/prg_acme/tracking", session: nil, fields: [("deep_link_template", "x://y")])
+        #expect(post.status == 403)
+    }
+
+    @Test func aWrongKeyIsRefusedAndAnotherOrganizationsKeyOpensOnlyItsOwnPages() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        for key in ["", "sk_acme_secre", "SK_ACME_SECRET", "pk_acme", String(repeating: "k", count: 300)] {
+            let response = try client.dashboardSignIn(key)
+            #expect(response.status == 401, "\(key)")
+            if response.status == 401 {
+                #expect(response.header("set-cookie") == nil)
+                #expect(response.text.contains("That secret key is not valid."))
+            }
+        }
+        let other = try client.dashboardSession("sk_other_secret")
+        let page = try client.dashboardPage("/dashboard/programs/prg_acme/tracking", session: other)
+        #expect(page.status == 404, "org_other cannot see org_acme's program")
+        let partner = try client.dashboardPage("/dashboard/partners/part_sam", session: other)
+        #expect(partner.status == 404)
+    }
+
+    @Test func aFormWithoutItsCSRFTokenOrWithAnotherSessionsTokenIsRefused() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        let otherSession = try client.dashboardSession("sk_other_secret")
+        let otherToken = try #require(
+            DashboardForms.csrfToken(in: try client.dashboardPage("/dashboard", session: otherSession).text))
+        let path = "/dashboard/programs/prg_acme/tracking"
+        let fields = [("deep_link_template", "forged://x?c={code}")]
+        #expect(try client.dashboardPost(path, session: session, fields: fields).status == 403)
+        #expect(try client.dashboardPost(path, session: session, fields: fields + [("csrf_token", "")]).status == 403)
+        #expect(
+            try client.dashboardPost(path, session: session, fields: fields + [("csrf_token", otherToken)]).status
+                == 403)
+        let stored = try server.store.configRecords().programs.first { $0.id == "prg_acme" }
+        #expect(stored?.deepLinkTemplate == "myapp://claim?tolt_code={code}&tolt_click={click_id}")
+        // With its own token the same form saves.
+        let token = try #require(DashboardForms.csrfToken(in: try client.dashboardPage(path, session: session).text))
+        let saved = try client.dashboardPost(
+            path, session: session,
+            fields: fields + [("csrf_token", token), ("claim_window_days", "30"), ("commission_type", "none")])
+        #expect(saved.status == 303, "\(saved.text)")
+        let changed = try server.store.configRecords().programs.first { $0.id == "prg_acme" }
+        #expect(changed?.deepLinkTemplate == "forged://x?c={code}")
+    }
+
+    @Test func anExpiredOrAlteredSessionIsRefused() throws {
+        let server = try TestServer { $0.dashboardSessionLifetime = 1 }
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        let parts = session.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        // A later expiry under the same MAC, and another organization's id: both forged.
+        let later = "\(parts[0]).\(Int64(parts[1])! + 3600).\(parts[2])"
+        let otherID = "org_other.\(parts[1]).\(parts[2])"
+        for forged in [later, otherID, parts[0] + ".." + parts[2], session + "x"] {
+            let response = try client.dashboardPage("/dashboard", session: forged)
+            #expect(response.status == 303, "\(forged)")
+        }
+        // The real one works until its second has passed, then sends to sign-in.
+        let expired = eventually(within: 5) {
+            (try? client.dashboardPage("/dashboard", session: session))?.header("location") == "/dashboard/sign-in"
+        }
+        #expect(expired)
+    }
+
+    @Test func importingANewSecretKeyEndsTheOrganizationsSessions() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        #expect(try client.dashboardPage("/dashboard", session: session).status == 200)
+        try server.importConfig(#"{"organizations":[{"id":"org_acme","secret_key":"sk_acme_rotated"}]}"#)
+        let ended = eventually(within: 5) {
+            (try? client.dashboardPage("/dashboard", session: session))?.status == 303
+        }
+        #expect(ended)
+        #expect(try client.dashboardSignIn("sk_acme_secret").status == 401)
+        let fresh = try client.dashboardSession("sk_acme_rotated")
+        #expect(try client.dashboardPage("/dashboard", session: fresh).status == 200)
+    }
+
+    @Test func signInAttemptsAreLimitedPerClient() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        var statuses: [Int] = []
+        for _ in 0..<11 { statuses.append(try client.dashboardSignIn("wrong-key").status) }
+        #expect(statuses == Array(repeating: 401, count: 10) + [429])
+        let limited = try client.dashboardSignIn("sk_acme_secret")
+        #expect(limited.status == 429, "even the right key waits out the window")
+        #expect(limited.header("retry-after") != nil)
+        #expect(limited.header("set-cookie") == nil)
+    }
+
+    @Test func signingOutClearsTheCookieAndNeedsTheToken() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        #expect(try client.dashboardPost("/dashboard/sign-out", session: session, fields: []).status == 403)
+        let token = try #require(
+            DashboardForms.csrfToken(in: try client.dashboardPage("/dashboard", session: session).text))
+        let out = try client.dashboardPost("/dashboard/sign-out", session: session, fields: [("csrf_token", token)])
+        #expect(out.status == 303)
+        #expect(out.header("location") == "/dashboard/sign-in")
+        #expect(out.header("set-cookie")?.hasPrefix("tolt_session=; Path=/dashboard; Max-Age=0") == true)
+    }
+
+    @Test func aSessionLifetimeOutsideOneSecondToADayIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for value in ["0", "25h", "8 hours", "-1"] {
+            let child = try ChildProcess(
+                ["serve", "--port", "0", "--data", directory.path + "/data", "--dashboard-session", value],
+                outputIn: directory.path, label: "bad-session")
+            #expect(child.waitForExit(within: 10)?.status == 2, "\(value)")
+            #expect(child.stderr.contains("--dashboard-session must be"), "\(value): \(child.stderr)")
+        }
+    }
+}
