@@ -46,7 +46,7 @@ final class EdgeApplication: Sendable {
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
             claimClients: configuration.claimRateLimitClients, timeZoneDirectory: configuration.timeZoneDirectory)
-        dashboard = try DashboardHandler(api: api, signingKey: signingKey, configuration: configuration)
+        dashboard = try DashboardHandler(api: api, signer: signer, configuration: configuration)
     }
 
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.

@@ -22,10 +22,10 @@ final class DashboardHandler: Sendable {
     /// Rows per page of a list.
     static let pageSize = 50
 
-    init(api: APIHandler, signingKey: [UInt8], configuration: ServerConfiguration) throws {
+    init(api: APIHandler, signer: ClickSigner, configuration: ServerConfiguration) throws {
         self.api = api
         sessions = DashboardSessions(
-            signingKey: signingKey, lifetime: configuration.dashboardSessionLifetime, secure: configuration.tls != nil)
+            signer: signer, lifetime: configuration.dashboardSessionLifetime, secure: configuration.tls != nil)
         signInLimiter = RateLimiter(limit: 10, window: 60, maximumClients: configuration.claimRateLimitClients)
         publicURL = configuration.publicURL
         layout = try DashboardTemplate(PageSources.dashboardLayout)
@@ -145,8 +145,11 @@ final class DashboardHandler: Sendable {
         else {
             return signInResponse(status: 401, message: "That secret key is not valid.")
         }
+        guard let session = sessions.value(for: organization, now: now) else {
+            return signInResponse(status: 503, message: "The store cannot be reached yet; try again in a moment.")
+        }
         var response = Self.redirect(to: "/dashboard")
-        response.headers.append(("set-cookie", sessions.setCookie(sessions.value(for: organization, now: now))))
+        response.headers.append(("set-cookie", sessions.setCookie(session)))
         return response
     }
 

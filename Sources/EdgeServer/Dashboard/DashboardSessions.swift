@@ -1,4 +1,5 @@
 import LinkCore
+import Synchronization
 
 /// The dashboard's sessions: stateless, so that every node of a shared store accepts a session any node gave.
 ///
@@ -14,24 +15,26 @@ struct DashboardSessions: Sendable {
     /// The default lifetime of a session, in seconds (`--dashboard-session`).
     static let defaultLifetime: Int64 = 8 * 3600
 
-    private let sessionKey: MessageAuthenticator
-    private let csrfKey: MessageAuthenticator
+    private let keys: DerivedKeys
     /// Seconds a session lasts.
     let lifetime: Int64
     /// Whether the cookie says `Secure` (the server speaks TLS).
     let secure: Bool
 
-    init(signingKey: [UInt8], lifetime: Int64, secure: Bool) {
-        sessionKey = MessageAuthenticator(deriving: "tolt-edge dashboard session v1", from: signingKey)
-        csrfKey = MessageAuthenticator(deriving: "tolt-edge dashboard csrf v1", from: signingKey)
+    /// `signer` may get its key after start-up (a node whose store was down); until then no organization can be
+    /// found (the key is installed before the first configuration), so no session is made or accepted.
+    init(signer: ClickSigner, lifetime: Int64, secure: Bool) {
+        keys = DerivedKeys(signer: signer)
         self.lifetime = lifetime
         self.secure = secure
     }
 
-    /// A new session's cookie value for `organization`, valid until `now + lifetime`.
-    func value(for organization: OrganizationRecord, now: Int64) -> String {
+    /// A new session's cookie value for `organization`, valid until `now + lifetime`; `nil` while the signer has no
+    /// key (then no organization is known either).
+    func value(for organization: OrganizationRecord, now: Int64) -> String? {
         let expiry = now + lifetime
-        return "\(organization.id).\(expiry).\(mac(organizationID: organization.id, expiry: expiry, organization))"
+        guard let mac = mac(organizationID: organization.id, expiry: expiry, organization) else { return nil }
+        return "\(organization.id).\(expiry).\(mac)"
     }
 
     /// The organization a cookie value holds a live session of, or `nil` when it is malformed, forged, expired,
@@ -42,18 +45,18 @@ struct DashboardSessions: Sendable {
         guard parts.count == 3, let expiry = Int64(parts[1]), expiry > now, expiry <= now + lifetime + 60,
             let record = organization(String(parts[0]))
         else { return nil }
-        let expected = mac(organizationID: record.id, expiry: expiry, record)
+        guard let expected = mac(organizationID: record.id, expiry: expiry, record) else { return nil }
         return MessageAuthenticator.constantTimeEquals(String(parts[2]), expected) ? record : nil
     }
 
     /// The CSRF token every form of a session carries.
     func csrfToken(for sessionValue: String) -> String {
-        csrfKey.hexCode(for: sessionValue)
+        keys.get()?.csrf.hexCode(for: sessionValue) ?? ""
     }
 
     /// Whether `token` is the CSRF token of `sessionValue` (compared in constant time).
     func checkCSRF(_ token: String?, sessionValue: String) -> Bool {
-        guard let token else { return false }
+        guard let token, keys.get() != nil else { return false }
         return MessageAuthenticator.constantTimeEquals(token, csrfToken(for: sessionValue))
     }
 
@@ -80,7 +83,27 @@ struct DashboardSessions: Sendable {
         return nil
     }
 
-    private func mac(organizationID: String, expiry: Int64, _ organization: OrganizationRecord) -> String {
-        sessionKey.hexCode(for: "\(organizationID).\(expiry).\(organization.secretKeyDigest)")
+    private func mac(organizationID: String, expiry: Int64, _ organization: OrganizationRecord) -> String? {
+        keys.get()?.session.hexCode(for: "\(organizationID).\(expiry).\(organization.secretKeyDigest)")
+    }
+}
+
+/// The session and CSRF keys, each the HMAC of its purpose's label under the click signing key, derived once the
+/// signer has that key.
+private final class DerivedKeys: Sendable {
+    private let signer: ClickSigner
+    private let derived = Mutex<(session: MessageAuthenticator, csrf: MessageAuthenticator)?>(nil)
+
+    init(signer: ClickSigner) { self.signer = signer }
+
+    func get() -> (session: MessageAuthenticator, csrf: MessageAuthenticator)? {
+        derived.withLock { derived in
+            if let derived { return derived }
+            guard let session = signer.code(for: Array("tolt-edge dashboard session v1".utf8)),
+                let csrf = signer.code(for: Array("tolt-edge dashboard csrf v1".utf8))
+            else { return nil }
+            derived = (MessageAuthenticator(key: session), MessageAuthenticator(key: csrf))
+            return derived
+        }
     }
 }

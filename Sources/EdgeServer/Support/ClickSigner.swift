@@ -60,6 +60,19 @@ final class ClickSigner: @unchecked Sendable {
         }
     }
 
+    /// The HMAC-SHA256 of `message` under the click signing key, or `nil` while the signer has no key: the root from
+    /// which keys for other purposes are derived (the dashboard's sessions), so every node of a store derives the same.
+    func code(for message: [UInt8]) -> [UInt8]? {
+        guard hasKey else { return nil }
+        var mac = [UInt8](repeating: 0, count: 32)
+        message.withUnsafeBufferPointer { message in
+            mac.withUnsafeMutableBufferPointer {
+                tolt_hmac_sha256(key, message.baseAddress, message.count, $0.baseAddress)
+            }
+        }
+        return mac
+    }
+
     /// Whether a parsed click id carries a valid tag (compared in constant time).
     func verify(_ id: ClickID) -> Bool {
         guard hasKey else { return false }

@@ -15,11 +15,6 @@ final class MessageAuthenticator: @unchecked Sendable {
         secret.withUnsafeBufferPointer { tolt_hmac_key_init(key, $0.baseAddress, $0.count) }
     }
 
-    /// A key for one purpose derived from `secret`: the HMAC of `label` under it, so that a value signed for one
-    /// purpose (a session) never checks for another (a CSRF token, a click id).
-    convenience init(deriving label: String, from secret: [UInt8]) {
-        self.init(key: MessageAuthenticator(key: secret).code(for: Array(label.utf8)))
-    }
 
     deinit { key.deallocate() }
 
