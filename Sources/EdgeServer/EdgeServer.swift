@@ -45,7 +45,7 @@ public final class EdgeServer: Sendable {
         }
         let directory = configuration.dataDirectory
         journal = try ClickJournal(dataDirectory: directory)
-        let location = StoreLocation(dataDirectory: directory)
+        let location = configuration.storeLocation
         let mainStore = try location.openMigrated()
         let signingKey = try mainStore.clickSigningKey()
         watcher = try ConfigWatcher(store: try location.connect(), log: log)
