@@ -149,7 +149,8 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Listens on `channel` (a fixed identifier, never user input) from now on and after every reconnect.
     func listen(_ channel: String) throws(StoreError) {
-        if !channels.contains(channel) { channels.append(channel) }
+        guard !channels.contains(channel) else { return }
+        channels.append(channel)
         try execute("LISTEN \(channel)")
     }
 

@@ -216,3 +216,11 @@ public final class PostgresStore: Store {
         }
     }
 }
+
+extension PostgresStore {
+    /// Runs SQL without parameters outside a transaction (`CREATE DATABASE`, `DROP DATABASE`): for tests and
+    /// tools of this package that set up databases, never for data.
+    package func administer(_ sql: String) throws {
+        try withConnection { try $0.execute(sql) }
+    }
+}
