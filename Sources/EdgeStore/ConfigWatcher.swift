@@ -18,6 +18,9 @@ public final class ConfigWatcher: Sendable {
     public init(store: any Store, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.store = store
         self.log = log
+        // Listening before the first load: a change committed after it is always heard. (A store that is down
+        // now fails the load below anyway.)
+        if store.notifiesConfigChanges { _ = try? store.waitForConfigChange(seconds: 0) }
         current = Mutex(LinkTable(try store.configRecords()))
     }
 

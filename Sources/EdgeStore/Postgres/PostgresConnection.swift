@@ -47,7 +47,10 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Connects when the connection is down and the back-off allows a new attempt; throws `unavailable` otherwise.
     func ensureConnected() throws(StoreError) {
-        if isConnected { return }
+        if isConnected {
+            guard !inTransaction, isClosedByServer else { return }
+            dropConnection("the server closed the connection")
+        }
         let now = Clock.monotonicSeconds()
         guard now >= nextAttempt else {
             throw .unavailable("PostgreSQL at \(target.masked) cannot be reached: \(lastFailure)")
@@ -69,13 +72,38 @@ final class PostgresConnection: @unchecked Sendable {
         for channel in channels { try execute("LISTEN \(channel)") }
     }
 
+    /// Whether an idle connection was closed by the server (a restart sends a last error and closes the socket):
+    /// then the next statement reconnects first instead of failing once on the dead socket. A zero-timeout `poll`;
+    /// what it reads (a notification, say) stays queued for `PQnotifies`.
+    private var isClosedByServer: Bool {
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        return PQconsumeInput(handle) == 0 || PQstatus(handle) != CONNECTION_OK
+    }
+
     /// Runs statements without parameters and without rows (DDL, `BEGIN`, `LISTEN`): the simple query protocol,
     /// which takes several statements at once.
     func execute(_ sql: String) throws(StoreError) {
-        try ensureConnected()
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
+        try retryingOnLostConnection { () throws(StoreError) in
+            try ensureConnected()
+            let result = PQexec(handle, sql)
+            defer { PQclear(result) }
+            try check(result, sql: sql)
+        }
+    }
+
+    /// Runs `body` again, once, on a new connection when it failed because the connection was lost, unless a
+    /// transaction was open (its work is gone: the caller's transaction fails as a whole). Outside a transaction
+    /// every statement this store runs is `BEGIN`, a read, or idempotent (an upsert, a delete by key, a bounded
+    /// delete of old clicks), so running it again is safe; and a server that restarted fails the first statement
+    /// on the old connection before running it. Without this, the first request after a restart would get a 503.
+    private func retryingOnLostConnection<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let wasInTransaction = inTransaction
+        do {
+            return try body()
+        } catch where error.isUnavailable && !wasInTransaction && handle == nil && nextAttempt == 0 {
+            return try body()
+        }
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`, rolling back when it throws.
@@ -110,7 +138,25 @@ final class PostgresConnection: @unchecked Sendable {
     /// Prepares (once per connection) and runs a statement with its parameters, calling `row` for each result row.
     /// `sql` numbers its parameters as SQLite does (`?`, `?2`); they become `$n` here.
     func query(_ sql: String, _ bindings: [PostgresValue] = [], row: (PostgresRow) throws -> Void = { _ in }) throws {
-        try ensureConnected()
+        var result: OpaquePointer?
+        try retryingOnLostConnection { () throws(StoreError) in
+            PQclear(result)
+            result = nil
+            try ensureConnected()
+            result = try run(sql, bindings)
+        }
+        defer { PQclear(result) }
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let count = PQntuples(result)
+        var index: Int32 = 0
+        while index < count {
+            try row(PostgresRow(result: result!, row: index))
+            index += 1
+        }
+    }
+
+    /// Prepares (when new) and runs one statement; returns its result, which the caller clears.
+    private func run(_ sql: String, _ bindings: [PostgresValue]) throws(StoreError) -> OpaquePointer? {
         let name = try prepared(sql, parameterCount: bindings.count)
         var texts: [UnsafeMutablePointer<CChar>?] = []
         texts.reserveCapacity(bindings.count)
@@ -127,15 +173,13 @@ final class PostgresConnection: @unchecked Sendable {
                 PQexecPrepared(handle, name, Int32(bindings.count), $0.baseAddress, nil, nil, 0)
             }
         }
-        defer { PQclear(result) }
-        try check(result, sql: sql)
-        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
-        let count = PQntuples(result)
-        var index: Int32 = 0
-        while index < count {
-            try row(PostgresRow(result: result!, row: index))
-            index += 1
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
         }
+        return result
     }
 
     /// Runs a statement and returns its rows mapped by `transform`.

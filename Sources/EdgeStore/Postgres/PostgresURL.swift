@@ -32,6 +32,10 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         url = text
     }
 
+    /// The URL as given, password included: for this package's tests and tools that pass it on (a child process's
+    /// `--store`), never for output.
+    package var unmasked: String { url }
+
     /// The URL with its password replaced by `***`: for logs and errors.
     public var masked: String { Self.mask(url) }
     public var description: String { masked }
