@@ -62,7 +62,9 @@ public final class ConfigWatcher: Sendable {
                     unavailable = false
                 } catch let error as StoreError where error.isUnavailable {
                     // Once per outage: the links keep being answered from the table in force.
-                    if !unavailable { log("configuration store unavailable, keeping the current configuration: \(error)") }
+                    if !unavailable {
+                        log("configuration store unavailable, keeping the current configuration: \(error)")
+                    }
                     unavailable = true
                 } catch {
                     log("configuration reload failed, keeping the current one: \(error)")
@@ -70,7 +72,11 @@ public final class ConfigWatcher: Sendable {
             }
             notified = false
             if store.notifiesConfigChanges && !unavailable {
-                do { notified = try store.waitForConfigChange(seconds: interval) } catch { stopping.wait(seconds: interval) }
+                do {
+                    notified = try store.waitForConfigChange(seconds: interval)
+                } catch {
+                    stopping.wait(seconds: interval)
+                }
             } else {
                 stopping.wait(seconds: interval)
             }

@@ -37,7 +37,8 @@ enum ConfigCommands {
 
     static func runImport(_ arguments: [String]) -> Int32 {
         Output.command(usage: importUsage) {
-            let options = try CommandLineOptions(arguments, valued: ["data", "store"], switches: ["help"], maximumPositional: 1)
+            let options = try CommandLineOptions(
+                arguments, valued: ["data", "store"], switches: ["help"], maximumPositional: 1)
             if options.flags.contains("help") {
                 Output.out(importUsage)
                 return 0

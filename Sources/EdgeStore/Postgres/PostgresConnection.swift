@@ -101,7 +101,7 @@ final class PostgresConnection: @unchecked Sendable {
         let wasInTransaction = inTransaction
         do {
             return try body()
-        } catch where error.isUnavailable && !wasInTransaction && handle == nil && nextAttempt == 0 {
+        } catch  where error.isUnavailable && !wasInTransaction && handle == nil && nextAttempt == 0 {
             return try body()
         }
     }

@@ -50,7 +50,9 @@ import Testing
         return results.byIndex.withLock { results in (0..<count).map { results[$0]! } }
     }
 
-    @Test(arguments: StoreKind.allCases) func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer(kind: StoreKind)
+        throws
+    {
         let server = try TestServer(config: Self.config, store: kind, trustedProxies: ["127.0.0.1/32"])
         defer { server.shutdown() }
         let port = server.port

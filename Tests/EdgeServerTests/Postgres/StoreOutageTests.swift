@@ -44,7 +44,8 @@ import Testing
         let list = try client.request("GET", "/v1/clicks", headers: secret)
         #expect(list.status == 503)
         #expect(list.header("retry-after") == "2")
-        #expect(list.text.contains(#""success":false"#) && list.text.contains(#""error":"unavailable""#), "\(list.text)")
+        #expect(
+            list.text.contains(#""success":false"#) && list.text.contains(#""error":"unavailable""#), "\(list.text)")
         #expect(eventually(within: 10) { logs.withLock { $0.contains { $0.hasPrefix("store unavailable") } } })
 
         try cluster.start()

@@ -8,7 +8,9 @@ import Testing
 /// `POST /webhooks/revenuecat/<public_key>` over a real socket: purchases become commissions by the program's
 /// rule, and the customer and commission lists show it.
 @Suite struct WebhookCommissionTests {
-    @Test(arguments: StoreKind.allCases) func aPercentRulePaysItsShareOfEachPurchaseRoundedHalfUp(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aPercentRulePaysItsShareOfEachPurchaseRoundedHalfUp(kind: StoreKind)
+        throws
+    {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("u1")
@@ -44,7 +46,9 @@ import Testing
         #expect(try client.commissions().map { $0["transaction_id"] as? String } == ["t2", "t1"], "newest first")
     }
 
-    @Test(arguments: StoreKind.allCases) func aFixedFirstPurchaseOnlyRulePaysTheFirstPurchaseAndNotRenewals(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aFixedFirstPurchaseOnlyRulePaysTheFirstPurchaseAndNotRenewals(
+        kind: StoreKind
+    ) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("lee1", code: "LEE")
@@ -64,7 +68,9 @@ import Testing
         #expect(customer["status"] as? String == "paying")
     }
 
-    @Test(arguments: StoreKind.allCases) func durationMonthsStopsPayingRenewalsTwelveMonthsAfterTheFirstPayment(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func durationMonthsStopsPayingRenewalsTwelveMonthsAfterTheFirstPayment(
+        kind: StoreKind
+    ) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("d1")
@@ -123,7 +129,9 @@ import Testing
         #expect(try client.customer("s1")["revenue_cents"] as? Int == 0)
     }
 
-    @Test(arguments: StoreKind.allCases) func anUnknownUserIsStoredUnattributedAndAnAliasFindsTheClaimedOne(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func anUnknownUserIsStoredUnattributedAndAnAliasFindsTheClaimedOne(
+        kind: StoreKind
+    ) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("known")

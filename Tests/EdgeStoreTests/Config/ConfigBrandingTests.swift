@@ -18,7 +18,9 @@ import Testing
         try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
     }
 
-    @Test(arguments: StoreKind.allCases) func everyFieldIsStoredAndExportedAndAReimportChangesNothing(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func everyFieldIsStoredAndExportedAndAReimportChangesNothing(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try fixture.importJSON(Self.branded).changes == ["updated program prg_acme"])

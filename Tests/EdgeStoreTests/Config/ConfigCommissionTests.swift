@@ -58,7 +58,9 @@ import Testing
         #expect(try other.configRecords() == (try fixture.store.configRecords()))
     }
 
-    @Test(arguments: StoreKind.allCases) func recurringIsTheDefaultAndTheLargestValuesAreAccepted(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func recurringIsTheDefaultAndTheLargestValuesAreAccepted(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeCommission(#"{"fixed_cents":10000000,"duration_months":1200}"#))
@@ -78,15 +80,17 @@ import Testing
         var description: String { json }
     }
 
-    @Test(arguments: StoreKind.allCases, [
-        Percent(json: "20", basisPoints: 2000), Percent(json: "12.5", basisPoints: 1250),
-        Percent(json: "12.50", basisPoints: 1250), Percent(json: "0.01", basisPoints: 1),
-        Percent(json: "0.1", basisPoints: 10), Percent(json: "33.33", basisPoints: 3333),
-        Percent(json: "99.99", basisPoints: 9999), Percent(json: "100", basisPoints: 10_000),
-        Percent(json: "100.000", basisPoints: 10_000), Percent(json: "1.25e1", basisPoints: 1250),
-        Percent(json: "2E+1", basisPoints: 2000), Percent(json: "1500e-2", basisPoints: 1500),
-        Percent(json: "0.29", basisPoints: 29),  // 0.29 is 0.28999… as a Double: no floating point here
-    ])
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            Percent(json: "20", basisPoints: 2000), Percent(json: "12.5", basisPoints: 1250),
+            Percent(json: "12.50", basisPoints: 1250), Percent(json: "0.01", basisPoints: 1),
+            Percent(json: "0.1", basisPoints: 10), Percent(json: "33.33", basisPoints: 3333),
+            Percent(json: "99.99", basisPoints: 9999), Percent(json: "100", basisPoints: 10_000),
+            Percent(json: "100.000", basisPoints: 10_000), Percent(json: "1.25e1", basisPoints: 1250),
+            Percent(json: "2E+1", basisPoints: 2000), Percent(json: "1500e-2", basisPoints: 1500),
+            Percent(json: "0.29", basisPoints: 29),  // 0.29 is 0.28999… as a Double: no floating point here
+        ])
     func aPercentageIsReadExactlyFromItsText(kind: StoreKind, _ percent: Percent) throws {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }

@@ -32,7 +32,9 @@ import Testing
         #expect(Set(records.codes.map(\.reference)).count == 4, "every code has its own reference")
     }
 
-    @Test(arguments: StoreKind.allCases) func aSecondImportOfTheSameFileReportsNothingAndWritesNothing(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aSecondImportOfTheSameFileReportsNothingAndWritesNothing(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)

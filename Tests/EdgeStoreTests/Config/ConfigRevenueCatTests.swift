@@ -32,7 +32,9 @@ import Testing
             ])
     }
 
-    @Test(arguments: StoreKind.allCases) func theAuthorizationIsStoredKeptWhenAbsentAndClearedByNull(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func theAuthorizationIsStoredKeptWhenAbsentAndClearedByNull(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try Self.storedAuthorization(fixture) == nil)
@@ -76,7 +78,9 @@ import Testing
         #expect(organization.revenueCatAuthorizationDigest == SecretDigest.of(Self.secret))
     }
 
-    @Test(arguments: StoreKind.allCases) func exportNeverWritesTheAuthorizationAndItsReimportKeepsIt(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func exportNeverWritesTheAuthorizationAndItsReimportKeepsIt(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeRevenueCat(#"{"authorization":"\#(Self.secret)"}"#))

@@ -336,7 +336,9 @@ import Testing
 
     /// A link stored before a rule existed (or by another tool) is left as it is by an import that does not set it,
     /// and the import says that the server ignores it.
-    @Test(arguments: StoreKind.allCases) func aStoredLinkThatBreaksTheRulesIsReportedAtTheNextImport(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aStoredLinkThatBreaksTheRulesIsReportedAtTheNextImport(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         var program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
@@ -356,7 +358,9 @@ import Testing
         #expect(!fixed.warnings.contains { $0.contains("stored value") }, "\(fixed.warnings)")
     }
 
-    @Test(arguments: StoreKind.allCases) func validChangesBeforeAnInvalidFieldAreNotWrittenEither(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func validChangesBeforeAnInvalidFieldAreNotWrittenEither(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
@@ -373,7 +377,9 @@ import Testing
         #expect(try fixture.store.configRecords() == before)
     }
 
-    @Test(arguments: StoreKind.allCases) func aValidCommissionAndAuthorizationBeforeAnInvalidFieldAreNotWritten(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aValidCommissionAndAuthorizationBeforeAnInvalidFieldAreNotWritten(
+        kind: StoreKind
+    ) throws {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let before = try fixture.store.configRecords()

@@ -73,7 +73,9 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func everyClickIsIngestedExactlyOnceAcrossBatchesStreamsAndSegments(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func everyClickIsIngestedExactlyOnceAcrossBatchesStreamsAndSegments(
+        kind: StoreKind
+    ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
@@ -171,7 +173,9 @@ import Testing
 
     /// A segment whose writer stopped between two writes ends after a whole frame: every click is ingested, the
     /// segment deleted, and nothing is logged, sealed or not.
-    @Test(arguments: StoreKind.allCases, [false, true]) func aSegmentThatEndsCleanlyIsIngestedWithoutAWarning(kind: StoreKind, sealed: Bool) throws {
+    @Test(arguments: StoreKind.allCases, [false, true]) func aSegmentThatEndsCleanlyIsIngestedWithoutAWarning(
+        kind: StoreKind, sealed: Bool
+    ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)

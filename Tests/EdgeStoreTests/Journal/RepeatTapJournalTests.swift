@@ -52,7 +52,9 @@ import Testing
             ClickCountQuery(organizationID: "org_acme", partnerID: partnerID, from: 0, to: .max / 2))
     }
 
-    @Test(arguments: StoreKind.allCases) func aRepeatFrameCountsAsAClickButNeitherAsAUniqueClickNorAListedOne(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aRepeatFrameCountsAsAClickButNeitherAsAUniqueClickNorAListedOne(
+        kind: StoreKind
+    ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
@@ -73,7 +75,9 @@ import Testing
         #expect(ingester.ingestedCount == 3)
     }
 
-    @Test(arguments: StoreKind.allCases) func aRepeatWhoseFirstTapWasNeverJournaledIsStoredAsThatClick(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aRepeatWhoseFirstTapWasNeverJournaledIsStoredAsThatClick(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
@@ -89,7 +93,9 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[2, 1]])
     }
 
-    @Test(arguments: StoreKind.allCases) func theIngesterCountsAVisitorsTapsOnTwoLoopsOnceAsUniqueEitherWayRound(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func theIngesterCountsAVisitorsTapsOnTwoLoopsOnceAsUniqueEitherWayRound(
+        kind: StoreKind
+    ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
@@ -114,7 +120,8 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[4, 3]])
     }
 
-    @Test(arguments: StoreKind.allCases) func withoutAWindowTheIngesterCountsEveryClickAsUnique(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func withoutAWindowTheIngesterCountsEveryClickAsUnique(kind: StoreKind) throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
@@ -162,7 +169,9 @@ import Testing
         #expect(log.lines.count == 1 && log.lines[0].contains("lost 1 record;"), "\(log.lines)")
     }
 
-    @Test(arguments: StoreKind.allCases) func aSegmentWithRepeatFramesAndADamagedHeaderIsReadInTheFormatItsFramesShare(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aSegmentWithRepeatFramesAndADamagedHeaderIsReadInTheFormatItsFramesShare(
+        kind: StoreKind
+    ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)

@@ -76,7 +76,9 @@ import Testing
         #expect(try store.allClicks().map(\.id).sorted() == [first.id, later.id].sorted())
     }
 
-    @Test(arguments: StoreKind.allCases) func deletingRemovesOnlyClicksCreatedBeforeTheTimeInBatches(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func deletingRemovesOnlyClicksCreatedBeforeTheTimeInBatches(kind: StoreKind)
+        throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         // 250 clicks a minute apart, and one in the same millisecond as the bound (kept: not before it).

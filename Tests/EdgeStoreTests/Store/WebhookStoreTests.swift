@@ -81,7 +81,9 @@ import Testing
         #expect(events.allSatisfy { $0.customer == "cust_1" })
     }
 
-    @Test(arguments: StoreKind.allCases) func aRefundUnderAnotherUserIDFindsTheCustomerOfItsTransaction(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aRefundUnderAnotherUserIDFindsTheCustomerOfItsTransaction(kind: StoreKind)
+        throws
+    {
         let fixture = try Self.claimed(kind)
         defer { fixture.remove() }
         let store = fixture.store
@@ -96,7 +98,9 @@ import Testing
         #expect(customer.status == "refunded" && customer.revenueCents == 0 && customer.commissionCents == 0)
     }
 
-    @Test(arguments: StoreKind.allCases) func aTransferredIDFindsTheCustomerAndCannotBeClaimedAgain(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aTransferredIDFindsTheCustomerAndCannotBeClaimedAgain(kind: StoreKind)
+        throws
+    {
         let fixture = try Self.claimed(kind)
         defer { fixture.remove() }
         let store = fixture.store
