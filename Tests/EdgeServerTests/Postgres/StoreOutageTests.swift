@@ -1,5 +1,6 @@
 import EdgeServer
 import EdgeStore
+import Foundation
 import LinkCore
 import Synchronization
 import TestSupport
@@ -82,5 +83,33 @@ import Testing
         try store.migrate()
         #expect(try store.schemaVersion() == version)
         #expect(try store.configRevision() == 0)
+    }
+}
+
+/// `--store` on the command line: a URL libpq cannot parse is a usage error that never shows the password, and a
+/// working one is used by every command (here `import` then `export` through a real database).
+@Suite struct StoreOptionTests {
+    @Test func aBadURLIsAUsageErrorWithoutThePassword() throws {
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let result = try ChildProcess.run(
+            ["migrate", "--store", "postgres://tolt:hunter2@127.0.0.1/db?no_such_option=1"], outputIn: output.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("invalid PostgreSQL URL postgres://tolt:***@127.0.0.1/db"), "\(result.stderr)")
+        #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"))
+    }
+
+    @Test func importAndExportGoThroughTheDatabaseTheFlagNames() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let file = output.path + "/config.json"
+        try ConfigFixtures.standard.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.run(["import", file, "--store", url.unmasked], outputIn: output.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try ChildProcess.run(["export", "--store", url.unmasked], outputIn: output.path)
+        #expect(exported.status == 0 && exported.stdout.contains(#""public_key":"pk_acme""#), "\(exported.stderr)")
+        #expect(try PostgresStore(url: url).configRecords().organizations.map(\.id).contains("org_acme"))
     }
 }
