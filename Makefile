@@ -15,13 +15,14 @@ build:
 	$(SWIFT) build -c release --product tolt-edge
 
 # The formatting first (quick, and needs no build), then the debug build (the crash test runs its binary), the SDK's
-# example package (a separate package that imports Tolt, run against the server) and the tests.
+# example package (a separate package that imports Tolt, run against the server) and the tests, with a throwaway
+# PostgreSQL cluster started for them (TOLT_TEST_POSTGRES) and stopped afterwards, even when they fail.
 test:
 	SWIFT=$(SWIFT) scripts/validate.sh
 	scripts/install-deps.sh test
 	$(SWIFT) build
 	SWIFT=$(SWIFT) scripts/example.sh
-	$(SWIFT) test
+	scripts/with-postgres.sh $(SWIFT) test
 
 bench: build
 	scripts/install-deps.sh bench

@@ -25,12 +25,14 @@ let package = Package(
             name: "CH2O",
             linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq (Debian libpq-dev): the shared PostgreSQL store; only EdgeStore/Postgres imports it.
+        .systemLibrary(name: "CPostgreSQL", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMaxMindDB", providers: [.apt(["libmaxminddb-dev"])]),
         // libqrencode (Debian libqrencode-dev): the desktop fallback page's QR code; EdgeServer alone links it.
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "LinkCore", resources: [.embedInCode("UserAgent/user-agent-rules.txt")]),
-        .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite", "CMaxMindDB"]),
+        .target(name: "EdgeStore", dependencies: ["LinkCore", "CSQLite", "CPostgreSQL", "CMaxMindDB"]),
         .target(
             name: "EdgeServer", dependencies: ["LinkCore", "EdgeStore", "CH2O", "COpenSSL", "CQRencode"],
             resources: [

@@ -3,14 +3,16 @@
 # bare Debian 12 machine with Swift. Usage: scripts/install-deps.sh build|test|bench
 set -euo pipefail
 # tzdata: /usr/share/zoneinfo, which GET /v1/stats/clicks reads for its timezone parameter (slim images lack it).
-need=(pkg-config libh2o-evloop-dev libsqlite3-dev libssl-dev libmaxminddb-dev libqrencode-dev tzdata)
+# libpq-dev: the PostgreSQL store's client library (CPostgreSQL).
+need=(pkg-config libh2o-evloop-dev libsqlite3-dev libpq-dev libssl-dev libmaxminddb-dev libqrencode-dev tzdata)
 case "${1:-build}" in
   build) ;;
   # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of
   # chromium-common, skipped by --no-install-recommends) gives pages real sans and monospace faces.
   # TLS and HTTP/2 tests make certificates with openssl and tap links with curl (HTTP/2 through nghttp2).
   # zbar-tools' zbarimg decodes the desktop page's QR code from a browser screenshot (it reads PNG itself).
-  test) need+=(sqlite3 chromium chromium-driver fonts-liberation openssl curl zbar-tools) ;;
+  # postgresql: the throwaway cluster the store tests run against (scripts/with-postgres.sh).
+  test) need+=(postgresql sqlite3 chromium chromium-driver fonts-liberation openssl curl zbar-tools) ;;
   bench) need+=(wrk nginx-light python3-venv sqlite3 curl valgrind openssl nghttp2-client) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

@@ -53,7 +53,8 @@ public final class EdgeServer: Sendable {
                 + "\(ByteSizeText.text(journal.room.maximumBytes)) not yet in the store (--journal-max-bytes)")
         // The store may be down (a shared database restarting): the node starts anyway, without a configuration,
         // and migrates and loads in the background. Any other failure (not a database, say) stops the start.
-        let startup = StoreStartup(location: StoreLocation(dataDirectory: directory))
+        let startup = StoreStartup(location: configuration.storeLocation)
+        log("store: \(startup.location)")
         do {
             try startup.prepare()
         } catch let error as StoreError where error.isUnavailable {

@@ -8,8 +8,13 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Event-loop threads, each with its own listener and journal stream. Defaults to the number of cores.
     public var threads = ServerConfiguration.defaultThreads
-    /// Where the SQLite file and the click journal live.
+    /// Where the SQLite file and the click journal live (only the journal with ``postgres``).
     public var dataDirectory = "./data"
+    /// The shared PostgreSQL store (`--store`, `TOLT_STORE`); `nil` keeps the SQLite store in ``dataDirectory``.
+    public var postgres: PostgresURL? = nil
+
+    /// The store this configuration names.
+    public var storeLocation: StoreLocation { StoreLocation(dataDirectory: dataDirectory, postgres: postgres) }
     /// Proxies whose `X-Forwarded-For` is believed; none by default.
     public var trustedProxies = TrustedProxies()
     /// The public base URL of the links (`--public-url`), for the preview page's `og:url` and the desktop fallback

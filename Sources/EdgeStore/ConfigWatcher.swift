@@ -23,6 +23,9 @@ public final class ConfigWatcher: Sendable {
         self.store = store
         self.log = log
         prepare = {}
+        // Listening before the first load: a change committed after it is always heard. (A store that is down
+        // now fails the load below anyway.)
+        if store.notifiesConfigChanges { _ = try? store.waitForConfigChange(seconds: 0) }
         current = Mutex(LinkTable(try store.configRecords()))
         // Generation 0 means "no configuration yet" (``isLoaded``); this one is loaded.
         generationCounter.store(1, ordering: .releasing)
@@ -87,25 +90,57 @@ public final class ConfigWatcher: Sendable {
         return true
     }
 
-    /// Polls every `interval` seconds until ``stop()``; runs on the calling thread.
-    public func run(interval: Double = 0.25) {
+    /// Keeps the table current until ``stop()``; runs on the calling thread. With a store that notifies
+    /// (PostgreSQL's `LISTEN`/`NOTIFY`), it waits on the notification, `interval` seconds at a time, and still checks
+    /// the revision every `fallbackInterval` seconds, for a notification lost while the connection was down; with
+    /// one that does not (SQLite), it checks the revision every `interval` seconds.
+    public func run(interval: Double = 0.25, fallbackInterval: Double = 1) {
+        var notified = true
+        var lastCheck = -Double.infinity
+        var unavailable = false
         while !stopping.isSignalled {
             if !isLoaded {
                 // No configuration yet: try again with backoff, from `interval` up to 5 s.
                 if loadFirst() {
                     let failures = firstLoadFailures.load(ordering: .relaxed)
                     log("first configuration loaded (\(failures) failed attempt\(failures == 1 ? "" : "s") before)")
+                    lastCheck = Clock.monotonicSeconds()
                 } else {
                     let failures = firstLoadFailures.load(ordering: .relaxed)
                     stopping.wait(seconds: min(5, interval * Double(1 << min(failures, 10))))
                 }
                 continue
             }
-            do { try refresh() } catch { log("configuration reload failed, keeping the current one: \(error)") }
-            stopping.wait(seconds: interval)
+            let now = Clock.monotonicSeconds()
+            if notified || !store.notifiesConfigChanges || now - lastCheck >= fallbackInterval {
+                lastCheck = now
+                do {
+                    try refresh()
+                    if unavailable { log("configuration store reachable again") }
+                    unavailable = false
+                } catch let error as StoreError where error.isUnavailable {
+                    // Once per outage: the links keep being answered from the table in force.
+                    if !unavailable {
+                        log("configuration store unavailable, keeping the current configuration: \(error)")
+                    }
+                    unavailable = true
+                } catch {
+                    log("configuration reload failed, keeping the current one: \(error)")
+                }
+            }
+            notified = false
+            if store.notifiesConfigChanges && !unavailable {
+                do {
+                    notified = try store.waitForConfigChange(seconds: interval)
+                } catch {
+                    stopping.wait(seconds: interval)
+                }
+            } else {
+                stopping.wait(seconds: interval)
+            }
         }
     }
 
-    /// Makes ``run(interval:)`` return at once, or after the refresh it is doing; the caller joins its thread.
+    /// Makes ``run(interval:fallbackInterval:)`` return at once, or after the refresh it is doing; the caller joins its thread.
     public func stop() { stopping.signal() }
 }

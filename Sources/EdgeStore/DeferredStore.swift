@@ -30,6 +30,11 @@ public final class DeferredStore: Store {
     public func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
         try store().applyConfig(changes, expectedRevision: expectedRevision)
     }
+    /// Whether the connection, once open, hears of changes; `false` before it is (the watcher polls meanwhile).
+    public var notifiesConfigChanges: Bool { opened.withLock { $0?.notifiesConfigChanges ?? false } }
+    public func waitForConfigChange(seconds: Double) throws -> Bool {
+        try store().waitForConfigChange(seconds: seconds)
+    }
     public func clickSigningKey() throws -> [UInt8] { try store().clickSigningKey() }
     public func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         try store().ingest(clicks, repeats: repeats, checkpoint: checkpoint)

@@ -15,6 +15,13 @@ public protocol Store: AnyObject, Sendable {
     /// Writes a merged configuration in one transaction and bumps the revision; fails with a conflict when
     /// the revision is no longer `expectedRevision`.
     func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws
+    /// Whether ``waitForConfigChange(seconds:)`` hears of changes (PostgreSQL's `LISTEN`); without it the
+    /// ``ConfigWatcher`` polls the revision alone.
+    var notifiesConfigChanges: Bool { get }
+    /// Waits up to `seconds` for word that the configuration changed (any node's or import's
+    /// ``applyConfig(_:expectedRevision:)``); returns whether it came. The revision stays the truth: a notification
+    /// lost while the connection was down is caught by the watcher's periodic revision check.
+    func waitForConfigChange(seconds: Double) throws -> Bool
 
     /// The key that signs click ids, created on first use and shared by every node of the store.
     func clickSigningKey() throws -> [UInt8]
@@ -68,6 +75,10 @@ public protocol Store: AnyObject, Sendable {
 }
 
 extension Store {
+    /// SQLite has no notifications: the watcher polls.
+    public var notifiesConfigChanges: Bool { false }
+    public func waitForConfigChange(seconds: Double) throws -> Bool { false }
+
     /// Inserts clicks (no repeat taps) and moves a journal segment's checkpoint, in one transaction.
     public func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         try ingest(clicks, repeats: [], checkpoint: checkpoint)

@@ -4,33 +4,41 @@ import LinkCore
 /// `tolt-edge import`, `export` and `migrate`.
 enum ConfigCommands {
     static let importUsage = """
-        usage: tolt-edge import FILE [--data DIR]
+        usage: tolt-edge import FILE [--data DIR | --store URL]
 
         Merges a configuration file (JSON; - reads standard input) into the store, in one transaction:
         objects are created, or updated by id; objects not in the file stay as they are; an organization
         updated without secret_key keeps its key. A secret key that had to be generated is printed once.
-        A running server picks the change up within 2 seconds.
+        A running server picks the change up within 2 seconds (every node of a shared PostgreSQL store).
+
+        \(DataDirectory.storeHelp)
 
         """
 
     static let exportUsage = """
-        usage: tolt-edge export [--data DIR]
+        usage: tolt-edge export [--data DIR | --store URL]
 
         Prints the configuration in the import form, ids included; secret keys and RevenueCat authorizations
         are left out (an import without them keeps the stored ones).
 
+        \(DataDirectory.storeHelp)
+
         """
 
     static let migrateUsage = """
-        usage: tolt-edge migrate [--data DIR]
+        usage: tolt-edge migrate [--data DIR | --store URL]
 
-        Brings the store's schema to the newest version (serve and import do this too).
+        Brings the store's schema to the newest version (serve and import do this too). With PostgreSQL,
+        several nodes may migrate at once: one does the work, the others wait for it.
+
+        \(DataDirectory.storeHelp)
 
         """
 
     static func runImport(_ arguments: [String]) -> Int32 {
         Output.command(usage: importUsage) {
-            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"], maximumPositional: 1)
+            let options = try CommandLineOptions(
+                arguments, valued: ["data", "store"], switches: ["help"], maximumPositional: 1)
             if options.flags.contains("help") {
                 Output.out(importUsage)
                 return 0
@@ -41,7 +49,7 @@ enum ConfigCommands {
             let report: ImportReport
             do {
                 let document = try ConfigDocument(file: file)
-                let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+                let store = try DataDirectory.openStore(options)
                 report = try ConfigImporter.importDocument(document, into: store)
             } catch let error as StoreError where error.isInvalidConfig {
                 Output.err("tolt-edge: \(file): \(error.message)\nnothing was imported\n")
@@ -59,12 +67,12 @@ enum ConfigCommands {
 
     static func runExport(_ arguments: [String]) -> Int32 {
         Output.command(usage: exportUsage) {
-            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"])
+            let options = try CommandLineOptions(arguments, valued: ["data", "store"], switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(exportUsage)
                 return 0
             }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let store = try DataDirectory.openStore(options)
             Output.out(bytes: try ConfigImporter.exportDocument(from: store))
             return 0
         }
@@ -72,12 +80,12 @@ enum ConfigCommands {
 
     static func runMigrate(_ arguments: [String]) -> Int32 {
         Output.command(usage: migrateUsage) {
-            let options = try CommandLineOptions(arguments, valued: ["data"], switches: ["help"])
+            let options = try CommandLineOptions(arguments, valued: ["data", "store"], switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(migrateUsage)
                 return 0
             }
-            _ = try DataDirectory.openStore(options.value("data") ?? "./data")
+            _ = try DataDirectory.openStore(options)
             Output.out("store is up to date\n")
             return 0
         }

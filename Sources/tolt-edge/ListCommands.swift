@@ -5,30 +5,36 @@ import LinkCore
 /// `tolt-edge clicks`, `customers` and `commissions`: the API's lists, straight from the store.
 enum ListCommands {
     static let clicksUsage = """
-        usage: tolt-edge clicks [--data DIR] [--org ORG_ID] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
+        usage: tolt-edge clicks [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
 
         Prints an organization's clicks as JSON, newest first (--org may be left out when there is one
         organization). Clicks reach the store within about a second of their response. Each click's ip is
         what serve's --ip-storage kept (null for none) and its country the --geoip lookup's (or null).
 
+        \(DataDirectory.storeHelp)
+
         """
 
     static let customersUsage = """
-        usage: tolt-edge customers [--data DIR] [--org ORG_ID] [--partner-id ID] [--status STATUS]
+        usage: tolt-edge customers [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status STATUS]
                                    [--customer-id APP_USER_ID] [--limit N] [--starting-after CUSTOMER_ID]
 
         Prints an organization's customers (users claimed for a partner) as JSON, newest first, with what
         they paid (revenue_cents) and earned their partner (commission_cents). STATUS is lead, trialing,
         paying, canceled or refunded.
 
+        \(DataDirectory.storeHelp)
+
         """
 
     static let commissionsUsage = """
-        usage: tolt-edge commissions [--data DIR] [--org ORG_ID] [--partner-id ID] [--status pending|reversed]
+        usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status pending|reversed]
                                      [--customer-id APP_USER_ID] [--limit N] [--starting-after COMMISSION_ID]
 
         Prints an organization's commissions (one per paid purchase of a claimed customer, from RevenueCat's
         webhook) as JSON, newest first. Amounts are in US cents.
+
+        \(DataDirectory.storeHelp)
 
         """
 
@@ -76,13 +82,13 @@ enum ListCommands {
     ) -> Int32 {
         Output.command(usage: usage) {
             let options = try CommandLineOptions(
-                arguments, valued: Set(["data", "org", "partner-id", "limit", "starting-after"] + filters),
+                arguments, valued: Set(["data", "store", "org", "partner-id", "limit", "starting-after"] + filters),
                 switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0
             }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let store = try DataDirectory.openStore(options)
             let write = try page(
                 options, store, try organizationID(options, store: store),
                 try options.integer("limit", in: 1...100) ?? 20)

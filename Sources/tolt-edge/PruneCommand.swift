@@ -4,12 +4,14 @@ import LinkCore
 /// `tolt-edge prune`: deletes old clicks, for a retention period.
 enum PruneCommand {
     static let usage = """
-        usage: tolt-edge prune --before DATE [--data DIR]
+        usage: tolt-edge prune --before DATE [--data DIR | --store URL]
 
         Deletes every click created before DATE, of every organization, and prints how many. DATE is a day
         (2026-06-01, midnight UTC) or an RFC 3339 time (2026-06-01T12:00:00+02:00). Clicks are deleted in
         batches of \(batchSize), each its own short transaction, so a running server keeps ingesting meanwhile.
         Customers keep their click_id.
+
+        \(DataDirectory.storeHelp)
 
         """
 
@@ -19,7 +21,7 @@ enum PruneCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         Output.command(usage: usage) {
-            let options = try CommandLineOptions(arguments, valued: ["data", "before"], switches: ["help"])
+            let options = try CommandLineOptions(arguments, valued: ["data", "store", "before"], switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0
@@ -31,7 +33,7 @@ enum PruneCommand {
                 throw CommandLineOptions.UsageError(
                     message: "--before \(text): not a date (YYYY-MM-DD) or an RFC 3339 time (2026-06-01T00:00:00Z)")
             }
-            let store = try DataDirectory.openStore(options.value("data") ?? "./data")
+            let store = try DataDirectory.openStore(options)
             var deleted = 0
             while true {
                 let count = try store.deleteClicks(createdBefore: before, limit: batchSize)

@@ -1,10 +1,14 @@
 import EdgeServer
 import EdgeStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `tolt-edge serve`.
 enum ServeCommand {
     static let usage = """
-        usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--threads N]
+        usage: tolt-edge serve [--host ADDRESS] [--port PORT] [--data DIR] [--store URL] [--threads N]
                                [--trusted-proxy CIDR]... [--public-url URL] [--demo]
                                [--tls-cert FILE --tls-key FILE] [--h2c] [--max-connections N]
                                [--geoip FILE] [--ip-storage full|anonymized|none] [--dedupe-window DURATION]
@@ -13,7 +17,10 @@ enum ServeCommand {
 
           --host ADDRESS        address to listen on (default 0.0.0.0)
           --port PORT           port to listen on, 0 for any free one (default 8080)
-          --data DIR            data directory: SQLite store and click journal (default ./data)
+          --data DIR            data directory: SQLite store and click journal (default ./data); with --store,
+                                the node's click journal only
+          --store URL           a shared PostgreSQL store, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, for
+                                several nodes (default: the TOLT_STORE environment variable, else SQLite in --data)
           --threads N           event-loop threads (default: one per core)
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
           --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
@@ -51,7 +58,7 @@ enum ServeCommand {
             let options = try CommandLineOptions(
                 arguments,
                 valued: [
-                    "host", "port", "data", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
+                    "host", "port", "data", "store", "threads", "trusted-proxy", "public-url", "tls-cert", "tls-key",
                     "max-connections", "geoip", "ip-storage", "dedupe-window", "metrics-host", "metrics-port",
                     "journal-max-bytes",
                     "dashboard-session",
@@ -66,6 +73,8 @@ enum ServeCommand {
             configuration.port = try options.integer("port", in: 0...65535) ?? configuration.port
             configuration.threads = try options.integer("threads", in: 1...64) ?? configuration.threads
             configuration.dataDirectory = options.value("data") ?? configuration.dataDirectory
+            configuration.postgres = try DataDirectory.location(options, dataDirectory: configuration.dataDirectory)
+                .postgres
             configuration.maxConnections = try options.integer("max-connections", in: 1...10_000_000)
             configuration.h2c = options.flags.contains("h2c")
             if let window = options.value("dedupe-window") {
@@ -117,7 +126,7 @@ enum ServeCommand {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }
             if options.flags.contains("demo") {
-                let store = try DataDirectory.openStore(configuration.dataDirectory)
+                let store = try configuration.storeLocation.openMigrated()
                 try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: store)
             }
             EdgeServer.prepareSignals()
@@ -125,8 +134,9 @@ enum ServeCommand {
             server.start()
             let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
             let scheme = configuration.tls == nil ? "http" : "https"
+            let storeShown = configuration.postgres.map { ", store \($0.masked)" } ?? ""
             Output.out(
-                "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory))\n"
+                "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
             )
             if let metrics = configuration.metricsListener, let port = server.metricsPort {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
@@ -146,9 +156,29 @@ enum ServeCommand {
     }
 }
 
-/// Opening the data directory's store from the CLI.
+/// Choosing and opening a command's store: `--store URL` (or `TOLT_STORE`) for a shared PostgreSQL store, else
+/// SQLite in `--data`.
 enum DataDirectory {
-    static func openStore(_ directory: String) throws -> any Store {
-        try StoreLocation(dataDirectory: directory).openMigrated()
+    /// The usage text's paragraph on the two options.
+    static let storeHelp = """
+        The store is SQLite in --data DIR (default ./data), or the PostgreSQL database of --store URL
+        (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE), or of the TOLT_STORE environment variable when
+        --store is not given.
+        """
+
+    /// The location the options name; a bad URL is a usage error.
+    static func location(_ options: CommandLineOptions, dataDirectory: String? = nil) throws -> StoreLocation {
+        let environment = getenv("TOLT_STORE").map { String(cString: $0) }
+        do {
+            return try StoreLocation.choose(
+                dataDirectory: dataDirectory ?? options.value("data") ?? "./data", store: options.value("store"),
+                environment: environment)
+        } catch {
+            throw CommandLineOptions.UsageError(message: error.message)
+        }
+    }
+
+    static func openStore(_ options: CommandLineOptions) throws -> any Store {
+        try location(options).openMigrated()
     }
 }

@@ -16,7 +16,7 @@ extension APIHandler {
             response = APIResponse.error(error)
             response.tally = .claim(ClaimOutcome(errorCode: error.code))
         } catch {
-            response = APIResponse.error(.internalError)
+            response = APIResponse.error(.answering(error))
             response.tally = .claim(.error)
         }
         return response

@@ -1,3 +1,4 @@
+import EdgeStore
 import LinkCore
 
 /// A request copied off the loop thread, so that a worker can answer it.
@@ -88,6 +89,21 @@ struct APIError: Error, Sendable {
     static let noConfiguration = APIError(
         status: 503, code: "unavailable", message: "This node has not loaded its configuration yet; try again shortly",
         headers: [("retry-after", "5")])
+
+    /// The store cannot be reached now (a shared PostgreSQL store that is down or restarting): the client retries
+    /// after `Retry-After` seconds, by which time the store's connection has tried again (its back-off tops out at
+    /// 2 s). Nothing was stored, so a retry is safe.
+    static let storeUnavailable = APIError(
+        status: 503, code: "unavailable", message: "The store is unavailable right now; retry shortly",
+        headers: [("retry-after", "2")])
+
+    /// The answer for an error a handler did not turn into an ``APIError`` itself: `503` for a store that cannot be
+    /// reached, `500` for anything else.
+    static func answering(_ error: any Error) -> APIError {
+        if let error = error as? StoreError, error.isUnavailable { return storeUnavailable }
+        return internalError
+    }
+
     static let internalError = APIError(
         status: 500, code: "internal_error", message: "The server could not complete the request; try again")
 }

@@ -80,7 +80,7 @@ struct Router: Sendable {
                 } catch let error as APIError {
                     response = APIResponse.error(error)
                 } catch {
-                    response = APIResponse.error(.internalError)
+                    response = APIResponse.error(.answering(error))
                 }
                 if allowsCrossOrigin { response.headers += CORS.responseHeaders }
                 return response

@@ -100,6 +100,7 @@ public final class ClickIngester: Sendable {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
         var lastReport = Clock.monotonicSeconds()
+        var outage = StoreOutage()
         while !stopping.isSignalled {
             // The writers' shares of the journal's bound, from what is unread now: whether the store takes clicks
             // or not, this runs every `interval` (or after each slice of work).
@@ -122,6 +123,13 @@ public final class ClickIngester: Sendable {
             var didWork = false
             do {
                 didWork = try pass(maximumBatches: 10)
+                if outage.end() { log("store reachable again: ingesting the clicks journaled meanwhile") }
+            } catch let error as StoreError where error.isUnavailable {
+                // A shared store that is down: the clicks stay in the journal (the link path never waits on the
+                // store), one line says so per outage, and the next try comes after a growing pause.
+                if outage.begin() { log("store unavailable, clicks stay in the journal until it returns: \(error)") }
+                stopping.wait(seconds: outage.nextDelay())
+                continue
             } catch {
                 log("click ingestion failed, will retry: \(error)")
             }

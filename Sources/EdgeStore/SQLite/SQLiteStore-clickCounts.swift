@@ -43,6 +43,24 @@ struct HourlyClickCounts {
         if unique { counts[key, default: (0, 0)].unique += 1 }
     }
 
+    /// One hour's counts for one partner.
+    struct Row {
+        let organizationID: String
+        let partnerID: String
+        let hourStart: Int64
+        let clicks: Int64
+        let uniqueClicks: Int64
+    }
+
+    /// The counts as rows, for a store that writes them in one statement (PostgresStore).
+    var rows: [Row] {
+        counts.map {
+            Row(
+                organizationID: $0.key.organizationID, partnerID: $0.key.partnerID, hourStart: $0.key.hourStart,
+                clicks: $0.value.clicks, uniqueClicks: $0.value.unique)
+        }
+    }
+
     /// Adds the counts to the stored ones, inside the caller's transaction.
     func write(into db: SQLiteConnection) throws {
         for (key, count) in counts {

@@ -22,7 +22,7 @@ import Testing
         return server
     }
 
-    static func allTimes(_ store: SQLiteStore) throws -> [Int64] {
+    static func allTimes(_ store: any Store) throws -> [Int64] {
         try (store.allClicks(organizationID: "org_acme") + store.allClicks(organizationID: "org_other"))
             .map(\.createdAt).sorted()
     }

@@ -50,8 +50,10 @@ import Testing
         return results.byIndex.withLock { results in (0..<count).map { results[$0]! } }
     }
 
-    @Test func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer() throws {
-        let server = try TestServer(config: Self.config, trustedProxies: ["127.0.0.1/32"])
+    @Test(arguments: StoreKind.allCases) func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer(kind: StoreKind)
+        throws
+    {
+        let server = try TestServer(config: Self.config, store: kind, trustedProxies: ["127.0.0.1/32"])
         defer { server.shutdown() }
         let port = server.port
         // One connection per thread, each connected before the start, and a client address of its own so
@@ -84,11 +86,10 @@ import Testing
     }
 
     /// The store itself decides: 50 connections inserting the same user with different partners at once.
-    @Test func theStoresUniqueIndexDecidesBetweenRacingInserts() throws {
-        let server = try TestServer(config: Self.config)
+    @Test(arguments: StoreKind.allCases) func theStoresUniqueIndexDecidesBetweenRacingInserts(kind: StoreKind) throws {
+        let server = try TestServer(config: Self.config, store: kind)
         defer { server.shutdown() }
-        let directory = server.directory
-        let stores = try (0..<Self.racers).map { _ in try SQLiteStore(directory: directory) }
+        let stores = try (0..<Self.racers).map { _ in try server.fixture.reopen() }
         let shared = UncheckedBox(stores)
         let now = WallClock.milliseconds()
         let results = Self.race(Self.racers) { index in

@@ -3,28 +3,30 @@ import EdgeStore
 import LinkCore
 import TestSupport
 
-/// A real server on an ephemeral port with its own data directory (a real SQLite file), for one test.
+/// A real server on an ephemeral port with its own data directory and store (a real SQLite file, or a real
+/// PostgreSQL database of its own with `store: .postgres`), for one test.
 ///
 /// It stays in this target, not in `TestSupport`, so that the store and core tests build without the server.
 final class TestServer {
     let fixture: StoreFixture
     let server: EdgeServer
     var directory: String { fixture.directory }
-    var store: SQLiteStore { fixture.store }
+    var store: any Store { fixture.store }
     var port: Int { server.port }
 
     /// Starts a server over `config` (the import JSON form); `configure` may change any other setting.
     init(
-        config: String = ConfigFixtures.standard, trustedProxies: [String] = [], threads: Int = 2,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        config: String = ConfigFixtures.standard, store kind: StoreKind = .sqlite, trustedProxies: [String] = [],
+        threads: Int = 2, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
-        fixture = try StoreFixture(importing: config)
+        fixture = try StoreFixture(kind, importing: config)
         do {
             var configuration = ServerConfiguration()
             configuration.host = "127.0.0.1"
             configuration.port = 0
             configuration.threads = threads
             configuration.dataDirectory = fixture.directory
+            configuration.postgres = fixture.postgres
             configuration.trustedProxies = try TrustedProxies(trustedProxies)
             configure(&configuration)
             server = try EdgeServer(configuration: configuration, log: { _ in })

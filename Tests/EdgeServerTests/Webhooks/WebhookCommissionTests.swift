@@ -8,8 +8,10 @@ import Testing
 /// `POST /webhooks/revenuecat/<public_key>` over a real socket: purchases become commissions by the program's
 /// rule, and the customer and commission lists show it.
 @Suite struct WebhookCommissionTests {
-    @Test func aPercentRulePaysItsShareOfEachPurchaseRoundedHalfUp() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func aPercentRulePaysItsShareOfEachPurchaseRoundedHalfUp(kind: StoreKind)
+        throws
+    {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("u1")
         let client = server.client()
@@ -44,8 +46,10 @@ import Testing
         #expect(try client.commissions().map { $0["transaction_id"] as? String } == ["t2", "t1"], "newest first")
     }
 
-    @Test func aFixedFirstPurchaseOnlyRulePaysTheFirstPurchaseAndNotRenewals() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func aFixedFirstPurchaseOnlyRulePaysTheFirstPurchaseAndNotRenewals(
+        kind: StoreKind
+    ) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("lee1", code: "LEE")
         let client = server.client()
@@ -64,8 +68,10 @@ import Testing
         #expect(customer["status"] as? String == "paying")
     }
 
-    @Test func durationMonthsStopsPayingRenewalsTwelveMonthsAfterTheFirstPayment() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func durationMonthsStopsPayingRenewalsTwelveMonthsAfterTheFirstPayment(
+        kind: StoreKind
+    ) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("d1")
         let client = server.client()
@@ -89,8 +95,8 @@ import Testing
         #expect(customer["commission_cents"] as? Int == 3 * 200)
     }
 
-    @Test func aProgramWithoutARuleRecordsRevenueButPaysNothing() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func aProgramWithoutARuleRecordsRevenueButPaysNothing(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("b1", code: "BARE1")
         let client = server.client()
@@ -104,8 +110,8 @@ import Testing
         #expect(customer["commission_cents"] as? Int == 0)
     }
 
-    @Test func sandboxAndFreePurchasesPayNothing() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func sandboxAndFreePurchasesPayNothing(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("s1")
         let client = server.client()
@@ -123,8 +129,10 @@ import Testing
         #expect(try client.customer("s1")["revenue_cents"] as? Int == 0)
     }
 
-    @Test func anUnknownUserIsStoredUnattributedAndAnAliasFindsTheClaimedOne() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func anUnknownUserIsStoredUnattributedAndAnAliasFindsTheClaimedOne(
+        kind: StoreKind
+    ) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("known")
         let client = server.client()
@@ -146,8 +154,8 @@ import Testing
         #expect(try client.deliver(original) == "commission_created")
     }
 
-    @Test func aTransferMakesTheNewUserIDPayTheSamePartner() throws {
-        let server = try TestServer.webhooks()
+    @Test(arguments: StoreKind.allCases) func aTransferMakesTheNewUserIDPayTheSamePartner(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
         try server.claimUser("old-id")
         let client = server.client()

@@ -23,7 +23,9 @@ extension TestServer {
             of: #""name":"Acme Lite","#,
             with: #""name":"Acme Lite","commission":{"fixed_cents":500,"recurring":false},"#)
 
-    static func webhooks() throws -> TestServer { try TestServer(config: webhookConfig) }
+    static func webhooks(_ kind: StoreKind = .sqlite) throws -> TestServer {
+        try TestServer(config: webhookConfig, store: kind)
+    }
 
     /// Claims `user` with `code` for `org_acme` (first seen an hour ago, inside every claim window).
     func claimUser(_ user: String, code: String = "SAM20") throws {

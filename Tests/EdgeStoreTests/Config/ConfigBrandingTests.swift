@@ -18,8 +18,10 @@ import Testing
         try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
     }
 
-    @Test func everyFieldIsStoredAndExportedAndAReimportChangesNothing() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func everyFieldIsStoredAndExportedAndAReimportChangesNothing(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try fixture.importJSON(Self.branded).changes == ["updated program prg_acme"])
         let program = try Self.acme(fixture)
@@ -40,14 +42,14 @@ import Testing
 
         let records = try fixture.store.configRecords()
         #expect(try fixture.importJSON(exported).reportsNothing)
-        let copy = try StoreFixture()
+        let copy = try StoreFixture(kind)
         defer { copy.remove() }
         try copy.importJSON(exported)
         #expect(try copy.store.configRecords().comparable == records.comparable)
     }
 
-    @Test func absentKeepsAndNullClearsEachField() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func absentKeepsAndNullClearsEachField(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.branded)
         let branded = try Self.acme(fixture)
@@ -131,9 +133,9 @@ import Testing
             path: path + "og_description: must not contain control characters"),
     ]
 
-    @Test(arguments: invalid)
-    func anInvalidValueIsNamedAndNothingIsWritten(_ invalid: ConfigValidationTests.Case) throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases, invalid)
+    func anInvalidValueIsNamedAndNothingIsWritten(kind: StoreKind, _ invalid: ConfigValidationTests.Case) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.branded)
         let before = try fixture.store.configRecords()
@@ -143,8 +145,8 @@ import Testing
         #expect(try fixture.store.configRecords() == before)
     }
 
-    @Test func longestValuesAreAccepted() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func longestValuesAreAccepted(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let name = String(repeating: "é", count: BrandingRules.maximumAppNameLength)
         let description = String(repeating: "ü", count: BrandingRules.maximumDescriptionLength)

@@ -41,8 +41,8 @@ import Testing
         #expect(commission.fixedCents == nil && commission.recurring == nil && commission.durationMonths == nil)
     }
 
-    @Test func aCommissionIsStoredAsItsRule() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func aCommissionIsStoredAsItsRule(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try Self.storedRule(fixture) == nil, "a program has no rule until the file gives one")
         let report = try fixture.importJSON(Self.acmeWithCommissions)
@@ -58,8 +58,10 @@ import Testing
         #expect(try other.configRecords() == (try fixture.store.configRecords()))
     }
 
-    @Test func recurringIsTheDefaultAndTheLargestValuesAreAccepted() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func recurringIsTheDefaultAndTheLargestValuesAreAccepted(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeCommission(#"{"fixed_cents":10000000,"duration_months":1200}"#))
         #expect(
@@ -78,24 +80,26 @@ import Testing
         var description: String { json }
     }
 
-    @Test(arguments: [
-        Percent(json: "20", basisPoints: 2000), Percent(json: "12.5", basisPoints: 1250),
-        Percent(json: "12.50", basisPoints: 1250), Percent(json: "0.01", basisPoints: 1),
-        Percent(json: "0.1", basisPoints: 10), Percent(json: "33.33", basisPoints: 3333),
-        Percent(json: "99.99", basisPoints: 9999), Percent(json: "100", basisPoints: 10_000),
-        Percent(json: "100.000", basisPoints: 10_000), Percent(json: "1.25e1", basisPoints: 1250),
-        Percent(json: "2E+1", basisPoints: 2000), Percent(json: "1500e-2", basisPoints: 1500),
-        Percent(json: "0.29", basisPoints: 29),  // 0.29 is 0.28999… as a Double: no floating point here
-    ])
-    func aPercentageIsReadExactlyFromItsText(_ percent: Percent) throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            Percent(json: "20", basisPoints: 2000), Percent(json: "12.5", basisPoints: 1250),
+            Percent(json: "12.50", basisPoints: 1250), Percent(json: "0.01", basisPoints: 1),
+            Percent(json: "0.1", basisPoints: 10), Percent(json: "33.33", basisPoints: 3333),
+            Percent(json: "99.99", basisPoints: 9999), Percent(json: "100", basisPoints: 10_000),
+            Percent(json: "100.000", basisPoints: 10_000), Percent(json: "1.25e1", basisPoints: 1250),
+            Percent(json: "2E+1", basisPoints: 2000), Percent(json: "1500e-2", basisPoints: 1500),
+            Percent(json: "0.29", basisPoints: 29),  // 0.29 is 0.28999… as a Double: no floating point here
+        ])
+    func aPercentageIsReadExactlyFromItsText(kind: StoreKind, _ percent: Percent) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeCommission(#"{"percent":\#(percent.json)}"#))
         #expect(try Self.storedRule(fixture)?.amount == .percent(basisPoints: percent.basisPoints))
     }
 
-    @Test func anAbsentCommissionKeepsTheRuleAndNullRemovesIt() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func anAbsentCommissionKeepsTheRuleAndNullRemovesIt(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeWithCommissions)
         let rule = try Self.storedRule(fixture)
@@ -113,8 +117,8 @@ import Testing
         #expect(try fixture.importJSON(Self.acmeCommission("null")).reportsNothing)
     }
 
-    @Test func aChangeOfOnlyTheCommissionIsReportedAndWritten() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func aChangeOfOnlyTheCommissionIsReportedAndWritten(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeWithCommissions)
         let changes: [(json: String, rule: CommissionRule)] = [
@@ -143,8 +147,8 @@ import Testing
         }
     }
 
-    @Test func aNewProgramCanStartWithARule() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func aNewProgramCanStartWithARule(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let report = try fixture.importJSON(
             """
@@ -157,8 +161,8 @@ import Testing
                 == CommissionRule(amount: .percent(basisPoints: 3000), recurring: false))
     }
 
-    @Test func exportWritesEachRuleInTheImportFormAndRoundTrips() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func exportWritesEachRuleInTheImportFormAndRoundTrips(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeWithCommissions)
         try fixture.importJSON(
@@ -178,7 +182,7 @@ import Testing
         #expect(try fixture.importJSON(exported).reportsNothing)
         #expect(try fixture.store.configRecords() == records)
         // Into an empty store: the same rules, and the same export.
-        let copy = try StoreFixture()
+        let copy = try StoreFixture(kind)
         defer { copy.remove() }
         try copy.importJSON(exported)
         #expect(try copy.store.configRecords().comparable == records.comparable)

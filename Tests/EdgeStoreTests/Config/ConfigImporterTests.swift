@@ -6,8 +6,8 @@ import Testing
 /// `tolt-edge import` merges: creates, updates by id, leaves what the file does not name, and changes
 /// nothing the second time; `export` writes the same form back without secrets.
 @Suite struct ConfigImporterTests {
-    @Test func importCreatesEveryObjectAndSaysSo() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func importCreatesEveryObjectAndSaysSo(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let report = try fixture.importJSON(ConfigFixtures.acme)
         #expect(report.changes.contains("created organization org_acme"))
@@ -32,8 +32,10 @@ import Testing
         #expect(Set(records.codes.map(\.reference)).count == 4, "every code has its own reference")
     }
 
-    @Test func aSecondImportOfTheSameFileReportsNothingAndWritesNothing() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aSecondImportOfTheSameFileReportsNothingAndWritesNothing(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let revision = try fixture.store.configRevision()
@@ -51,8 +53,8 @@ import Testing
         #expect(try fixture.store.configRecords() == before)
     }
 
-    @Test func anUpdateByIdChangesOnlyTheFieldsItNames() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func anUpdateByIdChangesOnlyTheFieldsItNames(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
@@ -87,8 +89,8 @@ import Testing
         #expect(after.partners.filter { $0.id != "part_sam" } == before.partners.filter { $0.id != "part_sam" })
     }
 
-    @Test func aMissingSecretKeyIsGeneratedOnceAndKept() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aMissingSecretKeyIsGeneratedOnceAndKept(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let document = #"{"organizations":[{"id":"org_new","name":"New","public_key":"pk_new"}]}"#
         let report = try fixture.importJSON(document)
@@ -104,8 +106,8 @@ import Testing
         #expect(other.generatedSecrets.first?.secretKey != generated.secretKey)
     }
 
-    @Test func aCodeTwoPartnersHoldIsAcceptedWithAWarning() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aCodeTwoPartnersHoldIsAcceptedWithAWarning(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let report = try fixture.importJSON(
@@ -128,8 +130,8 @@ import Testing
         #expect(!elsewhere.warnings.contains { $0.contains("LEE") })
     }
 
-    @Test func exportRoundTripsWithoutSecrets() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func exportRoundTripsWithoutSecrets(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
@@ -138,7 +140,7 @@ import Testing
         // Importing the export into the same store changes nothing.
         #expect(try fixture.importJSON(exported).reportsNothing)
         // Into an empty store, it rebuilds the same configuration, with a new secret key.
-        let copy = try StoreFixture()
+        let copy = try StoreFixture(kind)
         defer { copy.remove() }
         let report = try copy.importJSON(exported)
         #expect(report.generatedSecrets.map(\.organizationID) == ["org_acme"])

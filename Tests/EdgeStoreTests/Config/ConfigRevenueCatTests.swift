@@ -32,8 +32,10 @@ import Testing
             ])
     }
 
-    @Test func theAuthorizationIsStoredKeptWhenAbsentAndClearedByNull() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func theAuthorizationIsStoredKeptWhenAbsentAndClearedByNull(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try Self.storedAuthorization(fixture) == nil)
 
@@ -64,8 +66,8 @@ import Testing
         #expect(try fixture.importJSON(Self.acmeRevenueCat("null")).reportsNothing)
     }
 
-    @Test func aNewOrganizationCanStartWithAnAuthorization() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aNewOrganizationCanStartWithAnAuthorization(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(
             """
@@ -76,8 +78,10 @@ import Testing
         #expect(organization.revenueCatAuthorizationDigest == SecretDigest.of(Self.secret))
     }
 
-    @Test func exportNeverWritesTheAuthorizationAndItsReimportKeepsIt() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func exportNeverWritesTheAuthorizationAndItsReimportKeepsIt(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.acmeRevenueCat(#"{"authorization":"\#(Self.secret)"}"#))
         let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
@@ -88,14 +92,14 @@ import Testing
         #expect(
             try Self.storedAuthorization(fixture) == SecretDigest.of(Self.secret),
             "an export re-imported keeps the secret")
-        let copy = try StoreFixture()
+        let copy = try StoreFixture(kind)
         defer { copy.remove() }
         try copy.importJSON(exported)
         #expect(try copy.store.configRecords().organizations.first?.revenueCatAuthorizationDigest == nil)
     }
 
-    @Test func anInvalidAuthorizationIsNotRepeatedInTheError() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func anInvalidAuthorizationIsNotRepeatedInTheError(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let error = try #require(throws: StoreError.self) {
             try fixture.importJSON(Self.acmeRevenueCat(#"{"authorization":"\#(Self.secret) "}"#))

@@ -309,9 +309,9 @@ import Testing
             path: "organizations[0].revenuecat: must be an object"),
     ]
 
-    @Test(arguments: cases + linkCases + commissionCases + revenueCatCases)
-    func anInvalidFieldIsNamedAndNothingIsWritten(_ invalid: Case) throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases, cases + linkCases + commissionCases + revenueCatCases)
+    func anInvalidFieldIsNamedAndNothingIsWritten(kind: StoreKind, _ invalid: Case) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
@@ -322,8 +322,8 @@ import Testing
     }
 
     /// Before: `https://x` was accepted and `http://x` refused (a length check counted `https://`).
-    @Test func httpAndHttpsStoreURLsAreAcceptedAlike() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func httpAndHttpsStoreURLsAreAcceptedAlike(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         for url in ["http://x", "https://x", "HTTP://apps.apple.com/app/id1", "http://play.google.com:80/store"] {
             for field in ["google_play_url", "app_store_url"] {
@@ -336,8 +336,10 @@ import Testing
 
     /// A link stored before a rule existed (or by another tool) is left as it is by an import that does not set it,
     /// and the import says that the server ignores it.
-    @Test func aStoredLinkThatBreaksTheRulesIsReportedAtTheNextImport() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func aStoredLinkThatBreaksTheRulesIsReportedAtTheNextImport(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         var program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
         program.deepLinkTemplate = "javascript:alert(1)"
@@ -356,8 +358,10 @@ import Testing
         #expect(!fixed.warnings.contains { $0.contains("stored value") }, "\(fixed.warnings)")
     }
 
-    @Test func validChangesBeforeAnInvalidFieldAreNotWrittenEither() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func validChangesBeforeAnInvalidFieldAreNotWrittenEither(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         let before = try fixture.store.configRecords()
@@ -373,8 +377,10 @@ import Testing
         #expect(try fixture.store.configRecords() == before)
     }
 
-    @Test func aValidCommissionAndAuthorizationBeforeAnInvalidFieldAreNotWritten() throws {
-        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+    @Test(arguments: StoreKind.allCases) func aValidCommissionAndAuthorizationBeforeAnInvalidFieldAreNotWritten(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let before = try fixture.store.configRecords()
         let json = """

@@ -60,7 +60,7 @@ import Testing
     }
 
     /// Every stored click of `org_acme`, in id order (the order they were appended in).
-    static func stored(_ store: SQLiteStore) throws -> [ClickRecord] {
+    static func stored(_ store: any Store) throws -> [ClickRecord] {
         try store.allClicks().sorted { $0.id < $1.id }
     }
 
@@ -73,8 +73,10 @@ import Testing
         }
     }
 
-    @Test func everyClickIsIngestedExactlyOnceAcrossBatchesStreamsAndSegments() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func everyClickIsIngestedExactlyOnceAcrossBatchesStreamsAndSegments(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let writers = [journal.makeWriter(stream: 0), journal.makeWriter(stream: 1)]
@@ -138,8 +140,8 @@ import Testing
 
     /// The process dies in the middle of a write: the segment ends in part of a frame. The next process drops that
     /// torn tail, says so, and keeps every whole frame before it.
-    @Test func aTornTailLeftByACrashIsDroppedAndLoggedAsTorn() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aTornTailLeftByACrashIsDroppedAndLoggedAsTorn(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let crashed = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let writer = crashed.makeWriter(stream: 0)
@@ -171,8 +173,10 @@ import Testing
 
     /// A segment whose writer stopped between two writes ends after a whole frame: every click is ingested, the
     /// segment deleted, and nothing is logged, sealed or not.
-    @Test(arguments: [false, true]) func aSegmentThatEndsCleanlyIsIngestedWithoutAWarning(sealed: Bool) throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases, [false, true]) func aSegmentThatEndsCleanlyIsIngestedWithoutAWarning(
+        kind: StoreKind, sealed: Bool
+    ) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let writer = first.makeWriter(stream: 0)
@@ -192,8 +196,8 @@ import Testing
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     }
 
-    @Test func ingestionResumesFromItsCheckpointAfterARestart() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func ingestionResumesFromItsCheckpointAfterARestart(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let writer = first.makeWriter(stream: 0)
@@ -215,8 +219,8 @@ import Testing
         withExtendedLifetime(writer) {}
     }
 
-    @Test func aFailedBatchIsRetriedWithoutLossOrDuplicate() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aFailedBatchIsRetriedWithoutLossOrDuplicate(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 1 << 20)
         let writer = journal.makeWriter(stream: 0)
@@ -234,11 +238,11 @@ import Testing
 
 /// A store whose `ingest` fails once, on its `failingIngestCall`-th call, as a full disk or a lock would.
 final class FlakyStore: Store {
-    let base: SQLiteStore
+    let base: any Store
     let calls = Mutex(0)
     let failingCall: Int
 
-    init(_ base: SQLiteStore, failingIngestCall: Int) {
+    init(_ base: any Store, failingIngestCall: Int) {
         self.base = base
         failingCall = failingIngestCall
     }
@@ -287,8 +291,8 @@ final class FlakyStore: Store {
 
 /// Staged clicks reach the file only on a flush, all in one write.
 @Suite struct JournalStagingTests {
-    @Test func stagedClicksAreWrittenByTheFlushAndNotBefore() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func stagedClicksAreWrittenByTheFlushAndNotBefore(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)

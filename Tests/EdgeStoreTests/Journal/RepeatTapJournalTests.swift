@@ -47,13 +47,15 @@ import Testing
     }
 
     /// `org_acme`'s counts per UTC day and partner.
-    static func counts(_ store: SQLiteStore, partnerID: String? = nil) throws -> [DailyClickCount] {
+    static func counts(_ store: any Store, partnerID: String? = nil) throws -> [DailyClickCount] {
         try store.clickCounts(
             ClickCountQuery(organizationID: "org_acme", partnerID: partnerID, from: 0, to: .max / 2))
     }
 
-    @Test func aRepeatFrameCountsAsAClickButNeitherAsAUniqueClickNorAListedOne() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aRepeatFrameCountsAsAClickButNeitherAsAUniqueClickNorAListedOne(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -73,8 +75,10 @@ import Testing
         #expect(ingester.ingestedCount == 3)
     }
 
-    @Test func aRepeatWhoseFirstTapWasNeverJournaledIsStoredAsThatClick() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aRepeatWhoseFirstTapWasNeverJournaledIsStoredAsThatClick(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -89,8 +93,10 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[2, 1]])
     }
 
-    @Test func theIngesterCountsAVisitorsTapsOnTwoLoopsOnceAsUniqueEitherWayRound() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func theIngesterCountsAVisitorsTapsOnTwoLoopsOnceAsUniqueEitherWayRound(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let loops = [journal.makeWriter(stream: 0), journal.makeWriter(stream: 1)]
@@ -114,8 +120,9 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[4, 3]])
     }
 
-    @Test func withoutAWindowTheIngesterCountsEveryClickAsUnique() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func withoutAWindowTheIngesterCountsEveryClickAsUnique(kind: StoreKind) throws
+    {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -129,8 +136,8 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[3, 3]])
     }
 
-    @Test func aDamagedRepeatFrameCostsThatRepeatAndNothingElse() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aDamagedRepeatFrameCostsThatRepeatAndNothingElse(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -162,8 +169,10 @@ import Testing
         #expect(log.lines.count == 1 && log.lines[0].contains("lost 1 record;"), "\(log.lines)")
     }
 
-    @Test func aSegmentWithRepeatFramesAndADamagedHeaderIsReadInTheFormatItsFramesShare() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aSegmentWithRepeatFramesAndADamagedHeaderIsReadInTheFormatItsFramesShare(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -180,8 +189,8 @@ import Testing
         #expect(try Self.counts(fixture.store).map { [$0.clicks, $0.uniqueClicks] } == [[4, 1]])
     }
 
-    @Test func aFailedBatchCountsNothingAndItsRetryCountsOnce() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func aFailedBatchCountsNothingAndItsRetryCountsOnce(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
         let writer = journal.makeWriter(stream: 0)
@@ -201,8 +210,8 @@ import Testing
 
 /// The hourly counts in the store: the hours they sum, offsets, the partner filter, and the migration's backfill.
 @Suite struct ClickCountsStoreTests {
-    @Test func countsSumHoursIntoDaysOfTheGivenOffset() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func countsSumHoursIntoDaysOfTheGivenOffset(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let day = RepeatTapJournalTests.day
         let hour = RepeatTapJournalTests.hour
@@ -248,7 +257,7 @@ import Testing
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
         // As a store of the build before the counts: no table, nothing of the steps after it (step 8: the
         // organizations' time zone), the version before its step (7).
-        try fixture.store.withConnection { db in
+        try fixture.sqliteStore.withConnection { db in
             try db.execute(
                 "DROP TABLE click_counts; ALTER TABLE organizations DROP COLUMN timezone; PRAGMA user_version = 6")
         }
@@ -256,7 +265,7 @@ import Testing
         let counts = try fixture.store.clickCounts(
             ClickCountQuery(organizationID: "org_acme", from: day, to: day + 3 * hour))
         #expect(counts.map { [$0.clicks, $0.uniqueClicks] } == [[5, 5]])
-        let hourly = try fixture.store.withConnection { db in
+        let hourly = try fixture.sqliteStore.withConnection { db in
             try db.rows("SELECT hour_start, clicks FROM click_counts ORDER BY hour_start") { [$0.int(0), $0.int(1)] }
         }
         #expect(hourly == [[day, 2], [day + hour, 2], [day + 2 * hour, 1]])

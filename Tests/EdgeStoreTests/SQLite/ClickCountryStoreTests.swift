@@ -76,8 +76,10 @@ import Testing
         #expect(try store.allClicks().map(\.id).sorted() == [first.id, later.id].sorted())
     }
 
-    @Test func deletingRemovesOnlyClicksCreatedBeforeTheTimeInBatches() throws {
-        let fixture = try StoreFixture()
+    @Test(arguments: StoreKind.allCases) func deletingRemovesOnlyClicksCreatedBeforeTheTimeInBatches(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         // 250 clicks a minute apart, and one in the same millisecond as the bound (kept: not before it).
         let clicks = (0..<250).map { Self.click(at: Self.start + Int64($0) * 60_000) }

@@ -21,10 +21,10 @@ import Testing
     @Test func aNewStoreIsAtTheNewestVersionInWALMode() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        #expect(try Self.version(fixture.store) == SQLiteMigrations.steps.count)
-        let mode = try fixture.store.withConnection { db in try db.rows("PRAGMA journal_mode") { $0.text(0) } }
+        #expect(try Self.version(fixture.sqliteStore) == SQLiteMigrations.steps.count)
+        let mode = try fixture.sqliteStore.withConnection { db in try db.rows("PRAGMA journal_mode") { $0.text(0) } }
         #expect(mode == ["wal"])
-        let tables = try Self.schema(fixture.store).filter { $0.hasPrefix("table ") }.map {
+        let tables = try Self.schema(fixture.sqliteStore).filter { $0.hasPrefix("table ") }.map {
             $0.split(separator: ":")[0]
         }
         for table in [
@@ -44,17 +44,17 @@ import Testing
             organizationID: "org_acme",
             programID: "prg_acme", partnerID: "part_sam", code: "SAM20", platform: .ios, userAgent: "ua", referer: "",
             ip: "127.0.0.1")
-        try fixture.store.ingest([click], checkpoint: JournalCheckpoint(segment: "node/segment", offset: 64))
-        let key = try fixture.store.clickSigningKey()
-        let schema = try Self.schema(fixture.store)
-        let records = try fixture.store.configRecords()
+        try fixture.sqliteStore.ingest([click], checkpoint: JournalCheckpoint(segment: "node/segment", offset: 64))
+        let key = try fixture.sqliteStore.clickSigningKey()
+        let schema = try Self.schema(fixture.sqliteStore)
+        let records = try fixture.sqliteStore.configRecords()
 
-        try fixture.store.migrate()
-        try fixture.store.migrate()
-        let other = try fixture.reopen()  // migrates on open, as serve and import do
+        try fixture.sqliteStore.migrate()
+        try fixture.sqliteStore.migrate()
+        let other = try fixture.reopen() as! SQLiteStore  // migrates on open, as serve and import do
         try other.migrate()
 
-        for store in [fixture.store, other] {
+        for store in [fixture.sqliteStore, other] {
             #expect(try Self.version(store) == SQLiteMigrations.steps.count)
             #expect(try Self.schema(store) == schema)
             #expect(try store.configRecords() == records)
@@ -70,7 +70,7 @@ import Testing
         // A store made by the first release: only step 1 applied, holding the acme configuration in step 1's
         // columns (today's import reads and writes later steps' columns, so it cannot write this store).
         try fixture.importJSON(ConfigFixtures.acme)
-        var records = try fixture.store.configRecords()
+        var records = try fixture.sqliteStore.configRecords()
         let old = try SQLiteStore(path: fixture.directory + "/old.sqlite")
         try old.withConnection { db in
             try db.execute(SQLiteMigrations.steps[0].sql)

@@ -14,7 +14,7 @@ import Testing
     /// The bytes of the database and its write-ahead log.
     static func files(_ fixture: StoreFixture) -> [UInt8] {
         ["", "-wal"].flatMap { suffix in
-            (try? Array(Data(contentsOf: URL(fileURLWithPath: fixture.store.path + suffix)))) ?? []
+            (try? Array(Data(contentsOf: URL(fileURLWithPath: fixture.sqliteStore.path + suffix)))) ?? []
         }
     }
 

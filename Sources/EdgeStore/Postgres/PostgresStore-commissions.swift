@@ -1,0 +1,246 @@
+import LinkCore
+
+extension PostgresStore {
+    public func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
+        -> WebhookOutcome
+    {
+        try withConnection { db in
+            try db.retryingTransaction {
+                // Events of one organization are applied one at a time on every node: the plan's writes are
+                // computed from what this transaction reads.
+                try db.query(
+                    "SELECT pg_advisory_xact_lock(\(PostgresMigrations.webhookLockClass), hashtext(?))",
+                    [.text(event.organizationID)])
+                // The unique (organization_id, event_id) decides between a delivery and its redelivery, racing
+                // or not: the second insert changes nothing and the event is not applied again.
+                try db.query(
+                    """
+                    INSERT INTO webhook_events (organization_id, event_id, received_at, type, environment,
+                        app_user_id, outcome, body) VALUES (?, ?, ?, ?, ?, ?, '', ?)
+                    ON CONFLICT (organization_id, event_id) DO NOTHING
+                    """,
+                    [
+                        .text(event.organizationID), .text(event.eventID), .integer(event.receivedAt),
+                        .text(event.type), .optional(event.environment), .optional(event.appUserID),
+                        .text(String(decoding: event.body, as: UTF8.self)),
+                    ])
+                guard db.changes == 1 else { return .duplicate }
+                // The customer of a known transaction is the one that made the purchase, whatever ids a later
+                // event of it carries (a refund can arrive under another id, before the TRANSFER that links it).
+                var owner: [String] = []
+                if let id = event.transactionID {
+                    owner = try db.rows(
+                        "SELECT customer FROM transactions WHERE organization_id = ? AND transaction_id = ?",
+                        [.text(event.organizationID), .text(id)]
+                    ) { $0.optionalText(0) }.compactMap { $0 }
+                }
+                let customer =
+                    try Self.ledgerCustomer(db, organizationID: event.organizationID, customerIDs: owner)
+                    ?? Self.ledgerCustomer(db, organizationID: event.organizationID, ids: event.lookupIDs)
+                // The event's transaction, and the customer's other paid purchases counted, not read: a customer
+                // with years of renewals costs one indexed count, not a row each.
+                var transactions: [CommissionLedger.Transaction] = []
+                if let id = event.transactionID {
+                    transactions = try Self.transactions(
+                        db, "t.transaction_id = ?2", [.text(event.organizationID), .text(id)])
+                }
+                var otherPaid = CommissionLedger.PaidSummary()
+                if let customer {
+                    try db.query(
+                        """
+                        SELECT COUNT(*), COALESCE(SUM(refunded), 0) FROM transactions
+                        WHERE customer = ? AND revenue_cents > 0 AND transaction_id <> ?
+                        """, [.text(customer.id), .text(event.transactionID ?? "")]
+                    ) { otherPaid = CommissionLedger.PaidSummary(count: Int($0.int(0)), refunded: Int($0.int(1))) }
+                }
+                let decided = plan(
+                    CommissionLedger(customer: customer, transactions: transactions, otherPaid: otherPaid))
+                try Self.apply(decided, event: event, customer: customer, db: db)
+                try db.query(
+                    "UPDATE webhook_events SET customer = ?, outcome = ? WHERE organization_id = ? AND event_id = ?",
+                    [
+                        .optional(customer?.id), .text(decided.outcome.rawValue), .text(event.organizationID),
+                        .text(event.eventID),
+                    ])
+                return decided.outcome
+            }
+        }
+    }
+
+    /// The customer with this id (`cust_…`), when there is one.
+    private static func ledgerCustomer(_ db: PostgresConnection, organizationID: String, customerIDs: [String]) throws
+        -> CommissionLedger.Customer?
+    {
+        guard let id = customerIDs.first else { return nil }
+        return try db.rows(
+            """
+            SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
+            WHERE organization_id = ? AND id = ?
+            """, [.text(organizationID), .text(id)], Self.ledgerCustomer
+        ).first
+    }
+
+    private static func ledgerCustomer(_ row: PostgresRow) -> CommissionLedger.Customer {
+        CommissionLedger.Customer(
+            id: row.text(0), partnerID: row.text(1), programID: row.text(2),
+            status: CustomerStatus(rawValue: row.text(3)) ?? .lead,
+            lifecycle: CustomerStatus(rawValue: row.text(4)) ?? .lead, statusChangedAt: row.optionalInt(5),
+            firstPaidAt: row.optionalInt(6))
+    }
+
+    /// The first claimed customer one of `ids` leads to, in order: claimed with it, or moved to it by a transfer.
+    private static func ledgerCustomer(_ db: PostgresConnection, organizationID: String, ids: [String]) throws
+        -> CommissionLedger.Customer?
+    {
+        for id in ids {
+            let found = try db.rows(
+                """
+                SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
+                WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
+                    WHERE organization_id = ?1 AND app_user_id = ?2))
+                ORDER BY customer_id = ?2 DESC LIMIT 1
+                """, [.text(organizationID), .text(id)], Self.ledgerCustomer)
+            if let customer = found.first { return customer }
+        }
+        return nil
+    }
+
+    private static func transactions(_ db: PostgresConnection, _ condition: String, _ bindings: [PostgresValue]) throws
+        -> [CommissionLedger.Transaction]
+    {
+        try db.rows(
+            """
+            SELECT t.transaction_id, t.customer, t.revenue_cents, t.purchased_at, t.refunded, t.refund_changed_at,
+                m.id, m.status
+            FROM transactions t LEFT JOIN commissions m
+                ON m.organization_id = t.organization_id AND m.transaction_id = t.transaction_id
+            WHERE t.organization_id = ?1 AND \(condition)
+            """, bindings
+        ) { row in
+            CommissionLedger.Transaction(
+                transactionID: row.text(0), customerID: row.optionalText(1), revenueCents: row.optionalInt(2),
+                purchasedAt: row.optionalInt(3), refunded: row.int(4) != 0, refundChangedAt: row.optionalInt(5),
+                commission: row.optionalText(6).map {
+                    CommissionLedger.Commission(id: $0, status: CommissionStatus(rawValue: row.text(7)) ?? .pending)
+                })
+        }
+    }
+
+    private static func apply(
+        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: PostgresConnection
+    ) throws {
+        let organization = PostgresValue.text(event.organizationID)
+        for transaction in plan.transactions {
+            try db.query(
+                """
+                INSERT INTO transactions (organization_id, transaction_id, customer, revenue_cents, purchased_at,
+                    refunded, refund_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (organization_id, transaction_id) DO UPDATE SET customer = excluded.customer,
+                    revenue_cents = excluded.revenue_cents, purchased_at = excluded.purchased_at,
+                    refunded = excluded.refunded, refund_changed_at = excluded.refund_changed_at
+                """,
+                [
+                    organization, .text(transaction.transactionID), .optional(transaction.customerID),
+                    transaction.revenueCents.map { .integer($0) } ?? .null,
+                    transaction.purchasedAt.map { .integer($0) } ?? .null, .integer(transaction.refunded ? 1 : 0),
+                    transaction.refundChangedAt.map { .integer($0) } ?? .null,
+                ])
+        }
+        if let commission = plan.newCommission, let customer {
+            try db.query(
+                """
+                INSERT INTO commissions (id, organization_id, created_at, partner_id, program_id, customer, event_id,
+                    transaction_id, product_id, revenue_cents, amount, currency, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'USD', ?)
+                ON CONFLICT (organization_id, transaction_id) DO NOTHING
+                """,
+                [
+                    .text(commission.id), organization, .integer(event.receivedAt), .text(customer.partnerID),
+                    .text(customer.programID), .text(customer.id), .text(event.eventID),
+                    .text(commission.transactionID), .optional(commission.productID),
+                    .integer(commission.revenueCents), .integer(commission.amountCents),
+                    .text(commission.status.rawValue),
+                ])
+        }
+        for change in plan.commissionStatuses {
+            try db.query(
+                "UPDATE commissions SET status = ? WHERE id = ? AND organization_id = ?",
+                [.text(change.status.rawValue), .text(change.id), organization])
+        }
+        guard let customer else { return }
+        if let change = plan.customerStatus {
+            try db.query(
+                "UPDATE customers SET status = ? WHERE id = ?", [.text(change.status.rawValue), .text(customer.id)])
+        }
+        if let change = plan.lifecycle {
+            try db.query(
+                "UPDATE customers SET lifecycle = ?, status_changed_at = ? WHERE id = ?",
+                [.text(change.status.rawValue), .integer(change.at), .text(customer.id)])
+        }
+        if let firstPaidAt = plan.firstPaidAt {
+            try db.query(
+                "UPDATE customers SET first_paid_at = ? WHERE id = ?", [.integer(firstPaidAt), .text(customer.id)])
+        }
+        for alias in plan.aliases {
+            try db.query(
+                """
+                INSERT INTO customer_aliases (organization_id, app_user_id, customer) VALUES (?, ?, ?)
+                ON CONFLICT (organization_id, app_user_id) DO UPDATE SET customer = excluded.customer
+                """, [organization, .text(alias), .text(customer.id)])
+        }
+    }
+
+    public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {
+        var sql = """
+            SELECT m.id, m.created_at, m.organization_id, m.partner_id, m.program_id, m.customer, c.customer_id,
+                m.event_id, m.transaction_id, m.product_id, m.revenue_cents, m.amount, m.currency, m.status
+            FROM commissions m JOIN customers c ON c.id = m.customer
+            WHERE m.organization_id = ?
+            """
+        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        if let after = query.startingAfter {
+            sql += " AND m.seq < (SELECT seq FROM commissions WHERE id = ?)"
+            bindings.append(.text(after))
+        }
+        if let partner = query.partnerID {
+            sql += " AND m.partner_id = ?"
+            bindings.append(.text(partner))
+        }
+        if let customer = query.customerID {
+            sql += " AND (c.customer_id = ? OR m.customer = ?)"
+            bindings += [.text(customer), .text(customer)]
+        }
+        if let status = query.status {
+            sql += " AND m.status = ?"
+            bindings.append(.text(status.rawValue))
+        }
+        return try page(sql, bindings, order: "m.seq", limit: query.limit) { row in
+            CommissionRecord(
+                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), partnerID: row.text(3),
+                programID: row.text(4), customer: row.text(5), customerID: row.text(6), eventID: row.text(7),
+                transactionID: row.text(8), productID: row.optionalText(9), revenueCents: row.int(10),
+                amountCents: row.int(11), currency: row.text(12),
+                status: CommissionStatus(rawValue: row.text(13)) ?? .pending)
+        }
+    }
+
+    public func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws
+        -> Page<StoredWebhookEvent>
+    {
+        var sql = """
+            SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body
+            FROM webhook_events WHERE organization_id = ?1
+            """
+        var bindings: [PostgresValue] = [.text(organizationID)]
+        if let after = startingAfter {
+            sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
+            bindings.append(.text(after))
+        }
+        return try page(sql, bindings, order: "seq", limit: limit) { row in
+            StoredWebhookEvent(
+                eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
+                appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
+                receivedAt: row.int(6), body: Array(row.text(7).utf8))
+        }
+    }
+}

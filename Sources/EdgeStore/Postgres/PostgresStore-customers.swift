@@ -1,0 +1,92 @@
+extension PostgresStore {
+    static let customerColumns = """
+        id, organization_id, customer_id, partner_id, program_id, code, click_id, status, claimed_at, first_seen_at
+        """
+
+    /// A customer with its totals: revenue of purchases not refunded, and pending commissions.
+    static let customerSelect = """
+        SELECT c.id, c.organization_id, c.customer_id, c.partner_id, c.program_id, c.code, c.click_id, c.status,
+            c.claimed_at, c.first_seen_at,
+            (SELECT COALESCE(SUM(t.revenue_cents), 0) FROM transactions t WHERE t.customer = c.id AND t.refunded = 0),
+            (SELECT COALESCE(SUM(m.amount), 0) FROM commissions m WHERE m.customer = c.id AND m.status = 'pending')
+        FROM customers c
+        """
+
+    static func customer(_ row: PostgresRow) -> CustomerRecord {
+        CustomerRecord(
+            id: row.text(0), organizationID: row.text(1), customerID: row.text(2), partnerID: row.text(3),
+            programID: row.text(4), code: row.text(5), clickID: row.optionalText(6), status: row.text(7),
+            claimedAt: row.int(8), firstSeenAt: row.optionalInt(9), revenueCents: row.int(10),
+            commissionCents: row.int(11))
+    }
+
+    public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
+        try withConnection { db in
+            try db.transaction {
+                // A user id a RevenueCat TRANSFER moved to a customer already has its partner: first code wins.
+                let moved = try db.rows(
+                    """
+                    \(Self.customerSelect) WHERE c.id = (SELECT a.customer FROM customer_aliases a
+                        WHERE a.organization_id = ? AND a.app_user_id = ?)
+                    """, [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
+                if let owner = moved.first { return (owner, false) }
+                // The unique (organization_id, customer_id) index decides between racing claims: the second
+                // insert changes nothing and reads the winner back.
+                try db.query(
+                    """
+                    INSERT INTO customers (\(Self.customerColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (organization_id, customer_id) DO NOTHING
+                    """,
+                    [
+                        .text(customer.id), .text(customer.organizationID), .text(customer.customerID),
+                        .text(customer.partnerID), .text(customer.programID), .text(customer.code),
+                        .optional(customer.clickID), .text(customer.status), .integer(customer.claimedAt),
+                        customer.firstSeenAt.map { .integer($0) } ?? .null,
+                    ])
+                let created = db.changes == 1
+                let stored = try db.rows(
+                    "\(Self.customerSelect) WHERE c.organization_id = ? AND c.customer_id = ?",
+                    [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
+                guard let winner = stored.first else {
+                    throw StoreError.database("the customer vanished inside its own transaction")
+                }
+                return (winner, created)
+            }
+        }
+    }
+
+    public func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
+        try withConnection { db in
+            try db.rows(
+                """
+                \(Self.customerSelect) WHERE c.organization_id = ?1 AND (c.customer_id = ?2 OR c.id = (SELECT a.customer
+                    FROM customer_aliases a WHERE a.organization_id = ?1 AND a.app_user_id = ?2))
+                ORDER BY c.customer_id = ?2 DESC LIMIT 1
+                """,
+                [.text(organizationID), .text(customerID)], Self.customer
+            ).first
+        }
+    }
+
+    public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
+        var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
+        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        if let after = query.startingAfter {
+            sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
+            bindings.append(.text(after))
+        }
+        if let partner = query.partnerID {
+            sql += " AND c.partner_id = ?"
+            bindings.append(.text(partner))
+        }
+        if let status = query.status {
+            sql += " AND c.status = ?"
+            bindings.append(.text(status))
+        }
+        if let customerID = query.customerID {
+            sql += " AND c.customer_id = ?"
+            bindings.append(.text(customerID))
+        }
+        return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
+    }
+}

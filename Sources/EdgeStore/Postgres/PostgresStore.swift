@@ -1,0 +1,226 @@
+import LinkCore
+import Synchronization
+
+/// The shared store: one PostgreSQL database that several nodes use together.
+///
+/// Each instance owns one connection (``PostgresConnection``) behind a mutex, as ``SQLiteStore`` does: the server
+/// already opens one store per busy party (the ingester, the config watcher, the API's writer and readers), so
+/// connections are pooled per worker thread. While the database cannot be reached every call throws
+/// ``StoreError/unavailable(_:)`` at once; the connection comes back by itself when the database does.
+public final class PostgresStore: Store {
+    let connection: Mutex<PostgresConnection>
+    /// Where the database is; its description masks the password.
+    public let url: PostgresURL
+
+    /// The channel ``applyConfig(_:expectedRevision:)`` notifies, in the transaction that bumps the revision.
+    static let configChannel = "tolt_config"
+
+    /// Opens a connection to `url`. Does not fail when the database is down: the first call that needs it throws
+    /// `unavailable`, and later calls connect again.
+    public init(url: PostgresURL) {
+        self.url = url
+        connection = Mutex(PostgresConnection(url: url))
+    }
+
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try connection.withLock { try body($0) }
+    }
+
+    /// One page of a list, as ``SQLiteStore``'s: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
+    /// ``ClickQuery/maximumLimit``), and whether more follow. The limit is a parameter, so that one prepared
+    /// statement serves every page size.
+    func page<Item>(
+        _ sql: String, _ bindings: [PostgresValue], order: String, limit: Int,
+        _ transform: (PostgresRow) throws -> Item
+    ) throws -> Page<Item> {
+        let limit = max(1, min(limit, ClickQuery.maximumLimit))
+        let rows = try withConnection {
+            try $0.rows(
+                sql + " ORDER BY \(order) DESC LIMIT ?\(bindings.count + 1)",
+                bindings + [.integer(Int64(limit + 1))], transform)
+        }
+        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    }
+
+    /// Applies the missing steps of ``PostgresMigrations`` in one transaction under an advisory lock: nodes that
+    /// start together wait for the first one, then find nothing left to do.
+    public func migrate() throws {
+        try withConnection { db in
+            try db.transaction {
+                try db.execute(
+                    """
+                    SET LOCAL statement_timeout = 0;
+                    SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey.0), \(PostgresMigrations.lockKey.1));
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+                    """)
+                var version = 0
+                try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { version = Int($0.int(0)) }
+                for (index, step) in PostgresMigrations.steps.enumerated() where index >= version {
+                    try db.execute(step)
+                    try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
+                }
+            }
+        }
+    }
+
+    /// The schema's version: how many steps of ``PostgresMigrations`` were applied.
+    public func schemaVersion() throws -> Int {
+        try withConnection { db in
+            var version = 0
+            try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { version = Int($0.int(0)) }
+            return version
+        }
+    }
+
+    /// The first node to ask creates the key; the unique id makes every other node read that one.
+    public func clickSigningKey() throws -> [UInt8] {
+        try withConnection { db in
+            var generator = SystemRandomNumberGenerator()
+            let fresh = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try db.query(
+                "INSERT INTO click_signing_key (id, key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", [.bytes(fresh)])
+            var key: [UInt8]?
+            try db.query("SELECT key FROM click_signing_key WHERE id = 1") { key = $0.bytes(0) }
+            guard let key, key.count == 32 else { throw StoreError.database("the stored click signing key is damaged") }
+            return key
+        }
+    }
+
+    public func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws {
+        // As SQLiteStore's: clicks before repeats, and a tap whose id is already stored (earlier, or earlier in
+        // this batch) counts as a repeat. Taps after the first with one id never insert, so the batch's
+        // candidates have distinct ids and the insert's RETURNING says which of them are new.
+        var candidates: [ClickRecord] = []
+        var seen = Set<String>()
+        for tap in clicks + repeats where seen.insert(tap.id).inserted { candidates.append(tap) }
+        try withConnection { db in
+            try db.transaction {
+                var inserted = Set<String>()
+                var start = 0
+                while start < candidates.count {
+                    let chunk = candidates[start..<min(start + Self.insertChunk, candidates.count)]
+                    try Self.insert(chunk, into: db) { inserted.insert($0) }
+                    start += Self.insertChunk
+                }
+                var counts = HourlyClickCounts()
+                for tap in clicks + repeats { counts.add(tap, unique: inserted.remove(tap.id) != nil) }
+                try Self.write(counts, into: db)
+                try db.query(
+                    """
+                    INSERT INTO journal_checkpoints (segment, byte_offset) VALUES (?, ?)
+                    ON CONFLICT (segment) DO UPDATE SET byte_offset = excluded.byte_offset
+                    """, [.text(checkpoint.segment), .integer(checkpoint.offset)])
+            }
+        }
+    }
+
+    /// Clicks per insert statement: a batch is a few statements, each bounded in size.
+    static let insertChunk = 1_000
+
+    /// Inserts clicks whose ids are not stored yet, in one statement (a batch as arrays, unnested), calling
+    /// `inserted` with each new id.
+    private static func insert(
+        _ clicks: ArraySlice<ClickRecord>, into db: PostgresConnection, inserted: (String) -> Void
+    ) throws {
+        func column(_ value: (ClickRecord) -> PostgresValue) -> PostgresValue { .array(clicks.map(value)) }
+        try db.query(
+            """
+            INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform, user_agent,
+                referer, ip, country)
+            SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                ?::text[], ?::text[], ?::text[], ?::text[])
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """,
+            [
+                column { .text($0.id) }, column { .integer($0.createdAt) }, column { .text($0.organizationID) },
+                column { .text($0.programID) }, column { .text($0.partnerID) }, column { .text($0.code) },
+                column { .text($0.platform.rawValue) }, column { .text($0.userAgent) }, column { .text($0.referer) },
+                column { .text($0.ip) }, column { .optional($0.country) },
+            ]
+        ) { inserted($0.text(0)) }
+    }
+
+    /// Adds a batch's hourly counts to the stored ones in one statement, inside the caller's transaction.
+    private static func write(_ counts: HourlyClickCounts, into db: PostgresConnection) throws {
+        let rows = counts.rows
+        guard !rows.isEmpty else { return }
+        try db.query(
+            """
+            INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
+            SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+            ON CONFLICT (organization_id, hour_start, partner_id) DO UPDATE SET
+                clicks = click_counts.clicks + excluded.clicks,
+                unique_clicks = click_counts.unique_clicks + excluded.unique_clicks
+            """,
+            [
+                .array(rows.map { .text($0.organizationID) }), .array(rows.map { .integer($0.hourStart) }),
+                .array(rows.map { .text($0.partnerID) }), .array(rows.map { .integer($0.clicks) }),
+                .array(rows.map { .integer($0.uniqueClicks) }),
+            ])
+    }
+
+    public func journalOffset(segment: String) throws -> Int64 {
+        try withConnection { db in
+            var offset: Int64 = 0
+            try db.query("SELECT byte_offset FROM journal_checkpoints WHERE segment = ?", [.text(segment)]) {
+                offset = $0.int(0)
+            }
+            return offset
+        }
+    }
+
+    public func forgetJournalSegment(_ segment: String) throws {
+        try withConnection { db in
+            try db.query("DELETE FROM journal_checkpoints WHERE segment = ?", [.text(segment)])
+        }
+    }
+
+    public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
+        var sql = """
+            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip,
+                country
+            FROM clicks WHERE organization_id = ?
+            """
+        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        if let after = query.startingAfter {
+            sql += " AND id < ?"
+            bindings.append(.text(after))
+        }
+        if let partner = query.partnerID {
+            sql += " AND partner_id = ?"
+            bindings.append(.text(partner))
+        }
+        if let since = query.since {
+            sql += " AND created_at >= ?"
+            bindings.append(.integer(since))
+        }
+        return try page(sql, bindings, order: "id", limit: query.limit) { row in
+            ClickRecord(
+                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
+                partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
+                userAgent: row.text(7), referer: row.text(8), ip: row.text(9), country: row.optionalText(10))
+        }
+    }
+
+    public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {
+        // As SQLiteStore's: ids below the time's own prefix are a range of the primary key.
+        let bound = ClickID.timePrefix(milliseconds: time)
+        return try withConnection { db in
+            try db.query(
+                """
+                DELETE FROM clicks WHERE id IN (
+                    SELECT id FROM clicks WHERE id < ? AND created_at < ? ORDER BY id LIMIT ?)
+                """, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
+            return db.changes
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Runs SQL without parameters outside a transaction (`CREATE DATABASE`, `DROP DATABASE`): for tests and
+    /// tools of this package that set up databases, never for data.
+    package func administer(_ sql: String) throws {
+        try withConnection { try $0.execute(sql) }
+    }
+}

@@ -1,0 +1,115 @@
+import EdgeServer
+import EdgeStore
+import Foundation
+import LinkCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// A node on a PostgreSQL store that goes down and comes back: links are answered all along, the API answers `503`
+/// in the JSON error shape (never a hang), and every click journaled meanwhile is stored exactly once afterwards.
+/// The database is a cluster of the test's own, stopped and started with `pg_ctl`.
+@Suite struct PostgresOutageTests {
+    @Test func whileTheStoreIsDownTheAPIAnswers503AndTheIngesterCatchesUpWhenItReturns() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        let url = try cluster.start()
+        let reader = PostgresStore(url: url)
+        try reader.migrate()
+        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: reader)
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 1
+        configuration.dataDirectory = data.path
+        configuration.postgres = url
+        configuration.repeatTapWindow = 0
+        let logs = Mutex<[String]>([])
+        let server = try EdgeServer(configuration: configuration, log: { line in logs.withLock { $0.append(line) } })
+        server.start()
+        defer { server.stop() }
+        let client = HTTPClient(port: server.port)
+        let secret = [("Authorization", "Bearer sk_acme_secret")]
+
+        #expect(try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)]).status == 302)
+        #expect(eventually(within: 10) { (try? reader.allClicks().count) == 1 })
+
+        try cluster.stop()
+        for index in 0..<5 {
+            let tap = try client.request(
+                "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+            #expect(tap.status == 302, "links never wait on the store")
+        }
+        let list = try client.request("GET", "/v1/clicks", headers: secret)
+        #expect(list.status == 503)
+        #expect(list.header("retry-after") == "2")
+        #expect(
+            list.text.contains(#""success":false"#) && list.text.contains(#""error":"unavailable""#), "\(list.text)")
+        #expect(eventually(within: 10) { logs.withLock { $0.contains { $0.hasPrefix("store unavailable") } } })
+
+        try cluster.start()
+        #expect(eventually(within: 20) { (try? reader.allClicks().count) == 6 })
+        let clicks = try reader.allClicks()
+        #expect(Set(clicks.map(\.id)).count == 6, "each click stored once")
+        let after = try client.request("GET", "/v1/clicks", headers: secret)
+        #expect(after.status == 200, "\(after.text)")
+        #expect(eventually(within: 10) { logs.withLock { $0.contains { $0.hasPrefix("store reachable again") } } })
+        let outages = logs.withLock { $0.filter { $0.hasPrefix("store unavailable") }.count }
+        #expect(outages == 1, "one line per outage, not one per retry")
+    }
+}
+
+/// Several nodes starting at once on a new database: each runs the migrations, under an advisory lock, so the
+/// schema is built once and every node finds it complete.
+@Suite struct PostgresMigrationRaceTests {
+    @Test func fourProcessesMigratingAtOnceBuildTheSchemaOnce() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let children = try (0..<4).map { index in
+            try ChildProcess(["migrate", "--store", url.unmasked], outputIn: output.path, label: "migrate-\(index)")
+        }
+        for child in children {
+            let exit = try #require(child.waitForExit(within: 60))
+            #expect(exit.status == 0 && !exit.signaled, "\(child.stderr)")
+            #expect(child.stdout == "store is up to date\n")
+        }
+        let store = PostgresStore(url: url)
+        let version = try store.schemaVersion()
+        #expect(version >= 1)
+        try store.migrate()
+        #expect(try store.schemaVersion() == version)
+        #expect(try store.configRevision() == 0)
+    }
+}
+
+/// `--store` on the command line: a URL libpq cannot parse is a usage error that never shows the password, and a
+/// working one is used by every command (here `import` then `export` through a real database).
+@Suite struct StoreOptionTests {
+    @Test func aBadURLIsAUsageErrorWithoutThePassword() throws {
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let result = try ChildProcess.run(
+            ["migrate", "--store", "postgres://tolt:hunter2@127.0.0.1/db?no_such_option=1"], outputIn: output.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("invalid PostgreSQL URL postgres://tolt:***@127.0.0.1/db"), "\(result.stderr)")
+        #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"))
+    }
+
+    @Test func importAndExportGoThroughTheDatabaseTheFlagNames() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let file = output.path + "/config.json"
+        try ConfigFixtures.standard.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.run(["import", file, "--store", url.unmasked], outputIn: output.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try ChildProcess.run(["export", "--store", url.unmasked], outputIn: output.path)
+        #expect(exported.status == 0 && exported.stdout.contains(#""public_key":"pk_acme""#), "\(exported.stderr)")
+        #expect(try PostgresStore(url: url).configRecords().organizations.map(\.id).contains("org_acme"))
+    }
+}

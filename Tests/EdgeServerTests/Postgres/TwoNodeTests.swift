@@ -1,0 +1,88 @@
+import EdgeStore
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two `tolt-edge serve` processes on one PostgreSQL database, as two nodes behind a load balancer: racing claims
+/// for one user across both give one `claimed`; clicks from both reach the store; a click minted on one node is
+/// claimed on the other (one signing key, through the store); an import is redirected by both within 2 s.
+@Suite struct TwoNodeTests {
+    static let standardAndRace = [ConfigFixtures.standard, ClaimConcurrencyTests.config]
+
+    @Test func twoNodesShareClaimsClicksTheSigningKeyAndTheConfiguration() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let store = PostgresStore(url: url)
+        try store.migrate()
+        for config in Self.standardAndRace {
+            try ConfigImporter.importDocument(try ConfigDocument(json: Array(config.utf8)), into: store)
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let nodes = try ["a", "b"].map { name in
+            try ChildServer(
+                dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
+                arguments: ["--store", url.unmasked, "--dedupe-window", "0", "--trusted-proxy", "127.0.0.1/32"])
+        }
+        defer {
+            for node in nodes {
+                node.child.signal(SIGTERM)
+                _ = node.child.waitForExit(within: 20)
+            }
+        }
+
+        // 30 claims for one user, alternating between the nodes, released together.
+        let ports = nodes.map(\.port)
+        let results = ClaimConcurrencyTests.race(30) { index in
+            let client = HTTPClient(port: ports[index % 2])
+            let body = ClaimBody.make(publicID: "pk_race", user: "racer", code: "RACE\(index)")
+            let response = try client.claim(body, headers: [("X-Forwarded-For", "198.51.100.\(index)")])
+            return response.text
+        }
+        let answers = try results.map { try $0.get() }
+        #expect(answers.filter { $0.contains(#""status":"claimed""#) }.count == 1, "\(answers)")
+        #expect(answers.filter { $0.contains(#""status":"already_claimed""#) }.count == 29, "\(answers)")
+
+        // Clicks on both nodes reach the one store; a click minted on node a is claimed on node b.
+        var minted: [String] = []
+        for (index, node) in nodes.enumerated() {
+            for _ in 0..<3 {
+                let tap = try node.client().request(
+                    "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+                #expect(tap.status == 302)
+                if index == 0, let id = LinkResponses.clickID(in: tap) { minted.append(id) }
+            }
+        }
+        #expect(eventually(within: 10) { (try? store.allClicks().count) == 6 })
+        let clickID = try #require(minted.first)
+        let crossClaim = try nodes[1].client().claim(
+            ClaimBody.make(user: "cross-node", clickID: clickID, firstSeenAt: WallClock.iso(offset: -60_000)))
+        #expect(crossClaim.text.contains(#""status":"claimed""#), "\(crossClaim.text)")
+        #expect(try store.customer(organizationID: "org_acme", customerID: "cross-node")?.clickID == clickID)
+
+        // An import through the command line is redirected by both nodes within 2 s.
+        for node in nodes {
+            #expect(
+                try node.client().request("GET", "/a/pk_acme/FRESH1", headers: [("User-Agent", Agents.iPhone)])
+                    .status == 404)
+        }
+        let file = directory.path + "/fresh.json"
+        try
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","codes":[{"code":"FRESH1"}]}]}]}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.run(["import", file, "--store", url.unmasked], outputIn: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for node in nodes {
+            #expect(
+                eventually(within: 2) {
+                    (try? node.client().request("GET", "/a/pk_acme/FRESH1", headers: [("User-Agent", Agents.iPhone)])
+                        .status) == 302
+                })
+        }
+    }
+}
