@@ -211,6 +211,9 @@ struct UserAgentFamilyTests {
         ("Podeo/6.1.0 (iOS 17.4)", .ios),
         ("com.apple.appstored/1.0 iOS/17.4 model/iPhone15,2 hwp/t8120 build/21E219 (6; dt:289) AMS/1", .ios),
         ("NewsApp-iPad/3.1 CFNetwork/1494.0.7 Darwin/23.4.0", .ios),
+        // Issue 15, third pass: an app's product token naming the OS it was built for, beside a contact URL.
+        ("Listenwell/Android App 3.2.1 (https://listenwell.example)", .android),
+        ("Listenwell/iOS (https://listenwell.example) 3.2.1", .ios),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
