@@ -1,6 +1,7 @@
 import EdgeStore
 import Foundation
 import LinkCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -10,7 +11,8 @@ import Testing
 
 /// Two `tolt-edge serve` processes on one PostgreSQL database, as two nodes behind a load balancer: racing claims
 /// for one user across both give one `claimed`; clicks from both reach the store; a click minted on one node is
-/// claimed on the other (one signing key, through the store); an import is redirected by both within 2 s.
+/// claimed on the other (one signing key, through the store); an import is redirected by both within 2 s; PostgreSQL
+/// stopped and restarted under load on both costs no click and stores none twice.
 @Suite struct TwoNodeTests {
     static let standardAndRace = [ConfigFixtures.standard, ClaimConcurrencyTests.config]
 
@@ -84,5 +86,75 @@ import Testing
                         .status) == 302
                 })
         }
+    }
+
+    /// Both nodes tapped without pause while the test's own cluster is stopped and, a moment later, started again:
+    /// every tap is answered with a redirect (the journal absorbs the outage), and once the database is back every
+    /// click id either node answered is in the store exactly once, and no other.
+    @Test func postgresStoppedUnderLoadOnBothNodesLosesNoClickAndStoresNoneTwice() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        let url = try cluster.start()
+        let store = PostgresStore(url: url)
+        try store.migrate()
+        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: store)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let nodes = try ["a", "b"].map { name in
+            try ChildServer(
+                dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
+                arguments: ["--store", url.unmasked, "--dedupe-window", "0"])
+        }
+        defer {
+            for node in nodes {
+                node.child.signal(SIGTERM)
+                _ = node.child.waitForExit(within: 30)
+            }
+        }
+
+        // One tapping thread per node until `stop`; each keeps the click ids its redirects carried, and counts
+        // anything that was not a redirect.
+        let stop = Atomic<Bool>(false)
+        let answered = Mutex<[String]>([])
+        let refused = Mutex<[String]>([])
+        let done = DispatchGroup()
+        for node in nodes {
+            let port = node.port
+            done.enter()
+            TestThread.start(name: "tapper") {
+                defer { done.leave() }
+                let client = HTTPClient(port: port)
+                while !stop.load(ordering: .relaxed) {
+                    do {
+                        let tap = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+                        if tap.status == 302, let id = LinkResponses.clickID(in: tap) {
+                            answered.withLock { $0.append(id) }
+                        } else {
+                            refused.withLock { $0.append("\(tap.status) \(tap.text)") }
+                        }
+                    } catch {
+                        refused.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+        }
+        func taps() -> Int { answered.withLock { $0.count } }
+        #expect(eventually(within: 20) { taps() >= 200 })
+        try cluster.stop()
+        let atStop = taps()
+        #expect(eventually(within: 20) { taps() >= atStop + 400 }, "links are answered while PostgreSQL is down")
+        try cluster.start()
+        let atStart = taps()
+        #expect(eventually(within: 20) { taps() >= atStart + 200 })
+        stop.store(true, ordering: .relaxed)
+        done.wait()
+
+        let ids = answered.withLock { $0 }
+        #expect(refused.withLock { $0 }.isEmpty, "\(refused.withLock { $0.prefix(5) })")
+        #expect(Set(ids).count == ids.count, "every redirect carried a click id of its own")
+        #expect(eventually(within: 60) { (try? store.allClicks().count) ?? 0 >= ids.count })
+        let stored = try store.allClicks().map(\.id)
+        #expect(stored.count == ids.count, "each answered click stored once, and nothing else")
+        #expect(Set(stored) == Set(ids))
     }
 }
