@@ -122,5 +122,7 @@ enum SQLiteMigrations {
         "ALTER TABLE clicks ADD COLUMN country TEXT;",
         // 7: hourly click counts (SQLiteMigrations+ClickCounts).
         clickCounts,
+        // 8: covering indexes for the dashboard's summaries (SQLiteMigrations+Summaries).
+        summaries,
     ]
 }
