@@ -246,9 +246,13 @@ import Testing
         let hour = RepeatTapJournalTests.hour
         let taps = (0..<5).map { RepeatTapJournalTests.tap(id: "clk_\($0)", at: day + Int64($0) * hour / 2) }
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
-        // As a store of the build before the counts: no table, the version before its step.
+        // As a store of the build before the counts: none of step 7's and step 8's tables and indexes, version 6.
         try fixture.store.withConnection { db in
-            try db.execute("DROP TABLE click_counts; PRAGMA user_version = \(SQLiteMigrations.steps.count - 1)")
+            try db.execute(
+                """
+                DROP TABLE click_counts; DROP TABLE organization_click_counts; DROP INDEX customers_by_status;
+                DROP INDEX commissions_by_partner_status; DROP INDEX customers_by_organization; PRAGMA user_version = 6
+                """)
         }
         try fixture.store.migrate()
         let counts = try fixture.store.clickCounts(

@@ -179,4 +179,18 @@ import Testing
             #expect(!plan.contains { $0.contains("SCAN") && !$0.contains("COVERING") }, "\(sql): \(plan)")
         }
     }
+
+    /// The customer list's first page walks `customers_by_organization` backwards instead of sorting every
+    /// customer of the organization with its revenue and commission subqueries.
+    @Test func theCustomerListReadsNewestFirstWithoutSorting() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let plan = try fixture.store.withConnection { db in
+            try db.rows(
+                "EXPLAIN QUERY PLAN \(SQLiteStore.customerSelect) WHERE c.organization_id = ? ORDER BY c.seq DESC LIMIT 21"
+            ) { $0.text(3) }
+        }
+        #expect(plan.contains { $0.contains("customers_by_organization") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
 }
