@@ -246,7 +246,8 @@ import Testing
         let hour = RepeatTapJournalTests.hour
         let taps = (0..<5).map { RepeatTapJournalTests.tap(id: "clk_\($0)", at: day + Int64($0) * hour / 2) }
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
-        // As a store of the build before the counts: none of step 7's and step 8's tables and indexes, version 6.
+        // As a store of the build before the counts: none of step 7's and step 8's tables and indexes, version 6
+        // (dropping click_counts drops its index).
         try fixture.store.withConnection { db in
             try db.execute(
                 """

@@ -107,4 +107,22 @@ import Testing
                 DailyClickCount(day: Self.start / Self.day + 1, partnerID: "", clicks: 7, uniqueClicks: 7),
             ])
     }
+
+    /// One partner's days read that partner's hours from a covering index, not every partner's hours in the range.
+    @Test func aPartnersDaysReadOnlyThatPartnersHours() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let plan = try fixture.store.withConnection { db in
+            try db.rows(
+                """
+                EXPLAIN QUERY PLAN SELECT (hour_start + 0) / 86400000 AS day, partner_id, SUM(clicks), SUM(unique_clicks)
+                FROM click_counts WHERE organization_id = ? AND hour_start >= ? AND hour_start < ? AND partner_id = ?
+                GROUP BY day, partner_id ORDER BY day, partner_id
+                """
+            ) { $0.text(3) }
+        }
+        #expect(
+            plan.contains { $0.contains("COVERING INDEX click_counts_by_partner (organization_id=? AND partner_id=?") },
+            "\(plan)")
+    }
 }
