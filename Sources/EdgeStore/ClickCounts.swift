@@ -16,11 +16,15 @@ public struct ClickCountQuery: Sendable, Equatable {
     public var offsetMilliseconds: Int64
     /// The most rows returned, 1 to ``maximumLimit``.
     public var limit: Int
+    /// `false`: one row per day for the whole organization (``DailyClickCount/partnerID`` empty), summed from its
+    /// own hourly counts: a day costs 24 rows read however many partners had clicks (the dashboard's Overview).
+    /// Ignored when ``partnerID`` is set.
+    public var byPartner: Bool
 
     /// A query with every field given.
     public init(
         organizationID: String, partnerID: String? = nil, from: Int64, to: Int64, offsetMilliseconds: Int64 = 0,
-        limit: Int = ClickCountQuery.maximumLimit
+        limit: Int = ClickCountQuery.maximumLimit, byPartner: Bool = true
     ) {
         self.organizationID = organizationID
         self.partnerID = partnerID
@@ -28,6 +32,7 @@ public struct ClickCountQuery: Sendable, Equatable {
         self.to = to
         self.offsetMilliseconds = offsetMilliseconds
         self.limit = limit
+        self.byPartner = byPartner
     }
 }
 
@@ -35,6 +40,7 @@ public struct ClickCountQuery: Sendable, Equatable {
 public struct DailyClickCount: Sendable, Equatable {
     /// Days since 1970-01-01 in the query's offset.
     public var day: Int64
+    /// The partner; empty in a query's rows that are not ``ClickCountQuery/byPartner``.
     public var partnerID: String
     /// Every counted tap: first taps and repeat taps.
     public var clicks: Int64

@@ -36,6 +36,12 @@ public final class DeferredStore: Store {
         try store().waitForConfigChange(seconds: seconds)
     }
     public func clickSigningKey() throws -> [UInt8] { try store().clickSigningKey() }
+    public func organizationSummary(organizationID: String) throws -> OrganizationSummary {
+        try store().organizationSummary(organizationID: organizationID)
+    }
+    public func commissionTotals(organizationID: String) throws -> [PartnerCommissionTotal] {
+        try store().commissionTotals(organizationID: organizationID)
+    }
     public func ingest(_ clicks: [ClickRecord], repeats: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         try store().ingest(clicks, repeats: repeats, checkpoint: checkpoint)
     }

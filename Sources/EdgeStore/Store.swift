@@ -72,6 +72,13 @@ public protocol Store: AnyObject, Sendable {
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord>
     /// An organization's webhook events, newest first; `startingAfter` is the last event id of the previous page.
     func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws -> Page<StoredWebhookEvent>
+
+    /// An organization's claims, customers per status and commission totals per status, for its Overview. Counted
+    /// from indexes over customers and commissions (never over clicks), in one read transaction.
+    func organizationSummary(organizationID: String) throws -> OrganizationSummary
+    /// An organization's commission counts and amounts per partner and status, ordered by partner then status (only
+    /// pairs that have commissions), for its Commissions page.
+    func commissionTotals(organizationID: String) throws -> [PartnerCommissionTotal]
 }
 
 extension Store {

@@ -17,6 +17,8 @@ case "commissions": status = ListCommands.runCommissions(rest)
 case "prune": status = PruneCommand.run(rest)
 case "migrate": status = ConfigCommands.runMigrate(rest)
 case "ua": status = UserAgentCommand.run(rest)
+// Not in the usage text: a generator for bench/dashboard.sh, not something a server's operator runs.
+case "bench-fill": status = BenchFillCommand.run(rest)
 case "--help", "-h", "help":
     Output.out(Output.mainUsage)
     status = 0

@@ -1,47 +1,33 @@
 import EdgeStore
 import LinkCore
 
-// The Overview's and the Commissions page's store aggregates (`Store.organizationSummary(organizationID:)` and
-// `Store.commissionTotals(organizationID:)`) come from the issue17-dash-support branch. Until it is merged this
-// target builds without them (no number is shown rather than a made-up one); at the merge, delete the
-// `#if DASHBOARD_AGGREGATES` / `#else` branch below so the first one is compiled.
-#if DASHBOARD_AGGREGATES
-    extension DashboardHandler {
-        /// Claims, paying customers, commissions pending and reversed.
-        func aggregateCards(_ context: Context) throws -> String {
-            let summary = try api.reader.organizationSummary(organizationID: context.organization.id)
-            let pending = summary.commissions(withStatus: .pending)
-            let reversed = summary.commissions(withStatus: .reversed)
-            return Self.card("Claims", String(summary.claims), id: "claims")
-                + Self.card("Paying customers", String(summary.customers(withStatus: .paying)), id: "paying")
-                + Self.card("Commissions pending", HTML.dollars(pending.amountCents), id: "commissions-pending")
-                + Self.card("Commissions reversed", HTML.dollars(reversed.amountCents), id: "commissions-reversed")
-        }
-
-        /// The Commissions page's totals per partner and status.
-        func commissionTotalsTable(_ context: Context, partnerNames: [String: String]) throws -> String {
-            let totals = try api.reader.commissionTotals(organizationID: context.organization.id)
-            guard !totals.isEmpty else { return #"<p id="commission-totals">No commissions yet.</p>"# }
-            var out =
-                #"<div class="table-wrap"><table id="commission-totals"><thead><tr><th scope="col">Partner</th>"#
-                + #"<th scope="col">Status</th><th scope="col" class="number">Commissions</th>"#
-                + #"<th scope="col" class="number">Amount</th></tr></thead><tbody>"#
-            for total in totals {
-                out +=
-                    "<tr><td>\(HTML.escape(partnerNames[total.partnerID] ?? total.partnerID))</td>"
-                    + "<td>\(HTML.escape(total.status.rawValue))</td><td class=\"number\">\(total.count)</td>"
-                    + "<td class=\"number\">\(HTML.dollars(total.amountCents))</td></tr>"
-            }
-            return out + "</tbody></table></div>"
-        }
+// The Overview's and the Commissions page's store aggregates, read from covering indexes (never from clicks).
+extension DashboardHandler {
+    /// Claims, paying customers, commissions pending and reversed.
+    func aggregateCards(_ context: Context) throws -> String {
+        let summary = try api.reader.organizationSummary(organizationID: context.organization.id)
+        let pending = summary.commissions(withStatus: .pending)
+        let reversed = summary.commissions(withStatus: .reversed)
+        return Self.card("Claims", String(summary.claims), id: "claims")
+            + Self.card("Paying customers", String(summary.customers(withStatus: .paying)), id: "paying")
+            + Self.card("Commissions pending", HTML.dollars(pending.amountCents), id: "commissions-pending")
+            + Self.card("Commissions reversed", HTML.dollars(reversed.amountCents), id: "commissions-reversed")
     }
-#else
-    extension DashboardHandler {
-        /// Nothing until the store aggregates are merged (see above).
-        func aggregateCards(_ context: Context) throws -> String { "" }
 
-        func commissionTotalsTable(_ context: Context, partnerNames: [String: String]) throws -> String {
-            #"<p class="hint">Totals per partner arrive with the store's commission totals.</p>"#
+    /// The Commissions page's totals per partner and status.
+    func commissionTotalsTable(_ context: Context, partnerNames: [String: String]) throws -> String {
+        let totals = try api.reader.commissionTotals(organizationID: context.organization.id)
+        guard !totals.isEmpty else { return #"<p id="commission-totals">No commissions yet.</p>"# }
+        var out =
+            #"<div class="table-wrap"><table id="commission-totals"><thead><tr><th scope="col">Partner</th>"#
+            + #"<th scope="col">Status</th><th scope="col" class="number">Commissions</th>"#
+            + #"<th scope="col" class="number">Amount</th></tr></thead><tbody>"#
+        for total in totals {
+            out +=
+                "<tr><td>\(HTML.escape(partnerNames[total.partnerID] ?? total.partnerID))</td>"
+                + "<td>\(HTML.escape(total.status.rawValue))</td><td class=\"number\">\(total.count)</td>"
+                + "<td class=\"number\">\(HTML.dollars(total.amountCents))</td></tr>"
         }
+        return out + "</tbody></table></div>"
     }
-#endif
+}

@@ -53,9 +53,12 @@ extension APIHandler {
     /// The counts of local `days` in `zone`, by day then partner. An hour counts in the local day its start falls
     /// on: exact for zones whose offsets are whole hours; in a zone at a half or quarter hour (Asia/Kolkata,
     /// Asia/Kathmandu) the hour that straddles local midnight counts whole in the day it starts in.
-    func dailyCounts(organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules)
-        throws -> [DailyClickCount]
-    {
+    /// `byPartner: false` (and no `partnerID`): one row per day for the whole organization, partner id empty, read
+    /// from its own hourly counts (24 rows a day however many partners it has).
+    func dailyCounts(
+        organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules,
+        byPartner: Bool = true
+    ) throws -> [DailyClickCount] {
         // Every hour that could start on one of the days: offsets stay within ±26 h.
         let margin: Int64 = 26 * 3600
         var hour = days.lowerBound * 86_400 - margin
@@ -77,7 +80,7 @@ extension APIHandler {
             let rows = try store.clickCounts(
                 ClickCountQuery(
                     organizationID: organizationID, partnerID: partnerID, from: span.start * 1000,
-                    to: span.end * 1000, offsetMilliseconds: span.offset * 1000))
+                    to: span.end * 1000, offsetMilliseconds: span.offset * 1000, byPartner: byPartner))
             guard rows.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
             for row in rows where days.contains(row.day) {
                 merged[DayAndPartner(day: row.day, partnerID: row.partnerID), default: (0, 0)].clicks += row.clicks

@@ -79,5 +79,14 @@ enum PostgresMigrations {
         """,
         // 2 (issue 17, the dashboard): the organization's IANA time zone, for the Overview's days.
         "ALTER TABLE organizations ADD COLUMN timezone text NOT NULL DEFAULT 'UTC';",
+        // 3 (issue 17, the dashboard): SQLite's step 9 indexes, for the Overview's and the Commissions page's
+        // summaries, the customer list's first page and one partner's click counts.
+        """
+        CREATE INDEX customers_by_status ON customers (organization_id, status);
+        CREATE INDEX customers_by_organization ON customers (organization_id, seq);
+        CREATE INDEX commissions_by_partner_status ON commissions (organization_id, partner_id, status) INCLUDE (amount);
+        CREATE INDEX click_counts_by_partner ON click_counts (organization_id, partner_id, hour_start)
+            INCLUDE (clicks, unique_clicks);
+        """,
     ]
 }

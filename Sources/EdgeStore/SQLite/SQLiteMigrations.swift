@@ -124,5 +124,7 @@ enum SQLiteMigrations {
         clickCounts,
         // 8 (issue 17, the dashboard): the organization's IANA time zone, for the Overview's days.
         "ALTER TABLE organizations ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC';",
+        // 9: covering indexes for the dashboard's summaries (SQLiteMigrations+Summaries).
+        summaries,
     ]
 }

@@ -2,6 +2,7 @@ import LinkCore
 
 extension SQLiteStore {
     public func clickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] {
+        if !query.byPartner && query.partnerID == nil { return try organizationClickCounts(query) }
         var sql = """
             SELECT (hour_start + ?) / 86400000 AS day, partner_id, SUM(clicks), SUM(unique_clicks) FROM click_counts
             WHERE organization_id = ? AND hour_start >= ? AND hour_start < ?
@@ -19,6 +20,25 @@ extension SQLiteStore {
             try db.rows(sql, bindings) {
                 DailyClickCount(day: $0.int(0), partnerID: $0.text(1), clicks: $0.int(2), uniqueClicks: $0.int(3))
             }
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// ``clickCounts(_:)`` for the whole organization: from `organization_click_counts`, one row per hour.
+    private func organizationClickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] {
+        let limit = max(1, min(query.limit, ClickCountQuery.maximumLimit))
+        return try withConnection { db in
+            try db.rows(
+                """
+                SELECT (hour_start + ?) / 86400000 AS day, SUM(clicks), SUM(unique_clicks) FROM organization_click_counts
+                WHERE organization_id = ? AND hour_start >= ? AND hour_start < ? GROUP BY day ORDER BY day LIMIT \(limit)
+                """,
+                [
+                    .integer(query.offsetMilliseconds), .text(query.organizationID), .integer(query.from),
+                    .integer(query.to),
+                ]
+            ) { DailyClickCount(day: $0.int(0), partnerID: "", clicks: $0.int(1), uniqueClicks: $0.int(2)) }
         }
     }
 }
@@ -61,9 +81,14 @@ struct HourlyClickCounts {
         }
     }
 
-    /// Adds the counts to the stored ones, inside the caller's transaction.
+    /// Adds the counts to the stored ones, inside the caller's transaction: per partner, and per organization
+    /// (summed over its partners, so that a day of the whole organization reads 24 rows).
     func write(into db: SQLiteConnection) throws {
+        var organizationCounts: [Key: (clicks: Int64, unique: Int64)] = [:]
         for (key, count) in counts {
+            let organizationKey = Key(organizationID: key.organizationID, partnerID: "", hourStart: key.hourStart)
+            organizationCounts[organizationKey, default: (0, 0)].clicks += count.clicks
+            organizationCounts[organizationKey, default: (0, 0)].unique += count.unique
             try db.query(
                 """
                 INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
@@ -74,6 +99,15 @@ struct HourlyClickCounts {
                     .text(key.organizationID), .integer(key.hourStart), .text(key.partnerID), .integer(count.clicks),
                     .integer(count.unique),
                 ])
+        }
+        for (key, count) in organizationCounts {
+            try db.query(
+                """
+                INSERT INTO organization_click_counts (organization_id, hour_start, clicks, unique_clicks)
+                VALUES (?, ?, ?, ?) ON CONFLICT (organization_id, hour_start) DO UPDATE SET
+                clicks = clicks + excluded.clicks, unique_clicks = unique_clicks + excluded.unique_clicks
+                """,
+                [.text(key.organizationID), .integer(key.hourStart), .integer(count.clicks), .integer(count.unique)])
         }
     }
 }

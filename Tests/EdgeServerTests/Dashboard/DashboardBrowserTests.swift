@@ -54,6 +54,9 @@ import Testing
         let browser = try ChromeDriverSession(userAgent: Agents.desktop)
         defer { browser.quit() }
         let origin = "http://127.0.0.1:\(server.port)"
+        try browser.open("\(origin)/dashboard/sign-in")
+        let signInAudit = try AccessibilityAudit.run(in: browser)
+        #expect(signInAudit.violations.isEmpty, "sign-in: \(signInAudit)")
         try Self.signIn(browser, origin: origin)
         #expect(eventually { Self.path(browser) == "/dashboard" })
         // HttpOnly: the page's script cannot read the session.
@@ -306,10 +309,9 @@ import Testing
 }
 
 /// Accessibility checks of one dashboard page in the browser: landmarks, one `h1`, `lang`, the skip link, a label
-/// on every control, a name on every link and button, and WCAG AA contrast of the text.
-///
-/// TODO(issue 17, at the merge of issue17-dash-support): call `AccessibilityAudit` (TestSupport/Browser) here as
-/// well — it checks contrast and focus order, which these checks do not.
+/// on every control, a name on every link and button, and WCAG AA contrast of the text; then the shared
+/// `AccessibilityAudit` (TestSupport/Browser), which also walks the focus order with real Tab presses and checks each
+/// focused element shows it.
 enum DashboardPageChecks {
     static func expectAccessible(_ browser: ChromeDriverSession, page: String) throws {
         let problems =
@@ -359,5 +361,7 @@ enum DashboardPageChecks {
                 return problems;
                 """) as? [String]
         #expect(problems == [], "\(page): \(problems ?? ["the check did not run"])")
+        let audit = try AccessibilityAudit.run(in: browser)
+        #expect(audit.violations.isEmpty, "\(page): \(audit)")
     }
 }

@@ -287,6 +287,12 @@ final class FlakyStore: Store {
     {
         try base.webhookEvents(organizationID: organizationID, limit: limit, startingAfter: startingAfter)
     }
+    func organizationSummary(organizationID: String) throws -> OrganizationSummary {
+        try base.organizationSummary(organizationID: organizationID)
+    }
+    func commissionTotals(organizationID: String) throws -> [PartnerCommissionTotal] {
+        try base.commissionTotals(organizationID: organizationID)
+    }
 }
 
 /// Staged clicks reach the file only on a flush, all in one write.

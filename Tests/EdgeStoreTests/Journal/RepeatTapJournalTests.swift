@@ -255,11 +255,16 @@ import Testing
         let hour = RepeatTapJournalTests.hour
         let taps = (0..<5).map { RepeatTapJournalTests.tap(id: "clk_\($0)", at: day + Int64($0) * hour / 2) }
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
-        // As a store of the build before the counts: no table, nothing of the steps after it (step 8: the
-        // organizations' time zone), the version before its step (7).
+        // As a store of the build before the counts: none of step 7's tables, nothing of the steps after it (step 8:
+        // the organizations' time zone; step 9: the summaries' table and indexes), version 6 (dropping click_counts
+        // drops its index).
         try fixture.sqliteStore.withConnection { db in
             try db.execute(
-                "DROP TABLE click_counts; ALTER TABLE organizations DROP COLUMN timezone; PRAGMA user_version = 6")
+                """
+                DROP TABLE click_counts; DROP TABLE organization_click_counts; DROP INDEX customers_by_status;
+                DROP INDEX commissions_by_partner_status; DROP INDEX customers_by_organization;
+                ALTER TABLE organizations DROP COLUMN timezone; PRAGMA user_version = 6
+                """)
         }
         try fixture.store.migrate()
         let counts = try fixture.store.clickCounts(

@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The pages a link shows, audited in headless Chromium (`AccessibilityAudit`) as a phone and a desktop, in light
+/// and dark: the fallback page with store badges and without, with a light brand colour, and the link preview page.
+///
+/// Needs `chromium` and `chromium-driver` (`scripts/install-deps.sh test`); without them these tests fail, never
+/// skip. Serialized: each starts its own browser.
+@Suite(.serialized) struct PageAccessibilityTests {
+    /// How a page is looked at: a device (agent and viewport) and a colour scheme.
+    struct View: CustomStringConvertible, Sendable {
+        var device: String
+        var agent: String
+        var width: Int
+        var height: Int
+        var scheme: String
+
+        var description: String { "\(device), \(scheme)" }
+        var mobile: Bool { device == "phone" }
+        /// `Emulation.setDeviceMetricsOverride`'s parameters.
+        var metrics: [String: Any] {
+            ["width": width, "height": height, "deviceScaleFactor": mobile ? 2 : 1, "mobile": mobile]
+        }
+
+        static let all: [View] = ["light", "dark"].flatMap { scheme in
+            [
+                View(device: "phone", agent: Agents.iPhone, width: 390, height: 844, scheme: scheme),
+                View(device: "desktop", agent: Agents.desktop, width: 1280, height: 900, scheme: scheme),
+            ]
+        }
+    }
+
+    /// Opens `url` as `view` sees it and audits it.
+    static func audit(_ url: String, as view: View, in browser: ChromeDriverSession) throws -> AccessibilityAudit {
+        try browser.devTools("Emulation.setUserAgentOverride", ["userAgent": view.agent])
+        try browser.devTools("Emulation.setDeviceMetricsOverride", view.metrics)
+        try browser.devTools(
+            "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": view.scheme]]])
+        try browser.open(url)
+        #expect(
+            try browser.run("return matchMedia('(prefers-color-scheme: \(view.scheme))').matches") as? Bool == true,
+            "\(view)")
+        return try AccessibilityAudit.run(in: browser)
+    }
+
+    @Test func theFallbackPageHasNoViolations() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        let origin = "http://127.0.0.1:\(server.port)"
+        // LEE: both store badges; BARE1: none.
+        for code in ["LEE", "BARE1"] {
+            for view in View.all {
+                let audit = try Self.audit("\(origin)/a/pk_acme/\(code)", as: view, in: browser)
+                #expect(audit.violations.isEmpty, "\(code), \(view): \(audit)")
+                #expect(audit.unknownContrast.isEmpty, "\(code), \(view): \(audit)")
+                #expect(audit.focusableCount >= 1, "\(code), \(view): the copy button at least")
+            }
+        }
+    }
+
+    /// A light brand colour: the page puts dark text on its button.
+    @Test func aBrandedFallbackPageHasNoViolations() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try server.importConfig(
+            ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","brand_color":"#FFD400"}]}]}"##)
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        let url = "http://127.0.0.1:\(server.port)/a/pk_acme/LEE"
+        // The watcher takes the import within a moment: wait for the branded page.
+        let branded = eventually(within: 5) {
+            (try? browser.open(url)) != nil
+                && (try? browser.run("return getComputedStyle(document.querySelector('#copy')).backgroundColor"))
+                    as? String == "rgb(255, 212, 0)"
+        }
+        #expect(branded)
+        for view in View.all {
+            let audit = try Self.audit(url, as: view, in: browser)
+            #expect(audit.violations.isEmpty, "\(view): \(audit)")
+        }
+    }
+
+    /// The page link-preview fetchers get: no person sees it in a browser, but one who opens it must be able to
+    /// read it.
+    @Test func thePreviewPageHasNoViolations() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.slack)
+        defer { browser.quit() }
+        for scheme in ["light", "dark"] {
+            for device in View.all.prefix(2) {
+                var view = device
+                view.agent = Agents.slack
+                view.scheme = scheme
+                let audit = try Self.audit("http://127.0.0.1:\(server.port)/a/pk_acme/SAM20", as: view, in: browser)
+                #expect(
+                    try browser.run("return document.querySelector('meta[property=\"og:title\"]') !== null") as? Bool
+                        == true, "the preview page, not the fallback page")
+                #expect(audit.violations.isEmpty, "\(view): \(audit)")
+            }
+        }
+    }
+}
