@@ -23,9 +23,19 @@ enum FileSystem {
         return names
     }
 
-    /// The file's text, trimmed; when missing, `make()` is written to it first (atomically, by rename), with `mode`.
-    static func readOrCreate(_ path: String, mode: mode_t = 0o644, make: () -> String) throws -> String {
-        if let text = read(path) { return text }
+    /// The file's text, trimmed (empty when it holds only whitespace); when there is no file, `make()` is written to
+    /// it first (atomically, by rename), with `mode`. Only a missing file is made: one that is there and empty, or
+    /// cannot be read (a link to nothing, no permission), is an error or the caller's to judge, never replaced.
+    static func readOrCreate(
+        _ path: String, mode: mode_t = 0o644, limit: Int = 4096, make: () -> String
+    ) throws -> String {
+        var info = stat()
+        if lstat(path, &info) == 0 || errno != ENOENT {
+            guard let bytes = readBytes(path, limit: limit) else {
+                throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            return String(decoding: bytes, as: UTF8.self).trimmingWhitespace
+        }
         let value = make()
         let temporary = path + ".tmp-" + String(getpid())
         guard write(temporary, Array((value + "\n").utf8), mode: mode), rename(temporary, path) == 0 else {

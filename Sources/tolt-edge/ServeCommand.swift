@@ -91,6 +91,14 @@ enum ServeCommand {
                         message: "--journal-max-bytes must be bytes (1048576) or a whole number of KiB, MiB, GiB or "
                             + "TiB (512MiB, 4GiB)")
                 }
+                // Room for one click of the largest size per loop, or every tap would be refused with the store
+                // healthy.
+                let least = JournalRoom.minimumBytes(writers: configuration.threads)
+                guard bytes >= least else {
+                    throw CommandLineOptions.UsageError(
+                        message: "--journal-max-bytes \(size) is too small for \(configuration.threads) threads: at "
+                            + "least \(least) bytes, room for one click per thread")
+                }
                 configuration.journalMaximumBytes = bytes
             }
             if let lifetime = options.value("dashboard-session") {

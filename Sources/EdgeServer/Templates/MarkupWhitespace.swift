@@ -1,3 +1,5 @@
+import LinkCore
+
 /// Drops the line breaks and indentation of a page's source once, at start-up, before its words go in and it is
 /// compiled: the files stay readable (one tag, rule or statement a line, indented), while every answer carries
 /// only the bytes a browser needs. A page's bytes are what a link answer costs (the desktop fallback page is 2.5-4
@@ -10,8 +12,9 @@
 /// - else one space (text, an attribute list that goes on, a `{{field}}`'s value next to a tag).
 ///
 /// So the templates' scripts end every statement with `;` (a break that became a space must not end a statement)
-/// and hold no `//` comment (it would run on to the end of the script). `<pre>` and `<textarea>`, whose
-/// whitespace is content, are refused.
+/// and hold no `//` comment (it would run on to the end of the script). A quoted attribute value is copied as it is
+/// (its line breaks are content: a `title`'s tooltip shows them). `<pre>` and `<textarea>`, whose whitespace is
+/// content, are refused. Tag names are matched without regard to case, as HTML reads them.
 enum MarkupWhitespace {
     static func compact(_ source: String) throws -> String {
         let bytes = Array(source.utf8)
@@ -19,9 +22,26 @@ enum MarkupWhitespace {
         out.reserveCapacity(bytes.count)
         /// The `</style` or `</script` that ends the raw text being copied, if inside one.
         var rawTextEnd: [UInt8]?
+        /// Inside a start tag (its attributes), outside raw text.
+        var inTag = false
+        /// The quote that opened the attribute value being copied as it is.
+        var quote: UInt8?
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            if inTag {
+                if byte == doubleQuote || byte == singleQuote {
+                    quote = byte
+                } else if byte == closeAngle {
+                    inTag = false
+                }
+            }
             if byte == newline || (isBlank(byte) && isLineEnd(bytes, from: index)) {
                 while let last = out.last, isBlank(last) { out.removeLast() }
                 index = skipBlank(bytes, from: index)
@@ -36,15 +56,19 @@ enum MarkupWhitespace {
             }
             if byte == openAngle {
                 if let end = rawTextEnd {
-                    if hasPrefix(end, in: bytes, at: index) { rawTextEnd = nil }
-                } else if hasPrefix(Array("<style".utf8), in: bytes, at: index) {
-                    rawTextEnd = Array("</style".utf8)
-                } else if hasPrefix(Array("<script".utf8), in: bytes, at: index) {
-                    rawTextEnd = Array("</script".utf8)
-                } else if hasPrefix(Array("<pre".utf8), in: bytes, at: index)
-                    || hasPrefix(Array("<textarea".utf8), in: bytes, at: index)
-                {
-                    throw TemplateError(reason: "<pre> and <textarea> keep their whitespace: not in a page template")
+                    if isTag(end, in: bytes, at: index) { rawTextEnd = nil }
+                } else {
+                    if isTag(Array("<style".utf8), in: bytes, at: index) {
+                        rawTextEnd = Array("</style".utf8)
+                    } else if isTag(Array("<script".utf8), in: bytes, at: index) {
+                        rawTextEnd = Array("</script".utf8)
+                    } else if isTag(Array("<pre".utf8), in: bytes, at: index)
+                        || isTag(Array("<textarea".utf8), in: bytes, at: index)
+                    {
+                        throw TemplateError(
+                            reason: "<pre> and <textarea> keep their whitespace: not in a page template")
+                    }
+                    inTag = index + 1 < bytes.count && isLetter(bytes[index + 1])
                 }
             }
             out.append(byte)
@@ -59,6 +83,9 @@ enum MarkupWhitespace {
     private static let carriageReturn: UInt8 = 0x0D
     private static let openAngle: UInt8 = 0x3C
     private static let closeAngle: UInt8 = 0x3E
+    private static let slash: UInt8 = 0x2F
+    private static let doubleQuote: UInt8 = 0x22
+    private static let singleQuote: UInt8 = 0x27
     private static let openBrace: UInt8 = 0x7B
     private static let closeBrace: UInt8 = 0x7D
     /// What follows `{{` in a section's tag: `#`, `^`, `/`.
@@ -99,7 +126,16 @@ enum MarkupWhitespace {
         return index
     }
 
-    private static func hasPrefix(_ prefix: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
-        index + prefix.count <= bytes.count && bytes[index..<index + prefix.count].elementsEqual(prefix)
+    /// Whether the tag `name` (`<style`, `</script`: lower case) starts at `index`, in any case, and its name ends
+    /// there (`<pre>`, `<pre class=…>`, not `<prefix-box>`).
+    private static func isTag(_ name: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
+        guard index + name.count <= bytes.count,
+            bytes[index..<index + name.count].elementsEqual(name, by: { ASCII.lowercased($0) == $1 })
+        else { return false }
+        let after = index + name.count
+        return after == bytes.count || bytes[after] == closeAngle || bytes[after] == slash || bytes[after] == newline
+            || isBlank(bytes[after])
     }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 }

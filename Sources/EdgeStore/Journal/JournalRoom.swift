@@ -30,6 +30,13 @@ public final class JournalRoom: Sendable {
     /// Room below which a writer counts as full: the largest frame a click takes.
     static let fullBelow = JournalFrame.headerSize + JournalRecord.maximumSize
 
+    /// The smallest bound that lets each of `writers` loops write one click of the largest size: its segment's
+    /// header, the click's frame, and the seal that ends the segment. Below it a loop refuses every tap with its
+    /// store healthy, so `serve` refuses such a `--journal-max-bytes` at the start instead.
+    public static func minimumBytes(writers: Int) -> Int {
+        max(1, writers) * (JournalFrame.segmentHeaderSize + fullBelow + JournalFrame.headerSize)
+    }
+
     init(maximumBytes: Int) {
         precondition(maximumBytes > 0, "a journal bound is positive")
         self.maximumBytes = maximumBytes

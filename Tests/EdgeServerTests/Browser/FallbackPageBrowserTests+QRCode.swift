@@ -47,6 +47,23 @@ extension FallbackPageBrowserTests {
         #expect(tap.status == 200 && tap.text.contains(#"id="code">LEE<"#))
     }
 
+    /// A long link (about 300 bytes, near the size a code is still drawn for) with a port, a path prefix and every
+    /// sub-delimiter a URL path may hold: the dashed-stroke SVG still scans back to exactly that link.
+    @Test func aLongLinkWithOddCharactersDecodesBackToItself() throws {
+        let base =
+            "https://links.example.com:8443/go/%7Eteam/a-b_c.d~e!$&'()*+,;=:@/"
+            + String(repeating: "x9-_.", count: 45)
+        let server = try TestServer { $0.publicURL = try? PublicURL(base) }
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        try browser.open("http://127.0.0.1:\(server.port)/a/pk_acme/LEE")
+        let link = base + "/a/pk_acme/LEE"
+        #expect(link.utf8.count > 290)
+        let qr = try #require(try browser.element("#qr svg"), "a code is drawn for a \(link.utf8.count)-byte link")
+        #expect(try QRCodeReader.decode(png: try browser.screenshot(of: qr)) == [link])
+    }
+
     @Test func aPhoneGetsNoQRCode() throws {
         let server = try TestServer { $0.publicURL = try? PublicURL(Self.qrPublicURL) }
         defer { server.shutdown() }

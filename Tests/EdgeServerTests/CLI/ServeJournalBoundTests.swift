@@ -1,3 +1,4 @@
+import EdgeStore
 import Foundation
 import TestSupport
 import Testing
@@ -19,6 +20,27 @@ import Testing
             #expect(result.status == 2, "\(size)")
             #expect(result.stderr.contains("--journal-max-bytes must be bytes"), "\(size): \(result.stderr)")
         }
+    }
+
+    /// A bound that parses but cannot hold one click of the largest size per loop would answer every tap 503 with a
+    /// healthy store, logging "journal full … the store is not taking clicks fast enough": a usage error instead.
+    @Test func aBoundTooSmallForOneClickPerLoopIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let least = JournalRoom.minimumBytes(writers: 2)
+        for size in ["1", "1KiB", String(least - 1)] {
+            let result = try ChildProcess.run(
+                [
+                    "serve", "--port", "0", "--threads", "2", "--data", directory.path + "/data",
+                    "--journal-max-bytes", size,
+                ],
+                outputIn: directory.path)
+            #expect(result.status == 2, "\(size)")
+            #expect(
+                result.stderr.contains("--journal-max-bytes \(size) is too small for 2 threads: at least \(least)"),
+                "\(size): \(result.stderr)")
+        }
+        #expect(least == 2 * JournalRoom.minimumBytes(writers: 1) && least < 32 << 10, "the outage test's 32KiB fits")
     }
 
     @Test func theBoundAndTheNodeIDAreInTheStartUpLogAndTheMetrics() throws {

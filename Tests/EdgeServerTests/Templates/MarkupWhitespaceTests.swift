@@ -54,6 +54,24 @@ import Testing
                 == "<script>const field=document.createElement(\"<textarea>\");</script>")
     }
 
+    /// Whitespace that is content: a quoted attribute value is copied as it is (a line break in a `title` is a line
+    /// break in its tooltip), and tag names are matched as HTML matches them, whatever their case.
+    @Test func quotedAttributeValuesKeepTheirBreaksAndTagNamesIgnoreCase() throws {
+        #expect(
+            try MarkupWhitespace.compact("<p title=\"one\n  two\" data-a='x\ny'\n class=c>\n<i></i>")
+                == "<p title=\"one\n  two\" data-a='x\ny' class=c><i></i>")
+        // A `>` inside a value does not end the tag; an apostrophe in text starts no value.
+        #expect(
+            try MarkupWhitespace.compact("<a title=\"a>b\nc\">it's\n fine</a>") == "<a title=\"a>b\nc\">it's fine</a>")
+        #expect(throws: TemplateError.self) { try MarkupWhitespace.compact("<PRE>\n a\n</PRE>") }
+        #expect(throws: TemplateError.self) { try MarkupWhitespace.compact("<p></p>\n<TextArea>\n</TextArea>") }
+        // Not <pre>: a longer name that starts alike.
+        #expect(try MarkupWhitespace.compact("<prefix-box>\n<i></i>") == "<prefix-box><i></i>")
+        #expect(
+            try MarkupWhitespace.compact("<STYLE>\nh1,\nh2{a:b}\n</STYLE>\n<p>x</p>")
+                == "<STYLE>h1,h2{a:b}</STYLE><p>x</p>")
+    }
+
     /// Every page as served: no line break left, no indentation, and the same fields, sections and words in the
     /// same order as its file; compacting again changes nothing.
     @Test(arguments: ["fallback.html", "preview.html", "not-found.html"])

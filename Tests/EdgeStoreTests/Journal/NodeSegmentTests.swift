@@ -84,4 +84,32 @@ import Testing
             "\(error)".contains("node-id does not hold a node id")
         }
     }
+
+    /// A `node-id` file that is there but holds nothing (a restore or copy cut short) is not a missing one: taking a new
+    /// id would start this node's segments over under new checkpoint keys, ingesting their clicks again (the copies
+    /// are refused by id, but each still counts as a click in the stats). The open stops and leaves the file alone.
+    @Test func anEmptyOrDanglingNodeIDFileStopsTheOpenAndIsLeftAlone() throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let path = data.path + "/node-id"
+        for text in ["", "\n", " \r\n\t\n"] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect {
+                _ = try ClickJournal(dataDirectory: data.path)
+            } throws: { error in
+                "\(error)".contains("node-id does not hold a node id")
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "left as it was")
+        }
+
+        // A symbolic link to nothing (a volume not mounted yet) cannot be read: an error, and the link stays.
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: data.path + "/elsewhere/node-id")
+        #expect {
+            _ = try ClickJournal(dataDirectory: data.path)
+        } throws: { error in
+            "\(error)".contains("cannot read \(path)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == data.path + "/elsewhere/node-id")
+    }
 }
