@@ -22,7 +22,8 @@ enum BenchFillCommand {
     static func run(_ arguments: [String]) -> Int32 {
         Output.command(usage: usage) {
             let options = try CommandLineOptions(
-                arguments, valued: ["data", "store", "clicks", "partners", "customers", "days", "seed"], switches: ["help"])
+                arguments, valued: ["data", "store", "clicks", "partners", "customers", "days", "seed"],
+                switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0

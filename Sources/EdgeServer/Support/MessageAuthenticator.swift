@@ -15,7 +15,6 @@ final class MessageAuthenticator: @unchecked Sendable {
         secret.withUnsafeBufferPointer { tolt_hmac_key_init(key, $0.baseAddress, $0.count) }
     }
 
-
     deinit { key.deallocate() }
 
     /// The 32-byte HMAC-SHA256 of `message`.

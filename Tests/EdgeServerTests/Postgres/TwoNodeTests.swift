@@ -126,7 +126,8 @@ import Testing
                 let client = HTTPClient(port: port)
                 while !stop.load(ordering: .relaxed) {
                     do {
-                        let tap = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+                        let tap = try client.request(
+                            "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
                         if tap.status == 302, let id = LinkResponses.clickID(in: tap) {
                             answered.withLock { $0.append(id) }
                         } else {

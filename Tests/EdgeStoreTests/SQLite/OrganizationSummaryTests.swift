@@ -87,7 +87,8 @@ import Testing
         return fixture
     }
 
-    @Test(arguments: StoreKind.allCases) func countsCustomersByStatusAndSumsCommissionsByStatus(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func countsCustomersByStatusAndSumsCommissionsByStatus(kind: StoreKind) throws
+    {
         let fixture = try Self.populated(kind)
         defer { fixture.remove() }
         let summary = try fixture.store.organizationSummary(organizationID: "org_acme")
