@@ -42,6 +42,8 @@ if [[ "$store_kind" == postgres ]]; then
     [[ -x scripts/postgres-cluster.sh ]] || die "STORE=postgres needs scripts/postgres-cluster.sh (the PostgreSQL store's branch)"
     scripts/postgres-cluster.sh start "$pg_dir" >&2
     stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; }
+    # On any exit: the servers first (cleanup, keeping $work), then the cluster, whose files are in $work, then $work.
+    trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
     store_url="$(scripts/postgres-cluster.sh url "$pg_dir")"
     store_args=(--store "$store_url")
 fi

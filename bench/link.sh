@@ -12,6 +12,10 @@
 #   BASELINE=$PWD/.build/release/tolt-edge BASE_ARGS="--dedupe-window 0" bench/link.sh
 #                                          this build with repeat taps on (the default, 1 h) against itself with
 #                                          them off, side by side in the same rounds
+#   STORE=postgres TLS=0 TARGETS="ios-template desktop-fallback" BASELINE=$PWD/.build/release/tolt-edge bench/link.sh
+#                                          the measured tolt-edge on PostgreSQL (a throwaway cluster made by
+#                                          scripts/postgres-cluster.sh, --store) against the same build on SQLite
+#                                          (base-<target>), side by side in the same rounds
 #   TLS=0 TARGETS="desktop-fallback desktop-qr" BASELINE=/path/to/older/tolt-edge bench/link.sh
 #                                          the desktop page with its QR code against the older build's page
 #                                          without one (base-desktop-fallback), paired per round
@@ -109,10 +113,22 @@ cat >"$work/config.json" <<'EOF'
                   "app_store_url":"https://apps.apple.com/app/id987654321"},
      "partners":[{"id":"part_lee","name":"Lee","status":"active","codes":[{"code":"LEE10","active":true}]}]}]}]}
 EOF
-"$bin" import "$work/config.json" --data "$data" >/dev/null
+# STORE=postgres: the measured server's store is a throwaway PostgreSQL cluster (its journal stays in $data).
+store_args=()
+if [[ "${STORE:-sqlite}" == postgres ]]; then
+    pg_dir="$work/postgres"
+    store_url="$(scripts/postgres-cluster.sh start "$pg_dir")"
+    store_args=(--store "$store_url")
+    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; }
+    # The servers first (cleanup, keeping $work), then the cluster, whose files are in $work, then $work.
+    trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
+elif [[ "${STORE:-sqlite}" != sqlite ]]; then
+    die "STORE must be sqlite or postgres"
+fi
+"$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null
 port=$(free_port)
 # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
-start_server "$port" "$data" --threads "$threads" ${SERVE_ARGS:-}
+start_server "$port" "$data" --threads "$threads" "${store_args[@]}" ${SERVE_ARGS:-}
 
 # target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
 # TARGETS picks tolt-edge's targets (default all five); both nginx variants always run.
@@ -444,7 +460,11 @@ answered=$(awk -v list="${clicking[*]}" '
 answered=$((answered + checked_clicks))
 stop_server
 # Every tap the store counted, repeat taps included (a repeat is not a listed click).
-stored=$(sqlite3 "$data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
+if [[ ${#store_args[@]} -gt 0 ]]; then
+    stored=$(psql "$store_url" -tAc 'select coalesce(sum(clicks), 0) from click_counts')
+else
+    stored=$(sqlite3 "$data/tolt-edge.sqlite" 'select coalesce(sum(clicks), 0) from click_counts')
+fi
 echo
 echo "clicks: $answered answered with a 2xx/3xx (wrk's count for ${clicking[*]}," \
     "plus $checked_clicks checks), $stored in the store after SIGTERM (drained in ${stop_seconds} s)"
