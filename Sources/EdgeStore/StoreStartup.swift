@@ -7,22 +7,27 @@ import Synchronization
 public final class StoreStartup: Sendable {
     /// Where the store lives.
     public let location: StoreLocation
-    private let migrated = Mutex(false)
+    /// Held while one caller migrates, so that the others wait for it rather than migrate too.
+    private let migrating = Mutex(())
+    /// Set once the migration succeeded; read without the lock, so that a request on a node whose store is still
+    /// coming up gets its `503` at once instead of waiting on a migration in progress.
+    private let migrated = Atomic<Bool>(false)
 
     public init(location: StoreLocation) {
         self.location = location
     }
 
     /// Whether ``prepare()`` has succeeded.
-    public var isPrepared: Bool { migrated.withLock { $0 } }
+    public var isPrepared: Bool { migrated.load(ordering: .acquiring) }
 
     /// Migrates the store unless that is done; throws what opening or migrating threw (``StoreError/unavailable(_:)``
     /// while the store cannot be reached). Safe to call from several threads: one migrates, the others wait.
     public func prepare() throws {
-        try migrated.withLock { done in
-            guard !done else { return }
+        guard !isPrepared else { return }
+        try migrating.withLock { _ in
+            guard !isPrepared else { return }
             _ = try location.openMigrated()
-            done = true
+            migrated.store(true, ordering: .releasing)
         }
     }
 

@@ -35,7 +35,8 @@ enum BenchFillCommand {
                 days: try options.integer("days", in: 1...3_650) ?? 60,
                 seed: UInt64(try options.integer("seed", in: 0...Int.max) ?? 1),
                 end: Clock.epochMilliseconds())
-            let directory = try DataDirectory.location(options).description
+            let location = try DataDirectory.location(options)
+            let directory = location.postgres == nil ? location.dataDirectory : location.description
             let store = try DataDirectory.openStore(options)
             guard try store.configRecords().organizations.isEmpty else {
                 throw CommandLineOptions.UsageError(

@@ -19,7 +19,7 @@ extension DashboardHandler {
         let totals = try api.reader.commissionTotals(organizationID: context.organization.id)
         guard !totals.isEmpty else { return #"<p id="commission-totals">No commissions yet.</p>"# }
         var out =
-            #"<div class="table-wrap"><table id="commission-totals"><thead><tr><th scope="col">Partner</th>"#
+            #"<div class="table-wrap" role="region" tabindex="0" aria-label="Commission totals per partner"><table id="commission-totals"><thead><tr><th scope="col">Partner</th>"#
             + #"<th scope="col">Status</th><th scope="col" class="number">Commissions</th>"#
             + #"<th scope="col" class="number">Amount</th></tr></thead><tbody>"#
         for total in totals {

@@ -20,7 +20,7 @@ extension DashboardHandler {
             content += search.isEmpty ? "<p>No customers yet.</p>" : "<p>No customer with that app user id.</p>"
         } else {
             content +=
-                #"<div class="table-wrap"><table id="customers"><thead><tr><th scope="col">App user id</th>"#
+                #"<div class="table-wrap" role="region" tabindex="0" aria-label="Customers"><table id="customers"><thead><tr><th scope="col">App user id</th>"#
                 + #"<th scope="col">Status</th><th scope="col">Partner</th><th scope="col">Code</th>"#
                 + #"<th scope="col">Click</th><th scope="col">Claimed</th><th scope="col" class="number">Revenue</th>"#
                 + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
@@ -67,7 +67,7 @@ extension DashboardHandler {
             content += #"<p id="no-commissions">No commissions match.</p>"#
         } else {
             content +=
-                #"<div class="table-wrap"><table id="commissions"><thead><tr><th scope="col">Created</th>"#
+                #"<div class="table-wrap" role="region" tabindex="0" aria-label="Commissions"><table id="commissions"><thead><tr><th scope="col">Created</th>"#
                 + #"<th scope="col">Partner</th><th scope="col">Customer</th><th scope="col">Product</th>"#
                 + #"<th scope="col" class="number">Revenue</th><th scope="col" class="number">Commission</th>"#
                 + #"<th scope="col">Status</th></tr></thead><tbody>"#
@@ -104,7 +104,7 @@ extension DashboardHandler {
             content += "<p>No clicks yet.</p>"
         } else {
             content +=
-                #"<div class="table-wrap"><table id="clicks"><thead><tr><th scope="col">Time</th>"#
+                #"<div class="table-wrap" role="region" tabindex="0" aria-label="Clicks"><table id="clicks"><thead><tr><th scope="col">Time</th>"#
                 + #"<th scope="col">Partner</th><th scope="col">Code</th><th scope="col">Platform</th>"#
                 + #"<th scope="col">Country</th><th scope="col">Click id</th></tr></thead><tbody>"#
             for click in page.items {

@@ -18,7 +18,7 @@ extension DashboardHandler {
             content += "<p>No partners yet.</p>"
         } else {
             content +=
-                #"<div class="table-wrap"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
+                #"<div class="table-wrap" role="region" tabindex="0" aria-label="Partners"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
                 + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
             for partner in partners {
                 // At most the first 200 codes: every page stays bounded.

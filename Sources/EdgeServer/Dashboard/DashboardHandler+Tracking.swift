@@ -7,7 +7,7 @@ extension DashboardHandler {
     func programs(_ context: Context) throws -> APIResponse {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
-        var content = #"<div class="table-wrap"><table id="programs"><thead><tr><th scope="col">Program</th>"#
+        var content = #"<div class="table-wrap" role="region" tabindex="0" aria-label="Programs"><table id="programs"><thead><tr><th scope="col">Program</th>"#
         content += #"<th scope="col">Deep-link template</th><th scope="col">Partners</th></tr></thead><tbody>"#
         for program in programs {
             let partners = records.partners.filter { $0.programID == program.id }.count

@@ -80,8 +80,10 @@ enum PostgresMigrations {
         // 2 (issue 17, the dashboard): the organization's IANA time zone, for the Overview's days.
         "ALTER TABLE organizations ADD COLUMN timezone text NOT NULL DEFAULT 'UTC';",
         // 3 (issue 17, the dashboard): SQLite's step 9 indexes, for the Overview's and the Commissions page's
-        // summaries, the customer list's first page and one partner's click counts.
+        // summaries, the customer list's first page and one partner's click counts; commissions' partner ids in byte
+        // order, as the totals per partner are listed (and as SQLite orders them).
         """
+        ALTER TABLE commissions ALTER COLUMN partner_id TYPE text COLLATE "C";
         CREATE INDEX customers_by_status ON customers (organization_id, status);
         CREATE INDEX customers_by_organization ON customers (organization_id, seq);
         CREATE INDEX commissions_by_partner_status ON commissions (organization_id, partner_id, status) INCLUDE (amount);

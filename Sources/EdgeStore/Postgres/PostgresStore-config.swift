@@ -25,45 +25,48 @@ extension PostgresStore {
     public func configRecords() throws -> ConfigRecords {
         try withConnection { db in
             // One snapshot for every table: a concurrent import is seen whole or not at all.
-            try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            defer { if db.isConnected { try? db.execute("COMMIT") } }
-            var records = ConfigRecords()
-            records.revision = try Self.revision(db)
-            records.organizations = try db.rows(
-                """
-                SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
-                ORDER BY id
-                """
-            ) {
-                OrganizationRecord(
-                    id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
-                    revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
+            // (Through `transaction`, so that the connection knows one is open and never retries a read inside it
+            // on a new connection, which would mix two snapshots.)
+            try db.transaction {
+                try db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                var records = ConfigRecords()
+                records.revision = try Self.revision(db)
+                records.organizations = try db.rows(
+                    """
+                    SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
+                    ORDER BY id
+                    """
+                ) {
+                    OrganizationRecord(
+                        id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
+                        revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
+                }
+                records.programs = try db.rows(
+                    """
+                    SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
+                        app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
+                        commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
+                    FROM programs ORDER BY id
+                    """
+                ) {
+                    ProgramRecord(
+                        id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
+                        claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
+                        googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
+                        commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
+                        appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13), ogImageURL: $0.optionalText(14),
+                        ogDescription: $0.optionalText(15))
+                }
+                records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
+                    PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
+                }
+                records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference") {
+                    CodeRecord(
+                        reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
+                        active: $0.int(3) != 0)
+                }
+                return records
             }
-            records.programs = try db.rows(
-                """
-                SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
-                    app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
-                    commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
-                FROM programs ORDER BY id
-                """
-            ) {
-                ProgramRecord(
-                    id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
-                    claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
-                    googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
-                    commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
-                    appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13), ogImageURL: $0.optionalText(14),
-                    ogDescription: $0.optionalText(15))
-            }
-            records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
-                PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
-            }
-            records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference") {
-                CodeRecord(
-                    reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
-                    active: $0.int(3) != 0)
-            }
-            return records
         }
     }
 

@@ -96,6 +96,15 @@ public final class PostgresStore: Store {
         for tap in clicks + repeats where seen.insert(tap.id).inserted { candidates.append(tap) }
         try withConnection { db in
             try db.transaction {
+                // A batch whose commit went through but whose answer was lost (the connection dropped after COMMIT)
+                // comes again: its clicks would be skipped by their ids, but its counts added twice. The segment's
+                // checkpoint, locked for the transaction, says whether it is stored already.
+                var stored: Int64 = -1
+                try db.query(
+                    "SELECT byte_offset FROM journal_checkpoints WHERE segment = ? FOR UPDATE",
+                    [.text(checkpoint.segment)]
+                ) { stored = $0.int(0) }
+                guard stored < checkpoint.offset else { return }
                 var inserted = Set<String>()
                 var start = 0
                 while start < candidates.count {

@@ -53,6 +53,10 @@ import Testing
         #expect(eventually(within: 20) { (try? reader.allClicks().count) == 6 })
         let clicks = try reader.allClicks()
         #expect(Set(clicks.map(\.id)).count == 6, "each click stored once")
+        let counted = try reader.clickCounts(
+            ClickCountQuery(organizationID: "org_acme", from: 0, to: Int64(1) << 50, byPartner: false)
+        ).reduce(0) { $0 + $1.clicks }
+        #expect(counted == 6, "and counted once")
         let after = try client.request("GET", "/v1/clicks", headers: secret)
         #expect(after.status == 200, "\(after.text)")
         #expect(eventually(within: 10) { logs.withLock { $0.contains { $0.hasPrefix("store reachable again") } } })

@@ -157,5 +157,10 @@ import Testing
         let stored = try store.allClicks().map(\.id)
         #expect(stored.count == ids.count, "each answered click stored once, and nothing else")
         #expect(Set(stored) == Set(ids))
+        // And counted once: a batch sent again after a commit whose answer was lost would add its counts twice.
+        let counted = try store.clickCounts(
+            ClickCountQuery(organizationID: "org_acme", from: 0, to: Int64(1) << 50, byPartner: false)
+        ).reduce(0) { $0 + $1.clicks }
+        #expect(counted == Int64(ids.count), "the hourly counts hold each answered click once")
     }
 }
