@@ -69,7 +69,7 @@ enum ClickChart {
     /// The same numbers as a table, for screen readers and for reading exact values.
     static func table(_ days: [Day]) -> String {
         var out =
-            #"<div class="table-wrap" role="region" tabindex="0" aria-label="Clicks per day"><table id="chart-table"><caption class="sr-only">Clicks per day</caption>"#
+            #"<div class="table-wrap"><table id="chart-table"><caption class="sr-only">Clicks per day</caption>"#
             + #"<thead><tr><th scope="col">Day</th><th scope="col" class="number">Clicks</th>"#
             + #"<th scope="col" class="number">Unique clicks</th></tr></thead><tbody>"#
         for day in days.reversed() {
