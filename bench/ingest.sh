@@ -37,12 +37,13 @@ JSON
 
 # store_args: what `serve` and `import` are given to reach the store; count_clicks and the lock act on it.
 store_args=()
-pg_dir="$work/postgres"
 if [[ "$store_kind" == postgres ]]; then
+    # A directory of its own: as root the cluster runs as `postgres`, which cannot enter $work.
+    pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench-pg.XXXXXX")"
     [[ -x scripts/postgres-cluster.sh ]] || die "STORE=postgres needs scripts/postgres-cluster.sh (the PostgreSQL store's branch)"
     scripts/postgres-cluster.sh start "$pg_dir" >&2
-    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; }
-    # On any exit: the servers first (cleanup, keeping $work), then the cluster, whose files are in $work, then $work.
+    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; rm -rf "$pg_dir"; }
+    # On any exit: the servers first (cleanup, keeping $work), then the cluster (and its directory), then $work.
     trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
     store_url="$(scripts/postgres-cluster.sh url "$pg_dir")"
     store_args=(--store "$store_url")

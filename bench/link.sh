@@ -116,11 +116,11 @@ EOF
 # STORE=postgres: the measured server's store is a throwaway PostgreSQL cluster (its journal stays in $data).
 store_args=()
 if [[ "${STORE:-sqlite}" == postgres ]]; then
-    pg_dir="$work/postgres"
+    pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench-pg.XXXXXX")"  # its own: as root the cluster runs as `postgres`, which cannot enter $work
     store_url="$(scripts/postgres-cluster.sh start "$pg_dir")"
     store_args=(--store "$store_url")
-    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; }
-    # The servers first (cleanup, keeping $work), then the cluster, whose files are in $work, then $work.
+    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; rm -rf "$pg_dir"; }
+    # The servers first (cleanup, keeping $work), then the cluster (and its directory), then $work.
     trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
 elif [[ "${STORE:-sqlite}" != sqlite ]]; then
     die "STORE must be sqlite or postgres"

@@ -20,13 +20,23 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         guard Self.isPostgres(text) else {
             throw .invalidConfig("a PostgreSQL store is a URL starting with postgres:// or postgresql://")
         }
+        // libpq takes the first `@` as the end of the user info, masking the last: a second `@` (an unencoded one in
+        // the password) would put part of the password in the host libpq's errors quote.
+        if let schemeEnd = text.firstRange(of: "://") {
+            let rest = text[schemeEnd.upperBound...]
+            let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
+            guard authority.filter({ $0 == "@" }).count <= 1 else {
+                throw .invalidConfig(
+                    "invalid PostgreSQL URL \(Self.mask(text)): more than one @ (percent-encode it as %40 in the password)")
+            }
+        }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(text, &error) else {
-            let message = error.map { String(cString: $0) } ?? "out of memory"
+            // libpq's message is left out: it quotes the part it could not parse, which may be the password.
             PQfreemem(error)
-            var reason = message
-            while reason.last == "\n" { reason.removeLast() }
-            throw .invalidConfig("invalid PostgreSQL URL \(Self.mask(text)): \(reason)")
+            throw .invalidConfig(
+                "invalid PostgreSQL URL \(Self.mask(text)): libpq cannot parse it (percent-encode reserved characters "
+                    + "such as @, :, / and % in the user name and password)")
         }
         PQconninfoFree(options)
         url = text

@@ -103,6 +103,20 @@ import Testing
         #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"))
     }
 
+    /// libpq's own parse errors quote what they could not parse, which may be the password: they are not shown.
+    @Test(arguments: [
+        "postgres://tolt:S3CRET%PW@127.0.0.1/db", "postgres://tolt:S3CRET@[::1/db", "postgres://tolt:S3C@RET@127.0.0.1/db",
+    ])
+    func aPasswordLibpqCannotParseIsNeverPrinted(url: String) throws {
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let result = try ChildProcess.run(["migrate", "--store", url], outputIn: output.path)
+        #expect(result.status != 0)
+        for secret in ["S3CRET", "RET@", "%PW"] {
+            #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret), "\(result.stderr)")
+        }
+    }
+
     @Test func importAndExportGoThroughTheDatabaseTheFlagNames() throws {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url) }
