@@ -7,7 +7,8 @@ extension DashboardHandler {
     func programs(_ context: Context) throws -> APIResponse {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
-        var content = #"<div class="table-wrap" role="region" tabindex="0" aria-label="Programs"><table id="programs"><thead><tr><th scope="col">Program</th>"#
+        var content =
+            #"<div class="table-wrap" role="region" tabindex="0" aria-label="Programs"><table id="programs"><thead><tr><th scope="col">Program</th>"#
         content += #"<th scope="col">Deep-link template</th><th scope="col">Partners</th></tr></thead><tbody>"#
         for program in programs {
             let partners = records.partners.filter { $0.programID == program.id }.count
@@ -46,8 +47,21 @@ extension DashboardHandler {
             let saved = context.request.query["saved"] != nil
             return trackingPage(context, program: program, values: Self.values(of: program), error: nil, saved: saved)
         }
+        // A field the post leaves out keeps its value (a browser sends every field of this form; a script or an
+        // older page may not), an empty one clears it; the checkbox is absent when unticked, so it follows the rule
+        // the post carries. A rule the form does not offer is refused, and nothing is saved.
+        let current = Self.values(of: program)
         var values: [String: String] = [:]
-        for field in Self.trackingFields { values[field.name] = context.form[field.name] ?? "" }
+        for field in Self.trackingFields { values[field.name] = context.form[field.name] ?? current[field.name] ?? "" }
+        if context.form["commission_type"] != nil {
+            values["commission_recurring"] = context.form["commission_recurring"] ?? ""
+        }
+        guard ["none", "percent", "fixed"].contains(values["commission_type"] ?? "") else {
+            return trackingPage(
+                context, program: program, values: current,
+                error: (nil, "That commission rule is not one this form offers; nothing was saved."),
+                saved: false, status: 400)
+        }
         let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
         if let message = try DashboardForm.save(json, into: api.writer) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].")

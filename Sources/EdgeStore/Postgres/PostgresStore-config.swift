@@ -54,13 +54,15 @@ extension PostgresStore {
                         claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
                         googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
                         commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
-                        appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13), ogImageURL: $0.optionalText(14),
+                        appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13),
+                        ogImageURL: $0.optionalText(14),
                         ogDescription: $0.optionalText(15))
                 }
                 records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
                     PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
                 }
-                records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference") {
+                records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference")
+                {
                     CodeRecord(
                         reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
                         active: $0.int(3) != 0)

@@ -27,7 +27,8 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
             guard authority.filter({ $0 == "@" }).count <= 1 else {
                 throw .invalidConfig(
-                    "invalid PostgreSQL URL \(Self.mask(text)): more than one @ (percent-encode it as %40 in the password)")
+                    "invalid PostgreSQL URL \(Self.mask(text)): more than one @ (percent-encode it as %40 in the password)"
+                )
             }
         }
         var error: UnsafeMutablePointer<CChar>?

@@ -126,6 +126,15 @@ import Testing
             #expect(refused.text.contains(#"value="\#(HTMLText.escape(value))""#), "\(name) keeps its value")
         }
         #expect(try server.store.configRecords().programs.first { $0.id == "prg_play" } == program)
+        // A post that leaves fields out keeps them; a rule the form does not offer is refused; neither clears anything.
+        for partial in [[("csrf_token", token)], fields.filter { $0.0 != "app_store_url" }] {
+            #expect(try client.dashboardPost(path, session: session, fields: partial).status == 303)
+            #expect(try server.store.configRecords().programs.first { $0.id == "prg_play" } == program)
+        }
+        let bonus = fields.filter { $0.0 != "commission_type" } + [("commission_type", "bonus")]
+        let refused = try client.dashboardPost(path, session: session, fields: bonus)
+        #expect(refused.status == 400 && refused.text.contains("nothing was saved"), "\(refused.text)")
+        #expect(try server.store.configRecords().programs.first { $0.id == "prg_play" } == program)
         fields.removeAll { $0.0 == "commission_type" }
         fields.append(("commission_type", "none"))
         #expect(try client.dashboardPost(path, session: session, fields: fields).status == 303)

@@ -105,7 +105,8 @@ import Testing
 
     /// libpq's own parse errors quote what they could not parse, which may be the password: they are not shown.
     @Test(arguments: [
-        "postgres://tolt:S3CRET%PW@127.0.0.1/db", "postgres://tolt:S3CRET@[::1/db", "postgres://tolt:S3C@RET@127.0.0.1/db",
+        "postgres://tolt:S3CRET%PW@127.0.0.1/db", "postgres://tolt:S3CRET@[::1/db",
+        "postgres://tolt:S3C@RET@127.0.0.1/db",
     ])
     func aPasswordLibpqCannotParseIsNeverPrinted(url: String) throws {
         let output = try TemporaryDirectory()
