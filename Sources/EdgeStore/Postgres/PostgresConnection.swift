@@ -83,13 +83,80 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs statements without parameters and without rows (DDL, `BEGIN`, `LISTEN`): the simple query protocol,
     /// which takes several statements at once.
-    func execute(_ sql: String) throws(StoreError) {
+    /// `patient`: wait for the answer however long it takes (a migration's DDL, or its advisory lock held by another
+    /// node migrating); otherwise at most ``answerTimeout``.
+    func execute(_ sql: String, patient: Bool = false) throws(StoreError) {
         try retryingOnLostConnection { () throws(StoreError) in
             try ensureConnected()
-            let result = PQexec(handle, sql)
+            guard PQsendQuery(handle, sql) == 1 else { throw sendFailed(sql) }
+            let result = try awaitAnswer(patient: patient)
             defer { PQclear(result) }
             try check(result, sql: sql)
         }
+    }
+
+    /// The longest a statement's answer is awaited. A server that stopped answering without closing its connections
+    /// (a frozen process, a partition that sends no reset) is noticed here: the connection is dropped and the call
+    /// throws `unavailable`, so an API request gets its `503` in seconds, not when the server wakes up. Every statement
+    /// the store runs outside migrations is a short one (the server's own `statement_timeout` is 30 s).
+    static let answerTimeout = 5.0
+
+    /// The result of the query sent last (the last one of several statements), read without blocking longer than
+    /// ``answerTimeout`` in all (unless `patient`); a connection that gives no answer in time is dropped.
+    private func awaitAnswer(patient: Bool = false) throws(StoreError) -> OpaquePointer? {
+        let deadline = Clock.monotonicSeconds() + Self.answerTimeout
+        func wait(for events: Int32) throws(StoreError) {
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(events), revents: 0)
+            while true {
+                let left = patient ? 1.0 : deadline - Clock.monotonicSeconds()
+                guard left > 0 else {
+                    dropConnection("no answer within \(Int(Self.answerTimeout)) s")
+                    // Not again at once: a frozen server would hold the next call as long (a connect waits 3 s).
+                    nextAttempt = Clock.monotonicSeconds() + Self.maximumRetryDelay
+                    throw .unavailable(
+                        "PostgreSQL at \(target.masked) gave no answer within \(Int(Self.answerTimeout)) s")
+                }
+                let ready = poll(&descriptor, 1, Int32(min(left, 1.0) * 1000) + 1)
+                if ready > 0 { return }
+                if ready < 0 && errno != EINTR { break }
+            }
+            try markBrokenIfDown(message: "poll failed: errno \(errno)")
+        }
+        func consume() throws(StoreError) {
+            guard PQconsumeInput(handle) == 1 else {
+                let message = Self.oneLine(PQerrorMessage(handle))
+                dropConnection(message)
+                throw .unavailable("PostgreSQL at \(target.masked) was lost: \(message)")
+            }
+        }
+        // The query may not have gone out whole (a large batch): flush first.
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            if flushed < 0 { try consume() }
+            try wait(for: POLLIN | POLLOUT)
+            try consume()
+        }
+        var last: OpaquePointer?
+        while true {
+            while PQisBusy(handle) == 1 {
+                try wait(for: POLLIN)
+                try consume()
+            }
+            guard let result = PQgetResult(handle) else { return last }
+            PQclear(last)
+            last = result
+        }
+    }
+
+    /// The error for a query libpq would not send: the connection is gone (then `unavailable`) or broken.
+    private func sendFailed(_ sql: String) -> StoreError {
+        let message = Self.oneLine(PQerrorMessage(handle))
+        if handle == nil || PQstatus(handle) == CONNECTION_BAD {
+            dropConnection(message)
+            return .unavailable("PostgreSQL at \(target.masked) was lost: \(message)")
+        }
+        return .database(message.isEmpty ? "PostgreSQL refused \(sql)" : message)
     }
 
     /// Runs `body` again, once, on a new connection when it failed because the connection was lost, unless a
@@ -168,11 +235,13 @@ final class PostgresConnection: @unchecked Sendable {
             }
             texts.append(strdup(text))
         }
-        let result = texts.withUnsafeBufferPointer { buffer in
+        let sent = texts.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
-                PQexecPrepared(handle, name, Int32(bindings.count), $0.baseAddress, nil, nil, 0)
+                PQsendQueryPrepared(handle, name, Int32(bindings.count), $0.baseAddress, nil, nil, 0)
             }
         }
+        guard sent == 1 else { throw sendFailed(sql) }
+        let result = try awaitAnswer()
         do {
             try check(result, sql: sql)
         } catch {
@@ -225,7 +294,10 @@ final class PostgresConnection: @unchecked Sendable {
     private func prepared(_ sql: String, parameterCount: Int) throws(StoreError) -> String {
         if let name = statements[sql] { return name }
         let name = "tolt_\(statements.count + 1)"
-        let result = PQprepare(handle, name, PostgresPlaceholders.numbered(sql), Int32(parameterCount), nil)
+        guard PQsendPrepare(handle, name, PostgresPlaceholders.numbered(sql), Int32(parameterCount), nil) == 1 else {
+            throw sendFailed(sql)
+        }
+        let result = try awaitAnswer()
         defer { PQclear(result) }
         try check(result, sql: sql)
         statements[sql] = name

@@ -53,11 +53,11 @@ public final class PostgresStore: Store {
                     SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey.0), \(PostgresMigrations.lockKey.1));
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-                    """)
+                    """, patient: true)
                 var version = 0
                 try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { version = Int($0.int(0)) }
                 for (index, step) in PostgresMigrations.steps.enumerated() where index >= version {
-                    try db.execute(step)
+                    try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }
             }

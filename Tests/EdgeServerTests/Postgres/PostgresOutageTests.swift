@@ -65,6 +65,53 @@ import Testing
     }
 }
 
+/// A database that stops answering without closing its connections (frozen, not stopped): a request that needs it
+/// gets `503` once the store's answer timeout passes, not when the database wakes up; links never wait; the clicks
+/// of the freeze are stored once it is over.
+@Suite struct PostgresFreezeTests {
+    @Test func aFrozenDatabaseGets503InsteadOfAWaitAndTheClicksCatchUp() throws {
+        let cluster = try PostgresCluster()
+        defer {
+            try? cluster.thaw()
+            cluster.remove()
+        }
+        let url = try cluster.start()
+        let reader = PostgresStore(url: url)
+        try reader.migrate()
+        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: reader)
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 1
+        configuration.dataDirectory = data.path
+        configuration.postgres = url
+        configuration.repeatTapWindow = 0
+        let server = try EdgeServer(configuration: configuration, log: { _ in })
+        server.start()
+        defer { server.stop() }
+        let client = HTTPClient(port: server.port)
+        let secret = [("Authorization", "Bearer sk_acme_secret")]
+        #expect(try client.request("GET", "/v1/clicks", headers: secret).status == 200)
+
+        try cluster.freeze()
+        for _ in 0..<3 {
+            let tap = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+            #expect(tap.status == 302, "links never wait on the store")
+        }
+        // The answer timeout is 5 s (and a reconnect attempt 3 s): the client's own receive timeout is longer, so a
+        // request that waited for the database would fail here instead of answering.
+        let list = try client.request("GET", "/v1/clicks", headers: secret)
+        #expect(list.status == 503, "\(list.text)")
+        #expect(list.text.contains(#""error":"unavailable""#), "\(list.text)")
+
+        try cluster.thaw()
+        #expect(eventually(within: 30) { (try? reader.allClicks().count) == 3 })
+        #expect(eventually(within: 10) { (try? client.request("GET", "/v1/clicks", headers: secret).status) == 200 })
+    }
+}
+
 /// Several nodes starting at once on a new database: each runs the migrations, under an advisory lock, so the
 /// schema is built once and every node finds it complete.
 @Suite struct PostgresMigrationRaceTests {
