@@ -11,7 +11,7 @@
 #    with their hourly counts, PARTNERS partners, CUSTOMERS customers, their purchases and commissions), cached in
 #    bench/.cache/ by its parameters and the day it was made (its clicks end at that day, so the next day fills
 #    anew; CACHE=0 always fills), and copied for the run so the server's writes never touch the cache.
-# 2. `tolt-edge serve --threads THREADS` on it; sign-in with `POST /dashboard/sign-in` (`secret_key`), keeping the
+# 2. `tolt-edge serve --threads THREADS` on it; sign-in with the form's token and `POST /dashboard/sign-in` (`secret_key`), keeping the
 #    `tolt_session` cookie. PAGES=auto (the default) falls back to the API routes, with a note, when the sign-in
 #    route is not there (404); PAGES=dashboard fails instead.
 # 3. Each page (the dashboard contract's routes; cursors and ids read from the API) answered REQUESTS times in a
@@ -65,8 +65,10 @@ port=$(free_port)
 base="http://127.0.0.1:$port"
 start_server "$port" "$data" --threads "$threads"
 cookies="$work/cookies.txt"
-sign_in=$(curl -s -o /dev/null -w '%{http_code}' -c "$cookies" --data-urlencode "secret_key=$secret" \
-    "$base/dashboard/sign-in")
+# The form first: its token goes back in the post, its cookie (tolt_signin) in the jar.
+token=$(curl -s -c "$cookies" "$base/dashboard/sign-in" | sed -n 's/.*name="csrf_token" value="\([0-9a-f]*\)".*/\1/p' | head -n 1)
+sign_in=$(curl -s -o /dev/null -w '%{http_code}' -b "$cookies" -c "$cookies" --data-urlencode "csrf_token=$token" \
+    --data-urlencode "secret_key=$secret" "$base/dashboard/sign-in")
 if [[ "$sign_in" == 303 ]]; then
     grep -q tolt_session "$cookies" || die "sign-in answered 303 without a tolt_session cookie"
     pages_mode=dashboard

@@ -138,6 +138,14 @@ final class DashboardHandler: Sendable {
             return signInResponse(status: 400, message: "The form is too large.")
         }
         let form = request.body.withUnsafeBytes { QueryString.parse($0) }
+        guard Self.signInTokenMatches(request, form: form) else {
+            return signInResponse(
+                status: 403, message: "The sign-in form expired or came from elsewhere; sign in again.")
+        }
+        guard api.watcher.isLoaded else {
+            return signInResponse(
+                status: 503, message: "This node has not loaded its configuration yet; try again shortly.")
+        }
         let key = (form["secret_key"] ?? "").trimmingSpaces
         // The table finds the organization by the key's digest; the digest is then compared in constant time.
         guard !key.isEmpty, key.utf8.count <= 256, let organization = api.watcher.table.organization(secretKey: key),
@@ -159,16 +167,45 @@ final class DashboardHandler: Sendable {
         return response
     }
 
+    /// The sign-in form, with a token of its own: the form carries it and a cookie holds it (`SameSite=Strict`, so
+    /// another site's page cannot send it), and a sign-in is taken only when both agree. This keeps another site
+    /// from signing a visitor's browser into an organization of its choosing (login CSRF); no session exists yet to
+    /// derive a token from, so it is random and lives in the cookie alone.
     private func signInResponse(status: Int, message: String?) -> APIResponse {
         let nonce = MessageAuthenticator.randomHex(byteCount: 16)
-        var values = ["nonce": nonce]
+        let token = MessageAuthenticator.randomHex(byteCount: 16)
+        var values = ["nonce": nonce, "csrf_token": token]
         if let message {
             values["message"] = #"<p class="error" id="secret_key_error" role="alert">"# + HTML.escape(message) + "</p>"
             values["invalid"] = #" aria-invalid="true" aria-describedby="secret_key_error secret_key_hint""#
         } else {
             values["invalid"] = #" aria-describedby="secret_key_hint""#
         }
-        return Self.html(status: status, body: signInPage.render(values), nonce: nonce)
+        var response = Self.html(status: status, body: signInPage.render(values), nonce: nonce)
+        response.headers.append(
+            (
+                "set-cookie",
+                "\(Self.signInCookie)=\(token); Path=\(DashboardSessions.cookiePath); Max-Age=3600; HttpOnly; "
+                    + "SameSite=Strict" + (sessions.secure ? "; Secure" : "")
+            ))
+        return response
+    }
+
+    /// The cookie that holds the sign-in form's token.
+    static let signInCookie = "tolt_signin"
+
+    /// Whether a sign-in post carries the token its form was given, as its cookie holds it (compared in constant time).
+    private static func signInTokenMatches(_ request: APIRequest, form: [String: String]) -> Bool {
+        guard let header = request.headers[.cookie], let posted = form["csrf_token"], posted.utf8.count == 32 else {
+            return false
+        }
+        for pair in header.split(separator: ";") {
+            let trimmed = pair.drop { $0 == " " }
+            guard trimmed.hasPrefix(signInCookie + "=") else { continue }
+            return MessageAuthenticator.constantTimeEquals(
+                String(trimmed.dropFirst(signInCookie.utf8.count + 1)), posted)
+        }
+        return false
     }
 
     // MARK: Responses

@@ -3,12 +3,25 @@ import TestSupport
 
 /// Signing in to the dashboard and reading its pages over the test client's real socket.
 extension HTTPClient {
-    /// `POST /dashboard/sign-in` with `key` (form-encoded, as the page's form sends it).
-    func dashboardSignIn(_ key: String, headers: [(String, String)] = []) throws -> HTTPResponse {
-        try request(
+    /// `POST /dashboard/sign-in` with `key`, as a browser sends the form: the form is fetched first, and its token
+    /// goes back in the body and, as the form's cookie set it, in the `Cookie` header (`withToken: false` leaves both out).
+    func dashboardSignIn(_ key: String, headers: [(String, String)] = [], withToken: Bool = true) throws -> HTTPResponse
+    {
+        var fields = "secret_key=" + DashboardForms.encode(key)
+        var cookie: [(String, String)] = []
+        if withToken {
+            let form = try request("GET", "/dashboard/sign-in")
+            guard let token = DashboardForms.csrfToken(in: form.text),
+                let setCookie = form.header("set-cookie"), setCookie.hasPrefix("tolt_signin=")
+            else { throw TestError("the sign-in form has no token: \(form.status) \(form.text)") }
+            let value = setCookie.dropFirst("tolt_signin=".count).prefix { $0 != ";" }
+            fields = "csrf_token=\(token)&" + fields
+            cookie = [("Cookie", "tolt_signin=\(value)")]
+        }
+        return try request(
             "POST", "/dashboard/sign-in",
-            headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
-            body: Array(("secret_key=" + DashboardForms.encode(key)).utf8))
+            headers: [("Content-Type", "application/x-www-form-urlencoded")] + cookie + headers,
+            body: Array(fields.utf8))
     }
 
     /// Signs in with `key` and returns the session cookie's value; throws unless the answer is a `303` with one.

@@ -57,7 +57,8 @@ import Testing
             let response = try client.dashboardSignIn(key)
             #expect(response.status == 401, "\(key)")
             if response.status == 401 {
-                #expect(response.header("set-cookie") == nil)
+                // No session: only the form again, with a fresh sign-in token.
+                #expect(response.header("set-cookie")?.hasPrefix("tolt_signin=") == true)
                 #expect(response.text.contains("That secret key is not valid."))
             }
         }
@@ -132,6 +133,28 @@ import Testing
         #expect(try client.dashboardPage("/dashboard", session: fresh).status == 200)
     }
 
+    /// Login CSRF: a sign-in post without the token its form was given (as another site's page would send it: no
+    /// `SameSite=Strict` cookie, or a token of its own) signs nobody in, even with the right key.
+    @Test func aSignInWithoutItsFormsTokenIsRefused() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let bare = try client.dashboardSignIn("sk_acme_secret", withToken: false)
+        #expect(bare.status == 403)
+        #expect(bare.header("set-cookie")?.hasPrefix("tolt_session=") != true)
+        let form = try client.request("GET", "/dashboard/sign-in")
+        let token = try #require(DashboardForms.csrfToken(in: form.text))
+        let forged = try client.request(
+            "POST", "/dashboard/sign-in",
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Cookie", "tolt_signin=00000000000000000000000000000000"),
+            ],
+            body: Array("csrf_token=\(token)&secret_key=sk_acme_secret".utf8))
+        #expect(forged.status == 403)
+        #expect(try client.dashboardSignIn("sk_acme_secret").status == 303)
+    }
+
     @Test func signInAttemptsAreLimitedPerClient() throws {
         let server = try TestServer()
         defer { server.shutdown() }
@@ -142,7 +165,7 @@ import Testing
         let limited = try client.dashboardSignIn("sk_acme_secret")
         #expect(limited.status == 429, "even the right key waits out the window")
         #expect(limited.header("retry-after") != nil)
-        #expect(limited.header("set-cookie") == nil)
+        #expect(limited.header("set-cookie")?.hasPrefix("tolt_signin=") == true, "no session, the form again")
     }
 
     @Test func signingOutClearsTheCookieAndNeedsTheToken() throws {
