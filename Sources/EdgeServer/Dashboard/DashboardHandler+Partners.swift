@@ -68,6 +68,10 @@ extension DashboardHandler {
             return try partners(
                 context, error: "name: this program already has a partner named \(name)", values: context.form)
         }
+        if !code.isEmpty, let holder = Self.activeHolder(of: code, in: records, organizationID: context.organization.id)
+        {
+            return try partners(context, error: Self.sharedCodeMessage(code, holder), values: context.form)
+        }
         let id = EntityID.make(prefix: "part_")
         let codes = code.isEmpty ? "" : #","codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#
         let json =
@@ -145,6 +149,13 @@ extension DashboardHandler {
 
     func addCode(_ context: Context, partnerID: String) throws -> APIResponse {
         let code = (context.form["code"] ?? "").trimmingSpaces
+        let records = try api.reader.configRecords()
+        if !code.isEmpty,
+            let holder = Self.activeHolder(
+                of: code, in: records, organizationID: context.organization.id, except: partnerID)
+        {
+            return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(code, holder), code: code)
+        }
         return try change(
             context, partnerID: partnerID,
             #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code)
@@ -176,6 +187,26 @@ extension DashboardHandler {
             return try self.partner(context, partnerID: partner.id, error: reason, code: code)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
+    }
+
+    /// The active partner of the organization, other than `partnerID`, that holds `code` as an active code (codes
+    /// match without case). The importer only warns about such a code (an import file may mean it); the dashboard
+    /// refuses it, since a code two active partners share stops working for both (links `404`, claims `409`).
+    static func activeHolder(
+        of code: String, in records: ConfigRecords, organizationID: String, except partnerID: String? = nil
+    ) -> PartnerRecord? {
+        let programs = Set(records.programs.filter { $0.organizationID == organizationID }.map(\.id))
+        let folded = code.lowercased()
+        let holders = Set(
+            records.codes.filter { $0.active && $0.code.lowercased() == folded && $0.partnerID != partnerID }.map(
+                \.partnerID))
+        return records.partners.first {
+            holders.contains($0.id) && programs.contains($0.programID) && $0.status == "active"
+        }
+    }
+
+    static func sharedCodeMessage(_ code: String, _ holder: PartnerRecord) -> String {
+        "code: \(code) is already a code of \(holder.name); a code two active partners share stops working for both"
     }
 
     /// The partner `id` and its program, when the partner belongs to `organization`.

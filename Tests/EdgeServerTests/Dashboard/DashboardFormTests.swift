@@ -62,6 +62,19 @@ import Testing
         #expect(badCode.status == 400)
         #expect(badCode.text.contains(#"id="field-code-error""#))
         #expect(badCode.text.contains(#"value="no spaces""#), "the value is kept")
+        // Another active partner's code (in any case) would stop working for both: refused, nothing stored.
+        let codesBefore = try server.store.configRecords().codes
+        for taken in ["SAM20", "sam20"] {
+            let shared = try client.dashboardPost(
+                "/dashboard/partners/\(partnerID)/codes", session: session,
+                fields: [("csrf_token", token), ("code", taken)])
+            #expect(shared.status == 400 && shared.text.contains("already a code of Sam"), "\(shared.text)")
+        }
+        let sharedPartner = try client.dashboardPost(
+            "/dashboard/partners", session: session,
+            fields: [("csrf_token", token), ("program_id", "prg_acme"), ("name", "Eve"), ("code", "Sam20")])
+        #expect(sharedPartner.status == 400 && sharedPartner.text.contains("already a code of Sam"))
+        #expect(try server.store.configRecords().codes == codesBefore)
         let deactivated = try client.dashboardPost(
             "/dashboard/partners/\(partnerID)/codes/DANA10/deactivate", session: session,
             fields: [("csrf_token", token)])
