@@ -13,22 +13,11 @@ import Testing
     @Test func whileTheStoreIsDownTheAPIAnswers503AndTheIngesterCatchesUpWhenItReturns() throws {
         let cluster = try PostgresCluster()
         defer { cluster.remove() }
-        let url = try cluster.start()
-        let reader = PostgresStore(url: url)
-        try reader.migrate()
-        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: reader)
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 1
-        configuration.dataDirectory = data.path
-        configuration.postgres = url
-        configuration.repeatTapWindow = 0
         let logs = Mutex<[String]>([])
-        let server = try EdgeServer(configuration: configuration, log: { line in logs.withLock { $0.append(line) } })
-        server.start()
+        let (reader, server) = try Self.startServer(on: cluster, data: data) { line in logs.withLock { $0.append(line) }
+        }
         defer { server.stop() }
         let client = HTTPClient(port: server.port)
         let secret = [("Authorization", "Bearer sk_acme_secret")]
@@ -65,6 +54,29 @@ import Testing
     }
 }
 
+extension PostgresOutageTests {
+    /// Starts `cluster`, migrates it with the standard configuration, and starts a one-loop server on it (repeat
+    /// taps off) with its journal in `data`; returns a store connection of the test's own and the running server.
+    static func startServer(
+        on cluster: PostgresCluster, data: TemporaryDirectory, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> (reader: PostgresStore, server: EdgeServer) {
+        let url = try cluster.start()
+        let reader = PostgresStore(url: url)
+        try reader.migrate()
+        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: reader)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 1
+        configuration.dataDirectory = data.path
+        configuration.postgres = url
+        configuration.repeatTapWindow = 0
+        let server = try EdgeServer(configuration: configuration, log: log)
+        server.start()
+        return (reader, server)
+    }
+}
+
 /// A database that stops answering without closing its connections (frozen, not stopped): a request that needs it
 /// gets `503` once the store's answer timeout passes, not when the database wakes up; links never wait; the clicks
 /// of the freeze are stored once it is over.
@@ -75,21 +87,9 @@ import Testing
             try? cluster.thaw()
             cluster.remove()
         }
-        let url = try cluster.start()
-        let reader = PostgresStore(url: url)
-        try reader.migrate()
-        try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: reader)
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 1
-        configuration.dataDirectory = data.path
-        configuration.postgres = url
-        configuration.repeatTapWindow = 0
-        let server = try EdgeServer(configuration: configuration, log: { _ in })
-        server.start()
+        let (reader, server) = try PostgresOutageTests.startServer(on: cluster, data: data)
         defer { server.stop() }
         let client = HTTPClient(port: server.port)
         let secret = [("Authorization", "Bearer sk_acme_secret")]
