@@ -3,7 +3,7 @@
 #
 #   bench/dashboard.sh                        from the repository root
 #   PAGES=api bench/dashboard.sh              time the JSON API routes instead of the pages (a build without them)
-#   REQUESTS=100 ROUNDS=5 bench/dashboard.sh  more timed requests per page, more link rounds
+#   REQUESTS=100 ROUNDS=20 bench/dashboard.sh more timed requests per page, more link rounds
 #   CLICKS=200000 bench/dashboard.sh          a smaller store (also PARTNERS, CUSTOMERS, DAYS)
 #   BUILD_DIR=/work/build-bench bench/dashboard.sh   SwiftPM scratch path of the release build
 #
@@ -19,8 +19,10 @@
 #    p95 is under 50 ms. Any answer but 200 stops the run.
 # 4. The link path: `wrk -t1 -c64 -d${DURATION}s` on an iPhone tap (302 with a click) alone, then while one curl
 #    walks the pages at DASH_RATE requests a second (a person is about 1; 20 is a busy team), alternating the order
-#    every other round; the median over ROUNDS of link req/s with the dashboard over without, and the page times
-#    seen under that load.
+#    every other round (so a drift over the run cancels). Per round: req/s, p50, p99, the loop threads' CPU per
+#    link request and the rest of the server's CPU (the pages). Over the run: the ratio of summed req/s with the
+#    dashboard to without, the median of the round pairs' ratios, p99 and loop CPU per request by mode, and the
+#    page times seen under that load. Rounds swing by ±10% on a 2-core VM: use ROUNDS=10 DURATION=5 or more.
 # Everything listens on 127.0.0.1 only. KEEP=1 keeps the work directory.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -30,8 +32,8 @@ partners="${PARTNERS:-200}"
 customers="${CUSTOMERS:-20000}"
 days="${DAYS:-60}"
 requests="${REQUESTS:-50}"
-rounds="${ROUNDS:-3}"
-duration="${DURATION:-10}"
+rounds="${ROUNDS:-10}"
+duration="${DURATION:-5}"
 threads="${THREADS:-2}"
 dash_rate="${DASH_RATE:-20}"
 pages_mode="${PAGES:-auto}"
@@ -165,17 +167,30 @@ walk_pages() {
     for ((i = 0; i < dash_rate * duration; i++)); do args+=(-o /dev/null "$base${paths[i % ${#paths[@]}]}"); done
     exec curl -s "${auth[@]}" --rate "$dash_rate/s" -w '%{http_code} %{time_total}\n' "${args[@]}" >>"$dash_times"
 }
+# Clock ticks the server has used so far: "loops other". The loops are the tolt-loop-N threads; other is the rest of
+# the process (mostly Dispatch's API workers, where the pages are rendered; the ingester stands aside under load),
+# taken from the process's own total, which keeps the ticks of worker threads that have exited.
+thread_ticks() {
+    local loops total
+    loops=$(task_ticks "$server_pid" | awk '$1 ~ /^tolt-loop/ { s += $2 } END { print s + 0 }')
+    read -r -a stat <<<"$(sed 's/.*) //' /proc/"$server_pid"/stat)"
+    total=$((stat[11] + stat[12]))
+    echo "$loops $((total - loops))"
+}
 link_round() {
     local out
     out=$(wrk -t1 -c64 -d"${duration}s" --latency -H "User-Agent: $ua_ios" "$link_url")
     wrk_numbers <<<"$out"
 }
-declare -a ratios
+# One line per measured round: "mode req/s p50 p99 loop-µs-per-request other-cpu-seconds".
+rounds_file="$work/rounds.txt"
+: >"$rounds_file"
+hz=$(getconf CLK_TCK)
 echo "== link path: wrk -t1 -c64 -d${duration}s, alone and with the dashboard walked at $dash_rate req/s" >&2
 for ((round = 1; round <= rounds; round++)); do
+    # alone-dashboard, then dashboard-alone: a drift over the run (it is there: the journal grows) cancels in sums.
     order=(alone dashboard)
     ((round % 2)) || order=(dashboard alone)
-    declare -A rps=()
     for mode in "${order[@]}"; do
         walker=""
         if [[ "$mode" == dashboard ]]; then
@@ -183,21 +198,35 @@ for ((round = 1; round <= rounds; round++)); do
             walker=$!
             cleanup_pids+=("$walker")
         fi
+        read -r loops0 other0 < <(thread_ticks)
         read -r r p50 p99 n bad errors < <(link_round)
+        read -r loops1 other1 < <(thread_ticks)
         [[ -z "$walker" ]] || wait "$walker" || die "curl walking the pages failed"
         ((bad == 0)) || die "the link answered $bad error statuses ($mode, round $round)"
-        rps[$mode]=$r
-        printf 'round %d  %-10s %9.0f req/s  p50 %7.3f ms  p99 %7.3f ms\n' "$round" "$mode" "$r" "$p50" "$p99" >&2
+        read -r loop_us other_s < <(awk -v l=$((loops1 - loops0)) -v o=$((other1 - other0)) -v n="$n" -v hz="$hz" \
+            'BEGIN { printf "%.2f %.2f\n", l * 1e6 / hz / n, o / hz }')
+        echo "$mode $r $p50 $p99 $loop_us $other_s" >>"$rounds_file"
+        printf 'round %2d  %-10s %9.0f req/s  p50 %6.3f ms  p99 %6.3f ms  loops %5.2f µs/req  other %4.2f s CPU\n' \
+            "$round" "$mode" "$r" "$p50" "$p99" "$loop_us" "$other_s" >&2
     done
-    ratios+=("$(awk -v a="${rps[alone]}" -v d="${rps[dashboard]}" 'BEGIN { printf "%.3f", d / a }')")
 done
 bad_pages=$(awk '$1 != 200' "$dash_times" | wc -l)
 ((bad_pages == 0)) || die "$bad_pages dashboard requests under load answered other than 200"
 read -r lp50 lp95 lmax < <(awk '{ print $2 }' "$dash_times" | percentiles)
-ratio=$(printf '%s\n' "${ratios[@]}" | median)
+# Per round pair, dashboard over alone; and over the whole run, the sums' ratio (the order alternates, so a steady
+# drift cancels) and the medians of p99 and of the loops' CPU per request by mode.
+ratios=$(awk '{ v[$1] = $2 } NR % 2 == 0 { printf "%.3f ", v["dashboard"] / v["alone"] }' "$rounds_file")
+summary=$(awk '{ s[$1] += $2 } END { printf "%.3f", s["dashboard"] / s["alone"] }' "$rounds_file")
+column_median() { awk -v mode="$1" -v c="$2" '$1 == mode { print $c }' "$rounds_file" | median; }
+ratio=$(printf '%s\n' $ratios | median)
 
 echo
 echo "store: $clicks clicks, $partners partners, $customers customers over $days days; $threads server threads"
 echo "pages ($pages_mode): $((${#names[@]} - slow)) of ${#names[@]} with p95 under 50 ms"
 echo "pages under link load: $(wc -l <"$dash_times") requests, p50 $lp50 ms, p95 $lp95 ms, max $lmax ms"
-echo "link req/s with the dashboard in use / alone: median $ratio (rounds: ${ratios[*]})"
+echo "link req/s with the dashboard in use / alone: $summary over the run, median $ratio (round pairs: ${ratios% })"
+echo "link p99 (median of rounds): alone $(column_median alone 4) ms, with the dashboard $(column_median dashboard 4) ms"
+echo "loop CPU per link request (median of rounds): alone $(column_median alone 5) µs," \
+    "with the dashboard $(column_median dashboard 5) µs"
+echo "other server CPU per round (median; the pages, on the API workers): alone $(column_median alone 6) s," \
+    "with the dashboard $(column_median dashboard 6) s"
