@@ -45,6 +45,23 @@ cleanup() {
     fi
 }
 
+# STORE=postgres (else sqlite): the server's store is a throwaway PostgreSQL cluster (the journal stays in the data
+# directory), made by scripts/postgres-cluster.sh and stopped at exit. Sets store_args (empty for SQLite) to pass to
+# tolt-edge commands. Call after prepare.
+store_args=()
+choose_store() {
+    if [[ "${STORE:-sqlite}" == postgres ]]; then
+        pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench-pg.XXXXXX")"  # its own: as root the cluster runs as `postgres`, which cannot enter $work
+        store_url="$(scripts/postgres-cluster.sh start "$pg_dir")"
+        store_args=(--store "$store_url")
+        stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; rm -rf "$pg_dir"; }
+        # The servers first (cleanup, keeping $work), then the cluster (and its directory), then $work.
+        trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
+    elif [[ "${STORE:-sqlite}" != sqlite ]]; then
+        die "STORE must be sqlite or postgres"
+    fi
+}
+
 # A free TCP port on 127.0.0.1 (the kernel picks one; a tiny race with other programs is accepted).
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

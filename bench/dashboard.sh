@@ -6,6 +6,7 @@
 #   REQUESTS=100 ROUNDS=20 bench/dashboard.sh more timed requests per page, more link rounds
 #   CLICKS=200000 bench/dashboard.sh          a smaller store (also PARTNERS, CUSTOMERS, DAYS)
 #   BUILD_DIR=/work/build-bench bench/dashboard.sh   SwiftPM scratch path of the release build
+#   STORE=postgres bench/dashboard.sh         the same on a throwaway PostgreSQL cluster (filled each run, not cached)
 #
 # 1. The store: `tolt-edge bench-fill` (one organization, pk_bench / sk_bench_secret, CLICKS clicks over DAYS days
 #    with their hourly counts, PARTNERS partners, CUSTOMERS customers, their purchases and commissions), cached in
@@ -42,30 +43,37 @@ ua_ios='Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1
 
 prepare
 
-# --- 1. The store, from the cache or filled now.
-cache_dir="$root/bench/.cache"
-store_name="dashboard-c$clicks-p$partners-u$customers-d$days-$(date -u +%Y%m%d)"
+# --- 1. The store, from the cache or filled now (STORE=postgres: filled now into a throwaway cluster).
+choose_store
 data="$work/data"
 mkdir -p "$data"
-if [[ "${CACHE:-1}" == 1 && -f "$cache_dir/$store_name/tolt-edge.sqlite" ]]; then
-    echo "== store: cached $cache_dir/$store_name" >&2
+if [[ "${STORE:-sqlite}" == postgres ]]; then
+    echo "== store: filling $clicks clicks into PostgreSQL (tolt-edge bench-fill)" >&2
+    "$bin" bench-fill "${store_args[@]}" --clicks "$clicks" --partners "$partners" --customers "$customers" \
+        --days "$days" 2>/dev/null >&2
 else
-    echo "== store: filling $clicks clicks (tolt-edge bench-fill)" >&2
-    rm -rf "${cache_dir:?}/$store_name.tmp"
-    mkdir -p "$cache_dir/$store_name.tmp"
-    "$bin" bench-fill --data "$cache_dir/$store_name.tmp" --clicks "$clicks" --partners "$partners" \
-        --customers "$customers" --days "$days" 2>/dev/null >&2
-    rm -rf "${cache_dir:?}/$store_name"
-    mv "$cache_dir/$store_name.tmp" "$cache_dir/$store_name"
-    # Older stores of other days or parameters are not reused: keep the cache to the newest few.
-    find "$cache_dir" -maxdepth 1 -name 'dashboard-*' -type d | sort | head -n -3 | xargs -r rm -rf
+    cache_dir="$root/bench/.cache"
+    store_name="dashboard-c$clicks-p$partners-u$customers-d$days-$(date -u +%Y%m%d)"
+    if [[ "${CACHE:-1}" == 1 && -f "$cache_dir/$store_name/tolt-edge.sqlite" ]]; then
+        echo "== store: cached $cache_dir/$store_name" >&2
+    else
+        echo "== store: filling $clicks clicks (tolt-edge bench-fill)" >&2
+        rm -rf "${cache_dir:?}/$store_name.tmp"
+        mkdir -p "$cache_dir/$store_name.tmp"
+        "$bin" bench-fill --data "$cache_dir/$store_name.tmp" --clicks "$clicks" --partners "$partners" \
+            --customers "$customers" --days "$days" 2>/dev/null >&2
+        rm -rf "${cache_dir:?}/$store_name"
+        mv "$cache_dir/$store_name.tmp" "$cache_dir/$store_name"
+        # Older stores of other days or parameters are not reused: keep the cache to the newest few.
+        find "$cache_dir" -maxdepth 1 -name 'dashboard-*' -type d | sort | head -n -3 | xargs -r rm -rf
+    fi
+    cp --reflink=auto "$cache_dir/$store_name/tolt-edge.sqlite" "$data/tolt-edge.sqlite"
 fi
-cp --reflink=auto "$cache_dir/$store_name/tolt-edge.sqlite" "$data/tolt-edge.sqlite"
 
 # --- 2. The server and the session.
 port=$(free_port)
 base="http://127.0.0.1:$port"
-start_server "$port" "$data" --threads "$threads"
+start_server "$port" "$data" --threads "$threads" "${store_args[@]}"
 cookies="$work/cookies.txt"
 # The form first: its token goes back in the post, its cookie (tolt_signin) in the jar.
 token=$(curl -s -c "$cookies" "$base/dashboard/sign-in" | sed -n 's/.*name="csrf_token" value="\([0-9a-f]*\)".*/\1/p' | head -n 1)
@@ -221,7 +229,7 @@ column_median() { awk -v mode="$1" -v c="$2" '$1 == mode { print $c }' "$rounds_
 ratio=$(printf '%s\n' $ratios | median)
 
 echo
-echo "store: $clicks clicks, $partners partners, $customers customers over $days days; $threads server threads"
+echo "store: ${STORE:-sqlite}, $clicks clicks, $partners partners, $customers customers over $days days; $threads server threads"
 echo "pages ($pages_mode): $((${#names[@]} - slow)) of ${#names[@]} with p95 under 50 ms"
 echo "pages under link load: $(wc -l <"$dash_times") requests, p50 $lp50 ms, p95 $lp95 ms, max $lmax ms"
 echo "link req/s with the dashboard in use / alone: $summary over the run, median $ratio (round pairs: ${ratios% })"

@@ -113,18 +113,7 @@ cat >"$work/config.json" <<'EOF'
                   "app_store_url":"https://apps.apple.com/app/id987654321"},
      "partners":[{"id":"part_lee","name":"Lee","status":"active","codes":[{"code":"LEE10","active":true}]}]}]}]}
 EOF
-# STORE=postgres: the measured server's store is a throwaway PostgreSQL cluster (its journal stays in $data).
-store_args=()
-if [[ "${STORE:-sqlite}" == postgres ]]; then
-    pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench-pg.XXXXXX")"  # its own: as root the cluster runs as `postgres`, which cannot enter $work
-    store_url="$(scripts/postgres-cluster.sh start "$pg_dir")"
-    store_args=(--store "$store_url")
-    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; rm -rf "$pg_dir"; }
-    # The servers first (cleanup, keeping $work), then the cluster (and its directory), then $work.
-    trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
-elif [[ "${STORE:-sqlite}" != sqlite ]]; then
-    die "STORE must be sqlite or postgres"
-fi
+choose_store
 "$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null
 port=$(free_port)
 # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
