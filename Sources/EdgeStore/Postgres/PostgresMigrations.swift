@@ -90,5 +90,17 @@ enum PostgresMigrations {
         CREATE INDEX click_counts_by_partner ON click_counts (organization_id, partner_id, hour_start)
             INCLUDE (clicks, unique_clicks);
         """,
+        // 4 (issue 17, the dashboard): click counts per organization and UTC hour, as SQLite's step 9 keeps them. The
+        // Overview summed 30 days of every partner's hours from `click_counts` (144,000 rows for 200 partners: 76 ms
+        // on a million clicks); it now reads 720. The ingester adds to both tables in one transaction.
+        """
+        CREATE TABLE organization_click_counts (
+            organization_id text NOT NULL, hour_start bigint NOT NULL,
+            clicks bigint NOT NULL, unique_clicks bigint NOT NULL,
+            PRIMARY KEY (organization_id, hour_start));
+        INSERT INTO organization_click_counts (organization_id, hour_start, clicks, unique_clicks)
+            SELECT organization_id, hour_start, SUM(clicks), SUM(unique_clicks) FROM click_counts
+            GROUP BY organization_id, hour_start;
+        """,
     ]
 }

@@ -24,15 +24,15 @@ extension PostgresStore {
         }
     }
 
-    /// ``clickCounts(_:)`` for the whole organization, one row per day (partner id empty), summed over partners from
-    /// `click_counts` through its primary key's range. (SQLite keeps a per-organization table for this; here the
-    /// range read is the same one the per-partner query makes.)
+    /// ``clickCounts(_:)`` for the whole organization, one row per day (partner id empty): from
+    /// `organization_click_counts`, one row per hour.
     private func organizationClickCounts(_ query: ClickCountQuery) throws -> [DailyClickCount] {
         let limit = max(1, min(query.limit, ClickCountQuery.maximumLimit))
         return try withConnection { db in
             try db.rows(
                 """
-                SELECT (hour_start + ?) / 86400000 AS day, SUM(clicks), SUM(unique_clicks) FROM click_counts
+                SELECT (hour_start + ?) / 86400000 AS day, SUM(clicks), SUM(unique_clicks)
+                FROM organization_click_counts
                 WHERE organization_id = ? AND hour_start >= ? AND hour_start < ? GROUP BY day ORDER BY day LIMIT ?
                 """,
                 [

@@ -6,7 +6,7 @@ import Testing
 
 /// `clickCounts` with `byPartner: false` on a real SQLite file: one row per day for the whole organization, from
 /// `organization_click_counts`, always equal to the per-partner counts summed, whether the ingester wrote them or
-/// migration step 9 filled them from an older store's counts.
+/// migration step 9 (PostgreSQL: step 4) filled them from an older store's counts.
 @Suite struct OrganizationClickCountsTests {
     static let day: Int64 = 86_400_000
     static let start: Int64 = 1_780_012_800_000  // a UTC midnight
@@ -88,9 +88,7 @@ import Testing
                 try step.code?(db)
             }
             try db.execute("PRAGMA user_version = 7")
-            for (hour, partner, clicks, unique) in [
-                (0, "part_a", 5, 4), (0, "part_b", 3, 3), (1, "part_a", 2, 1), (30, "part_b", 7, 7),
-            ] as [(Int64, String, Int64, Int64)] {
+            for (hour, partner, clicks, unique) in Self.olderCounts {
                 try db.query(
                     """
                     INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
@@ -101,12 +99,45 @@ import Testing
         try old.migrate()
         let days = try old.clickCounts(
             ClickCountQuery(organizationID: "org_a", from: 0, to: Self.start + 3 * Self.day, byPartner: false))
-        #expect(
-            days == [
-                DailyClickCount(day: Self.start / Self.day, partnerID: "", clicks: 10, uniqueClicks: 8),
-                DailyClickCount(day: Self.start / Self.day + 1, partnerID: "", clicks: 7, uniqueClicks: 7),
-            ])
+        #expect(days == Self.olderDays)
     }
+
+    /// A PostgreSQL store of step 3 with hourly counts gets its organization counts from them when step 4 runs.
+    @Test func postgresStepFourFillsTheOrganizationCountsFromAnOlderStore() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let old = PostgresStore(url: url)
+        try old.withConnection { db in
+            try db.execute(
+                "CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            for (index, step) in PostgresMigrations.steps.prefix(3).enumerated() {
+                try db.execute(step)
+                try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
+            }
+            for (hour, partner, clicks, unique) in Self.olderCounts {
+                try db.query(
+                    """
+                    INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
+                    VALUES ('org_a', ?, ?, ?, ?)
+                    """, [.integer(Self.start + hour * 3_600_000), .text(partner), .integer(clicks), .integer(unique)])
+            }
+        }
+        try old.migrate()
+        #expect(try old.schemaVersion() == PostgresMigrations.steps.count)
+        let days = try old.clickCounts(
+            ClickCountQuery(organizationID: "org_a", from: 0, to: Self.start + 3 * Self.day, byPartner: false))
+        #expect(days == Self.olderDays)
+    }
+
+    /// Hourly counts of a store from before the organization counts: (hour from `start`, partner, clicks, unique).
+    static let olderCounts: [(Int64, String, Int64, Int64)] = [
+        (0, "part_a", 5, 4), (0, "part_b", 3, 3), (1, "part_a", 2, 1), (30, "part_b", 7, 7),
+    ]
+    /// What `olderCounts` sum to, per day.
+    static let olderDays = [
+        DailyClickCount(day: start / day, partnerID: "", clicks: 10, uniqueClicks: 8),
+        DailyClickCount(day: start / day + 1, partnerID: "", clicks: 7, uniqueClicks: 7),
+    ]
 
     /// One partner's days read that partner's hours from a covering index, not every partner's hours in the range.
     @Test func aPartnersDaysReadOnlyThatPartnersHours() throws {
