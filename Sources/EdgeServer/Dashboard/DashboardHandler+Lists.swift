@@ -37,7 +37,8 @@ extension DashboardHandler {
             content += "</tbody></table></div>"
         }
         content += Self.pager(
-            path: "/dashboard/customers", keep: search.isEmpty ? [:] : ["q": search], page: page, id: \.id)
+            path: "/dashboard/customers", keep: search.isEmpty ? [:] : ["q": search],
+            isFirstPage: customerQuery.startingAfter == nil, page: page, id: \.id)
         return self.page(context, title: "Customers", current: "customers", content: content)
     }
 
@@ -85,7 +86,9 @@ extension DashboardHandler {
         var keep: [String: String] = [:]
         if let partnerID { keep["partner_id"] = partnerID }
         if let status { keep["status"] = status.rawValue }
-        content += Self.pager(path: "/dashboard/commissions", keep: keep, page: page, id: \.id)
+        content += Self.pager(
+            path: "/dashboard/commissions", keep: keep, isFirstPage: commissionQuery.startingAfter == nil, page: page,
+            id: \.id)
         return self.page(context, title: "Commissions", current: "commissions", content: content)
     }
 
@@ -117,7 +120,8 @@ extension DashboardHandler {
             content += "</tbody></table></div>"
         }
         content += Self.pager(
-            path: "/dashboard/clicks", keep: partnerID.map { ["partner_id": $0] } ?? [:], page: page, id: \.id)
+            path: "/dashboard/clicks", keep: partnerID.map { ["partner_id": $0] } ?? [:],
+            isFirstPage: clickQuery.startingAfter == nil, page: page, id: \.id)
         return self.page(context, title: "Clicks", current: "clicks", content: content)
     }
 
@@ -146,19 +150,22 @@ extension DashboardHandler {
         return after
     }
 
-    /// The first page and the next one (after the page's last id), keeping the filters.
-    static func pager<Item>(path: String, keep: [String: String], page: Page<Item>, id: KeyPath<Item, String>)
-        -> String
-    {
+    /// Links to the newest page (from a later one) and to the next one (after the page's last id), keeping the
+    /// filters; nothing when the list fits on one page.
+    static func pager<Item>(
+        path: String, keep: [String: String], isFirstPage: Bool, page: Page<Item>, id: KeyPath<Item, String>
+    ) -> String {
         let filters = keep.sorted { $0.key < $1.key }.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }
         var links: [String] = []
-        links.append(
-            #"<a href="\#(HTML.escape(path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))))">Newest</a>"#
-        )
+        if !isFirstPage {
+            let newest = path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))
+            links.append(#"<a href="\#(HTML.escape(newest))">Newest</a>"#)
+        }
         if page.hasMore, let last = page.items.last {
             let next = filters + ["starting_after=\(PercentEncoding.encode(last[keyPath: id]))"]
             links.append(#"<a rel="next" href="\#(HTML.escape(path + "?" + next.joined(separator: "&")))">Older</a>"#)
         }
+        guard !links.isEmpty else { return "" }
         return #"<nav class="pager" aria-label="Pages">\#(links.joined(separator: " "))</nav>"#
     }
 }

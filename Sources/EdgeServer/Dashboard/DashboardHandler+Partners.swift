@@ -33,8 +33,8 @@ extension DashboardHandler {
             content += "</tbody></table></div>"
         }
         content += Self.pager(
-            path: "/dashboard/partners", keep: [:], page: Page(items: partners, hasMore: all.count > partners.count),
-            id: \.id)
+            path: "/dashboard/partners", keep: [:], isFirstPage: after == nil,
+            page: Page(items: partners, hasMore: all.count > partners.count), id: \.id)
         content += #"<h2 id="add-partner">Add a partner</h2>"#
         if let error { content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error))</p>"# }
         content += #"<form class="stack" method="post" action="/dashboard/partners" aria-labelledby="add-partner">"#

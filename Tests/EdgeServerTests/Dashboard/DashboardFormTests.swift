@@ -170,6 +170,8 @@ import Testing
         let second = try client.dashboardPage(next.replacingOccurrences(of: "&amp;", with: "&"), session: session).text
         #expect(second.components(separatedBy: "<tr><td>").count - 1 == 4)
         #expect(!second.contains(#"rel="next""#))
+        // The first page links only onwards; a later one back to the newest too.
+        #expect(!first.contains(">Newest</a>") && second.contains(#"<a href="/dashboard/clicks">Newest</a>"#))
         let lee = try client.dashboardPage("/dashboard/clicks?partner_id=part_lee", session: session).text
         #expect(lee.components(separatedBy: "<tr><td>").count - 1 == 1)
         #expect(lee.contains("<td>android</td>"))
@@ -197,6 +199,7 @@ import Testing
         let second = try client.dashboardPage(String(next), session: session).text
         #expect(rows(second) == 16)
         #expect(!second.contains(#"rel="next""#))
+        #expect(!first.contains(">Newest</a>") && second.contains(">Newest</a>"))
         #expect(!second.contains("part_zed"), "another organization's partner is never listed")
     }
 
