@@ -1,11 +1,54 @@
 import EdgeStore
 import LinkCore
 
-/// `GET /dashboard/settings/integrations`: what the app and RevenueCat need: the public key, the webhook URL and
-/// its authorization, the claim endpoint with a ready `curl`.
+/// `/dashboard/settings/integrations`: what the app and RevenueCat need: the public key, the webhook URL and a form
+/// that sets its authorization (and the organization's time zone) through the importer, the claim endpoint with a
+/// ready `curl`.
 extension DashboardHandler {
-    func integrations(_ context: Context) -> APIResponse {
-        let organization = context.organization
+    /// The form's fields and where the importer reports their errors.
+    static let integrationFields: [(name: String, path: String)] = [
+        ("webhook_authorization", "revenuecat.authorization"), ("timezone", "timezone"),
+    ]
+
+    func integrations(_ context: Context) throws -> APIResponse {
+        // The stored organization, not the link table's copy: right after a save the table may be a second behind.
+        let records = try api.reader.configRecords()
+        let organization = records.organizations.first { $0.id == context.organization.id } ?? context.organization
+        guard context.isPost else {
+            return integrationsPage(
+                context, organization: organization, values: ["timezone": organization.timezone], error: nil,
+                saved: context.request.query["saved"] != nil)
+        }
+        // An empty authorization keeps the stored one (it is never shown, so the form cannot hold it); a time zone
+        // the post leaves out keeps it too.
+        let authorization = (context.form["webhook_authorization"] ?? "").trimmingSpaces
+        let timezone = (context.form["timezone"] ?? organization.timezone).trimmingSpaces
+        let values = ["timezone": timezone]
+        guard !timezone.isEmpty else {
+            return integrationsPage(
+                context, organization: organization, values: values, error: ("timezone", "is required"), saved: false,
+                status: 400)
+        }
+        var json = #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organization.id)),"#
+        if !authorization.isEmpty {
+            json += #""revenuecat":{"authorization":\#(DashboardForm.stringOrNull(authorization))},"#
+        }
+        json += #""timezone":\#(DashboardForm.stringOrNull(timezone))}]}"#
+        if let message = try DashboardForm.save(json, into: api.writer) {
+            let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].")
+            let field = Self.integrationFields.first { $0.path == path }?.name
+            return integrationsPage(
+                context, organization: organization, values: values, error: (field, field == nil ? message : reason),
+                saved: false, status: 400)
+        }
+        return Self.redirect(to: "/dashboard/settings/integrations?saved=1")
+    }
+
+    private func integrationsPage(
+        _ context: Context, organization: OrganizationRecord, values: [String: String],
+        error: (field: String?, reason: String)?, saved: Bool, status: Int = 200
+    ) -> APIResponse {
+        func errorFor(_ name: String) -> String? { error?.field == name ? error?.reason : nil }
         let base = publicURL?.text ?? "https://<your edge host>"
         let key = PercentEncoding.encode(organization.publicKey)
         let webhook = "\(base)\(APIHandler.revenueCatWebhookPrefix)\(key)"
@@ -13,30 +56,47 @@ extension DashboardHandler {
             organization.revenueCatAuthorizationDigest == nil
             ? "Not set: the webhook refuses every event until you set it."
             : "Set (stored as a digest; it is never shown)."
-        var content = "<h2>Public key</h2>"
+        var content = ""
+        if saved { content += #"<p class="notice" role="status" id="saved">Saved.</p>"# }
+        if let error, error.field == nil {
+            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
+        } else if error != nil {
+            content +=
+                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
+        }
+        content += "<h2>Public key</h2>"
         content +=
             #"<p>The app configures the SDK with it: <code id="public-key">\#(HTML.escape(organization.publicKey))</code></p>"#
-        content += "<h2>RevenueCat webhook</h2>"
+        content += #"<h2 id="webhook">RevenueCat webhook</h2>"#
         content += #"<p>In RevenueCat, under Integrations → Webhooks, set the URL to:</p>"#
         content += #"<pre id="webhook-url">\#(HTML.escape(webhook))</pre>"#
         content +=
-            "<p>and an authorization header value of your choosing. Store the same value in the edge with an import "
-            + "(<code>\"revenuecat\": {\"authorization\": \"…\"}</code> on the organization, then "
-            + "<code>tolt-edge import FILE</code>).</p>"
+            "<p>and an authorization header value of your choosing (for example <code>Bearer</code> and a long random "
+            + "secret). Save the same value here: events without it are refused.</p>"
         content += #"<p>Authorization: <span id="webhook-authorization">\#(HTML.escape(authorization))</span></p>"#
+        content +=
+            #"<form class="stack" method="post" action="/dashboard/settings/integrations" aria-labelledby="webhook">"#
+        content += DashboardForm.csrf(context.csrfToken)
+        content += DashboardForm.input(
+            "webhook_authorization", label: "Authorization header value", value: nil,
+            error: errorFor("webhook_authorization"),
+            hint: "The exact value RevenueCat sends. Leave empty to keep the one stored.", type: "password",
+            attributes: #" autocomplete="off""#)
+        content += DashboardForm.input(
+            "timezone", label: "Time zone", value: values["timezone"], error: errorFor("timezone"),
+            hint: "An IANA name, such as America/Los_Angeles: the Overview counts its days in it.",
+            attributes: " required")
+        content += #"<div><button type="submit">Save</button></div></form>"#
         content += "<h2>Claims</h2>"
         content += "<p>The app claims a code (or a click) for its user with the public key:</p>"
         let curl =
             "curl -X POST \(base)/client/claims \\\n  -H 'Content-Type: application/json' \\\n"
             + "  -d '{\"public_id\":\"\(organization.publicKey)\",\"app_user_id\":\"user_123\",\"code\":\"SAM20\"}'"
         content += #"<pre id="claim-curl">\#(HTML.escape(curl))</pre>"#
-        content += "<h2>Time zone</h2>"
-        content +=
-            #"<p>The Overview counts days in <code id="timezone">\#(HTML.escape(organization.timezone))</code>; "#
-            + #"set another with <code>"timezone": "America/Los_Angeles"</code> on the organization in an import.</p>"#
         if publicURL == nil {
             content += #"<p class="hint">Start the server with --public-url to show your edge's own address here.</p>"#
         }
-        return page(context, title: "Settings · Integrations", current: "settings", content: content)
+        return page(
+            context, status: status, title: "Settings · Integrations", current: "settings", content: content)
     }
 }

@@ -106,7 +106,7 @@ final class DashboardHandler: Sendable {
         case ("customers", 2, false): return try customers(context)
         case ("commissions", 2, false): return try commissions(context)
         case ("clicks", 2, false): return try clicks(context)
-        case ("settings", 3, false) where segments[2] == "integrations": return integrations(context)
+        case ("settings", 3, _) where segments[2] == "integrations": return try integrations(context)
         default: return page(context, status: 404, title: "Not found", current: nil, content: Self.notFoundContent)
         }
     }

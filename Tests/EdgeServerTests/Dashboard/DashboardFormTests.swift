@@ -203,6 +203,55 @@ import Testing
         #expect(!second.contains("part_zed"), "another organization's partner is never listed")
     }
 
+    /// Settings → Integrations sets the webhook's authorization (never shown again; empty keeps it) and the time zone
+    /// through the importer; RevenueCat's events are taken with the new value only, and a bad zone is refused beside
+    /// its field with nothing written.
+    @Test func theIntegrationsFormSetsTheWebhookAuthorizationAndTheTimeZone() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        let page = try client.dashboardPage("/dashboard/settings/integrations", session: session).text
+        #expect(page.contains("Not set: the webhook refuses every event"))
+        #expect(page.contains(#"name="webhook_authorization" type="password""#))
+        let secret = "Bearer rc-<set>-from-the-dashboard"
+        let saved = try client.dashboardPost(
+            "/dashboard/settings/integrations", session: session,
+            fields: [("csrf_token", token), ("webhook_authorization", secret), ("timezone", "Europe/Berlin")])
+        #expect(saved.status == 303, "\(saved.text)")
+        #expect(saved.header("location") == "/dashboard/settings/integrations?saved=1")
+        let after = try client.dashboardPage("/dashboard/settings/integrations?saved=1", session: session).text
+        #expect(after.contains(#"id="saved""#) && after.contains("Set (stored as a digest"))
+        #expect(!after.contains("rc-&lt;set&gt;") && !after.contains("rc-<set>"), "the value is never shown")
+        #expect(after.contains(#"value="Europe/Berlin""#))
+        var organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
+        #expect(organization.timezone == "Europe/Berlin")
+        let digest = try #require(organization.revenueCatAuthorizationDigest)
+
+        // The webhook takes the saved value once the link table has it, and refuses another.
+        let event = RevenueCatPayload.purchase(user: "nobody", price: "1.00", transaction: "t-int-1")
+        #expect(eventually(within: 2) { (try? client.webhook(event, authorization: secret))?.status == 200 })
+        #expect(try client.webhook(event, authorization: "Bearer wrong").status == 401)
+
+        // Empty keeps the stored authorization; an unknown zone is refused beside its field, nothing written.
+        let kept = try client.dashboardPost(
+            "/dashboard/settings/integrations", session: session,
+            fields: [("csrf_token", token), ("webhook_authorization", ""), ("timezone", "UTC")])
+        #expect(kept.status == 303)
+        organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
+        #expect(organization.revenueCatAuthorizationDigest == digest && organization.timezone == "UTC")
+        let refused = try client.dashboardPost(
+            "/dashboard/settings/integrations", session: session,
+            fields: [("csrf_token", token), ("webhook_authorization", "Bearer other"), ("timezone", "Mars/Olympus")])
+        #expect(refused.status == 400)
+        #expect(refused.text.contains(#"id="field-timezone-error""#), "\(refused.text)")
+        #expect(refused.text.contains(#"value="Mars/Olympus""#))
+        organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
+        #expect(organization.revenueCatAuthorizationDigest == digest && organization.timezone == "UTC")
+        let missingToken = try client.dashboardPost(
+            "/dashboard/settings/integrations", session: session, fields: [("timezone", "Asia/Tokyo")])
+        #expect(missingToken.status == 403)
+    }
+
     @Test func headAnswersLikeGet() throws {
         let server = try TestServer()
         defer { server.shutdown() }
