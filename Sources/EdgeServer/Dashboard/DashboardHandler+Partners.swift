@@ -119,12 +119,12 @@ extension DashboardHandler {
                 content +=
                     #"<figure class="qr" role="img" aria-label="QR code of \#(HTML.escape(link))">\#(svg)</figure>"#
             }
-            if record.active {
-                content +=
-                    #"<form method="post" action="\#(base)/codes/\#(HTML.urlComponent(record.code))/deactivate">"#
-                    + DashboardForm.csrf(context.csrfToken)
-                    + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(record.code))</button></form>"#
-            }
+            let action = record.active ? "deactivate" : "reactivate"
+            content +=
+                #"<form method="post" action="\#(base)/codes/\#(HTML.urlComponent(record.code))/\#(action)">"#
+                + DashboardForm.csrf(context.csrfToken)
+                + #"<button type="submit" class="secondary">\#(record.active ? "Deactivate" : "Reactivate") "#
+                + #"\#(HTML.escape(record.code))</button></form>"#
             content += "</li>"
         }
         content += "</ul>"
@@ -142,13 +142,20 @@ extension DashboardHandler {
                 + DashboardForm.csrf(context.csrfToken)
                 + #"<p class="hint">Its links stop working; its customers and commissions stay.</p>"#
                 + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(partner.name))</button></form>"#
+        } else {
+            content +=
+                #"<h2>Reactivate</h2><form method="post" action="\#(base)/reactivate">"#
+                + DashboardForm.csrf(context.csrfToken)
+                + #"<p class="hint">The links of its active codes work again.</p>"#
+                + #"<button type="submit" class="secondary">Reactivate \#(HTML.escape(partner.name))</button></form>"#
         }
         return page(
             context, status: error == nil ? 200 : 400, title: partner.name, current: "partners", content: content)
     }
 
-    func addCode(_ context: Context, partnerID: String) throws -> APIResponse {
-        let code = (context.form["code"] ?? "").trimmingSpaces
+    /// Adds `code` (the form's field when nil) to the partner, or makes it active again.
+    func addCode(_ context: Context, partnerID: String, code: String? = nil) throws -> APIResponse {
+        let code = (code ?? context.form["code"] ?? "").trimmingSpaces
         let records = try api.reader.configRecords()
         if !code.isEmpty,
             let holder = Self.activeHolder(
@@ -163,6 +170,20 @@ extension DashboardHandler {
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
         try change(context, partnerID: partnerID, #""status":"inactive""#, code: nil)
+    }
+
+    /// Makes an inactive partner active again, unless another active partner has taken one of its active codes
+    /// meanwhile (the two would share it, and it would stop working for both).
+    func reactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        for record in records.codes where record.partnerID == partnerID && record.active {
+            if let holder = Self.activeHolder(
+                of: record.code, in: records, organizationID: context.organization.id, except: partnerID)
+            {
+                return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(record.code, holder))
+            }
+        }
+        return try change(context, partnerID: partnerID, #""status":"active""#, code: nil)
     }
 
     func deactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {

@@ -93,6 +93,48 @@ import Testing
         #expect(try server.store.configRecords().partners.first { $0.id == "part_zed" }?.status == "active")
     }
 
+    /// A deactivated code or partner can be made active again from its page, and its link redirects again; unless
+    /// another active partner took the code meanwhile, which would make it stop working for both.
+    @Test func aDeactivatedCodeOrPartnerIsReactivatedUnlessItsCodeIsTakenMeanwhile() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        func tap(_ code: String) -> Int? {
+            (try? client.request("GET", "/a/pk_acme/\(code)", headers: [("User-Agent", Agents.iPhone)]))?.status
+        }
+        func post(_ path: String) throws -> HTTPResponse {
+            try client.dashboardPost("/dashboard/partners/part_sam" + path, session: session, fields: [("csrf_token", token)])
+        }
+        #expect(try post("/codes/SAM20/deactivate").status == 303)
+        #expect(eventually(within: 2) { tap("SAM20") == 404 })
+        let page = try client.dashboardPage("/dashboard/partners/part_sam", session: session).text
+        #expect(page.contains(#"action="/dashboard/partners/part_sam/codes/SAM20/reactivate""#))
+        #expect(try post("/codes/SAM20/reactivate").status == 303)
+        #expect(eventually(within: 2) { tap("SAM20") == 302 })
+
+        #expect(try post("/deactivate").status == 303)
+        #expect(eventually(within: 2) { tap("SAM20") == 404 })
+        #expect(
+            try client.dashboardPage("/dashboard/partners/part_sam", session: session).text.contains(
+                "Reactivate Sam"))
+        // Meanwhile Lee takes SAM20 (in another case): reactivating Sam is refused, nothing written.
+        let taken = try client.dashboardPost(
+            "/dashboard/partners/part_lee/codes", session: session, fields: [("csrf_token", token), ("code", "sam20")])
+        #expect(taken.status == 303, "\(taken.text)")
+        let refused = try post("/reactivate")
+        #expect(refused.status == 400 && refused.text.contains("already a code of Lee"), "\(refused.text)")
+        #expect(try server.store.configRecords().partners.first { $0.id == "part_sam" }?.status == "inactive")
+        // Once Lee lets it go, Sam comes back with it.
+        #expect(
+            try client.dashboardPost(
+                "/dashboard/partners/part_lee/codes/sam20/deactivate", session: session,
+                fields: [("csrf_token", token)]
+            ).status == 303)
+        #expect(try post("/reactivate").status == 303)
+        #expect(try server.store.configRecords().partners.first { $0.id == "part_sam" }?.status == "active")
+        #expect(eventually(within: 2) { tap("SAM20") == 302 })
+    }
+
     @Test func theTrackingFormSavesEveryFieldAndShowsAnErrorBesideItsField() throws {
         let server = try TestServer()
         defer { server.shutdown() }
