@@ -59,6 +59,8 @@ struct UserAgentFamilyTests {
         // Issue 15, second pass: fetchers as their makers document them (apiok.ru, keybase/client).
         ("Mozilla/5.0 (compatible; OdklBot/1.0 like Linux; klass@odnoklassniki.ru)", .other),
         ("Mozilla/5.0 (compatible; Keybase; +https://keybase.io)", .other),
+        // Issue 15, fourth pass: a fetcher that names the page metadata it retrieves and nothing else.
+        ("Listenwell/2.0 LinkMetadataRetriever", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -107,6 +109,9 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 CookieScan/1.0",
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
             + "Safari/537.36 (Acme Probe Agent)",
+        // Issue 15, fourth pass: "metadata" is a weak preview word; a bot token beside it still decides.
+        "twine/5.0.0 importlib_metadata/7.0.1 pkginfo/1.10.0 requests/2.31.0 CPython/3.12.1",
+        "ListenwellMetadataBot/1.0 (+https://listenwell.example/bot)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)

@@ -142,7 +142,7 @@ struct UserAgentFoldTests {
                 "fold \(fold), held out: \(wrong.count) rows misjudged"
                     + (wrong.count > Self.misjudgedShown ? ", the first \(Self.misjudgedShown):" : ":"))
             for line in wrong.prefix(Self.misjudgedShown) { print("  ✗ " + line) }
-            // Issue 15 is open: 5 of the 40 fold targets are missed today (see HANDOFF-ua2.md). The misses are
+            // Issue 15 is open: 5 of the 40 fold targets are missed today (see HANDOFF-ua3.md). The misses are
             // reported as a known issue, visible in every run; once every fold meets every target the known issue is
             // no longer recorded, Swift Testing fails the test, and this wrapper must go.
             withKnownIssue("issue 15: not every fold meets the targets yet") {
