@@ -7,7 +7,7 @@ extension PostgresStore {
             SELECT (hour_start + ?) / 86400000 AS day, partner_id, SUM(clicks), SUM(unique_clicks) FROM click_counts
             WHERE organization_id = ? AND hour_start >= ? AND hour_start < ?
             """
-        var bindings: [PostgresValue] = [
+        var bindings: [SQLValue] = [
             .integer(query.offsetMilliseconds), .text(query.organizationID), .integer(query.from), .integer(query.to),
         ]
         if let partner = query.partnerID {

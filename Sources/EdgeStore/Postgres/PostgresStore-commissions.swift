@@ -105,7 +105,7 @@ extension PostgresStore {
         return nil
     }
 
-    private static func transactions(_ db: PostgresConnection, _ condition: String, _ bindings: [PostgresValue]) throws
+    private static func transactions(_ db: PostgresConnection, _ condition: String, _ bindings: [SQLValue]) throws
         -> [CommissionLedger.Transaction]
     {
         try db.rows(
@@ -129,7 +129,7 @@ extension PostgresStore {
     private static func apply(
         _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: PostgresConnection
     ) throws {
-        let organization = PostgresValue.text(event.organizationID)
+        let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
             try db.query(
                 """
@@ -197,7 +197,7 @@ extension PostgresStore {
             FROM commissions m JOIN customers c ON c.id = m.customer
             WHERE m.organization_id = ?
             """
-        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND m.seq < (SELECT seq FROM commissions WHERE id = ?)"
             bindings.append(.text(after))
@@ -231,7 +231,7 @@ extension PostgresStore {
             SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body
             FROM webhook_events WHERE organization_id = ?1
             """
-        var bindings: [PostgresValue] = [.text(organizationID)]
+        var bindings: [SQLValue] = [.text(organizationID)]
         if let after = startingAfter {
             sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
             bindings.append(.text(after))

@@ -173,7 +173,7 @@ extension PostgresStore {
     }
 
     /// The four commission columns' values for `rule`, all null without one.
-    private static func commissionColumns(_ rule: CommissionRule?) -> [PostgresValue] {
+    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLValue] {
         guard let rule else { return [.null, .null, .null, .null] }
         var percent: Int?
         var fixedCents: Int?

@@ -2,7 +2,7 @@ import LinkCore
 
 extension PostgresStore {
     public func organizationSummary(organizationID: String) throws -> OrganizationSummary {
-        let organization: [PostgresValue] = [.text(organizationID)]
+        let organization: [SQLValue] = [.text(organizationID)]
         return try withConnection { db in
             // One repeatable-read transaction: the customers and the commissions are counted at the same moment, so a
             // webhook committed between the two queries cannot show a commission without its paying customer.

@@ -7,7 +7,7 @@ import Synchronization
 /// already opens one store per busy party (the ingester, the config watcher, the API's writer and readers), so
 /// connections are pooled per worker thread. While the database cannot be reached every call throws
 /// ``StoreError/unavailable(_:)`` at once; the connection comes back by itself when the database does.
-public final class PostgresStore: Store {
+public final class PostgresStore: Store, SQLStore {
     let connection: Mutex<PostgresConnection>
     /// Where the database is; its description masks the password.
     public let url: PostgresURL
@@ -22,24 +22,24 @@ public final class PostgresStore: Store {
         connection = Mutex(PostgresConnection(url: url))
     }
 
+    static let dialect = SQLDialect.postgres
+
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try connection.withLock { try body($0) }
     }
 
-    /// One page of a list, as ``SQLiteStore``'s: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
-    /// ``ClickQuery/maximumLimit``), and whether more follow. The limit is a parameter, so that one prepared
-    /// statement serves every page size.
-    func page<Item>(
-        _ sql: String, _ bindings: [PostgresValue], order: String, limit: Int,
-        _ transform: (PostgresRow) throws -> Item
-    ) throws -> Page<Item> {
-        let limit = max(1, min(limit, ClickQuery.maximumLimit))
-        let rows = try withConnection {
-            try $0.rows(
-                sql + " ORDER BY \(order) DESC LIMIT ?\(bindings.count + 1)",
-                bindings + [.integer(Int64(limit + 1))], transform)
+    /// Events of one organization are applied one at a time on every node: the transaction takes the organization's
+    /// advisory lock first (row locks are not enough: the row a refund creates does not exist yet when the purchase
+    /// reads), and runs again on a serialization failure or a deadlock.
+    static func webhookTransaction<T>(_ db: PostgresConnection, organizationID: String, _ body: () throws -> T)
+        throws -> T
+    {
+        try db.retryingTransaction {
+            try db.query(
+                "SELECT pg_advisory_xact_lock(\(PostgresMigrations.webhookLockClass), hashtext(?))",
+                [.text(organizationID)])
+            return try body()
         }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 
     /// Applies the missing steps of ``PostgresMigrations`` in one transaction under an advisory lock: nodes that
@@ -132,7 +132,7 @@ public final class PostgresStore: Store {
     private static func insert(
         _ clicks: ArraySlice<ClickRecord>, into db: PostgresConnection, inserted: (String) -> Void
     ) throws {
-        func column(_ value: (ClickRecord) -> PostgresValue) -> PostgresValue { .array(clicks.map(value)) }
+        func column(_ value: (ClickRecord) -> SQLValue) -> SQLValue { .array(clicks.map(value)) }
         try db.query(
             """
             INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform, user_agent,
@@ -191,7 +191,7 @@ public final class PostgresStore: Store {
                 country
             FROM clicks WHERE organization_id = ?
             """
-        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND id < ?"
             bindings.append(.text(after))

@@ -100,7 +100,7 @@ extension SQLiteStore {
         return nil
     }
 
-    private static func transactions(_ db: SQLiteConnection, _ condition: String, _ bindings: [SQLiteValue]) throws
+    private static func transactions(_ db: SQLiteConnection, _ condition: String, _ bindings: [SQLValue]) throws
         -> [CommissionLedger.Transaction]
     {
         try db.rows(
@@ -124,7 +124,7 @@ extension SQLiteStore {
     private static func apply(
         _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: SQLiteConnection
     ) throws {
-        let organization = SQLiteValue.text(event.organizationID)
+        let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
             try db.query(
                 """
@@ -192,7 +192,7 @@ extension SQLiteStore {
             FROM commissions m JOIN customers c ON c.id = m.customer
             WHERE m.organization_id = ?
             """
-        var bindings: [SQLiteValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND m.seq < (SELECT seq FROM commissions WHERE id = ?)"
             bindings.append(.text(after))
@@ -226,7 +226,7 @@ extension SQLiteStore {
             SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body
             FROM webhook_events WHERE organization_id = ?1
             """
-        var bindings: [SQLiteValue] = [.text(organizationID)]
+        var bindings: [SQLValue] = [.text(organizationID)]
         if let after = startingAfter {
             sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
             bindings.append(.text(after))

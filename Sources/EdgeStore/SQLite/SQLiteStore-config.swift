@@ -148,7 +148,7 @@ extension SQLiteStore {
     }
 
     /// The four commission columns' values for `rule`, all null without one.
-    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLiteValue] {
+    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLValue] {
         guard let rule else { return [.null, .null, .null, .null] }
         var percent: Int?
         var fixedCents: Int?

@@ -70,7 +70,7 @@ extension SQLiteStore {
 
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
         var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
-        var bindings: [SQLiteValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
             bindings.append(.text(after))

@@ -15,7 +15,7 @@ extension SQLiteStore {
         """
 
     public func organizationSummary(organizationID: String) throws -> OrganizationSummary {
-        let organization: [SQLiteValue] = [.text(organizationID)]
+        let organization: [SQLValue] = [.text(organizationID)]
         return try withConnection { db in
             // One read transaction: the customers and the commissions are counted at the same moment, so a
             // webhook committed between the two queries cannot show a commission without its paying customer.

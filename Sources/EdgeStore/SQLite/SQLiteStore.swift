@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Each instance owns one connection behind a mutex. Give each busy party (the ingester, the API workers,
 /// the config watcher) its own instance: WAL lets their readers run beside one writer.
-public final class SQLiteStore: Store {
+public final class SQLiteStore: Store, SQLStore {
     let connection: Mutex<SQLiteConnection>
     /// The database file.
     public let path: String
@@ -22,20 +22,18 @@ public final class SQLiteStore: Store {
         try self.init(path: directory + "/tolt-edge.sqlite")
     }
 
+    static let dialect = SQLDialect.sqlite
+
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { try body($0) }
     }
 
-    /// One page of a list: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
-    /// ``ClickQuery/maximumLimit``), and whether more follow.
-    func page<Item>(
-        _ sql: String, _ bindings: [SQLiteValue], order: String, limit: Int, _ transform: (SQLiteRow) throws -> Item
-    ) throws -> Page<Item> {
-        let limit = max(1, min(limit, ClickQuery.maximumLimit))
-        let rows = try withConnection {
-            try $0.rows(sql + " ORDER BY \(order) DESC LIMIT \(limit + 1)", bindings, transform)
-        }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    /// `BEGIN IMMEDIATE`: it takes the file's write lock first, so events (of every organization) are recorded one
+    /// at a time, each planned from what the ones before it wrote.
+    static func webhookTransaction<T>(_ db: SQLiteConnection, organizationID: String, _ body: () throws -> T) throws
+        -> T
+    {
+        try db.transaction(body)
     }
 
     public func migrate() throws {
@@ -136,7 +134,7 @@ public final class SQLiteStore: Store {
                 country
             FROM clicks WHERE organization_id = ?
             """
-        var bindings: [SQLiteValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND id < ?"
             bindings.append(.text(after))
