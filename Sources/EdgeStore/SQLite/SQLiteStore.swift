@@ -112,60 +112,13 @@ public final class SQLiteStore: Store, SQLStore {
             ])
     }
 
-    public func journalOffset(segment: String) throws -> Int64 {
-        try withConnection { db in
-            var offset: Int64 = 0
-            try db.query("SELECT byte_offset FROM journal_checkpoints WHERE segment = ?", [.text(segment)]) {
-                offset = $0.int(0)
-            }
-            return offset
-        }
-    }
-
-    public func forgetJournalSegment(_ segment: String) throws {
-        try withConnection { db in
-            try db.query("DELETE FROM journal_checkpoints WHERE segment = ?", [.text(segment)])
-        }
-    }
-
-    public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
-        var sql = """
-            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip,
-                country
-            FROM clicks WHERE organization_id = ?
-            """
-        var bindings: [SQLValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND id < ?"
-            bindings.append(.text(after))
-        }
-        if let partner = query.partnerID {
-            sql += " AND partner_id = ?"
-            bindings.append(.text(partner))
-        }
-        if let since = query.since {
-            sql += " AND created_at >= ?"
-            bindings.append(.integer(since))
-        }
-        return try page(sql, bindings, order: "id", limit: query.limit) { row in
-            ClickRecord(
-                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
-                partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
-                userAgent: row.text(7), referer: row.text(8), ip: row.text(9), country: row.optionalText(10))
-        }
-    }
-
     public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {
-        // A click id starts with its creation time (ClickID), so ids below the time's own prefix are a range of the
-        // primary key: a batch reads only the rows it deletes, never the whole table.
+        // One statement in a write transaction (``deleteClicksSQL`` says why it reads only what it deletes).
         let bound = ClickID.timePrefix(milliseconds: time)
         return try withConnection { db in
             try db.transaction {
                 try db.query(
-                    """
-                    DELETE FROM clicks WHERE id IN (
-                        SELECT id FROM clicks WHERE id < ? AND created_at < ? ORDER BY id LIMIT ?)
-                    """, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
+                    Self.deleteClicksSQL, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
                 return db.changes
             }
         }
