@@ -14,7 +14,7 @@ internal import CPostgreSQL
 ///
 /// `@unchecked Sendable`: the connection is only ever used inside ``PostgresStore``'s `Mutex`, so one thread at a
 /// time touches it and its statement cache.
-final class PostgresConnection: @unchecked Sendable {
+final class PostgresConnection: StoreConnection, @unchecked Sendable {
     private let target: PostgresURL
     private var handle: OpaquePointer?
     /// Statement names by SQL text, for this connection only.
@@ -82,10 +82,14 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs statements without parameters and without rows (DDL, `BEGIN`, `LISTEN`): the simple query protocol,
-    /// which takes several statements at once.
-    /// `patient`: wait for the answer however long it takes (a migration's DDL, or its advisory lock held by another
-    /// node migrating); otherwise at most ``answerTimeout``.
-    func execute(_ sql: String, patient: Bool = false) throws(StoreError) {
+    /// which takes several statements at once. Waits at most ``answerTimeout`` for the answer.
+    func execute(_ sql: String) throws(StoreError) {
+        try execute(sql, patient: false)
+    }
+
+    /// ``execute(_:)``; `patient`: wait for the answer however long it takes (a migration's DDL, or its advisory lock
+    /// held by another node migrating).
+    func execute(_ sql: String, patient: Bool) throws(StoreError) {
         try retryingOnLostConnection { () throws(StoreError) in
             try ensureConnected()
             guard PQsendQuery(handle, sql) == 1 else { throw sendFailed(sql) }
@@ -189,6 +193,16 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one snapshot for every statement. (Through
+    /// ``transaction(_:)``, so that the connection knows one is open and never retries a read inside it on a new
+    /// connection, which would mix two snapshots.)
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction {
+            try execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return try body()
+        }
+    }
+
     /// Runs `body` in a transaction, again (up to `attempts` times) when PostgreSQL aborted it for a serialization
     /// failure or a deadlock, which retrying resolves.
     func retryingTransaction<T>(attempts: Int = 5, _ body: () throws -> T) throws -> T {
@@ -204,7 +218,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Prepares (once per connection) and runs a statement with its parameters, calling `row` for each result row.
     /// `sql` numbers its parameters as SQLite does (`?`, `?2`); they become `$n` here.
-    func query(_ sql: String, _ bindings: [PostgresValue] = [], row: (PostgresRow) throws -> Void = { _ in }) throws {
+    func query(_ sql: String, _ bindings: [SQLValue], row: (PostgresRow) throws -> Void) throws {
         var result: OpaquePointer?
         try retryingOnLostConnection { () throws(StoreError) in
             PQclear(result)
@@ -223,13 +237,13 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Prepares (when new) and runs one statement; returns its result, which the caller clears.
-    private func run(_ sql: String, _ bindings: [PostgresValue]) throws(StoreError) -> OpaquePointer? {
+    private func run(_ sql: String, _ bindings: [SQLValue]) throws(StoreError) -> OpaquePointer? {
         let name = try prepared(sql, parameterCount: bindings.count)
         var texts: [UnsafeMutablePointer<CChar>?] = []
         texts.reserveCapacity(bindings.count)
         defer { for text in texts { free(text) } }
         for value in bindings {
-            guard let text = try value.text else {
+            guard let text = try value.postgresText else {
                 texts.append(nil)
                 continue
             }
@@ -248,15 +262,6 @@ final class PostgresConnection: @unchecked Sendable {
             PQclear(result)
             throw error
         }
-        return result
-    }
-
-    /// Runs a statement and returns its rows mapped by `transform`.
-    func rows<T>(_ sql: String, _ bindings: [PostgresValue] = [], _ transform: (PostgresRow) throws -> T) throws
-        -> [T]
-    {
-        var result: [T] = []
-        try query(sql, bindings) { result.append(try transform($0)) }
         return result
     }
 
@@ -344,7 +349,7 @@ final class PostgresConnection: @unchecked Sendable {
 }
 
 /// The current row of a result, every value in text format.
-struct PostgresRow {
+struct PostgresRow: StoreRow {
     let result: OpaquePointer
     let row: Int32
 
@@ -367,8 +372,6 @@ struct PostgresRow {
         return negative ? -value : value
     }
 
-    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
-
     func text(_ column: Int32) -> String {
         guard let pointer = PQgetvalue(result, row, column) else { return "" }
         let count = Int(PQgetlength(result, row, column))
@@ -376,8 +379,6 @@ struct PostgresRow {
             String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
         }
     }
-
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     /// A bytea column, from its text form `\x<hex>`.
     func bytes(_ column: Int32) -> [UInt8]? {

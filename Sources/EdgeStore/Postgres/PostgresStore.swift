@@ -7,7 +7,7 @@ import Synchronization
 /// already opens one store per busy party (the ingester, the config watcher, the API's writer and readers), so
 /// connections are pooled per worker thread. While the database cannot be reached every call throws
 /// ``StoreError/unavailable(_:)`` at once; the connection comes back by itself when the database does.
-public final class PostgresStore: Store {
+public final class PostgresStore: Store, SQLStore {
     let connection: Mutex<PostgresConnection>
     /// Where the database is; its description masks the password.
     public let url: PostgresURL
@@ -22,24 +22,24 @@ public final class PostgresStore: Store {
         connection = Mutex(PostgresConnection(url: url))
     }
 
+    static let dialect = SQLDialect.postgres
+
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try connection.withLock { try body($0) }
     }
 
-    /// One page of a list, as ``SQLiteStore``'s: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
-    /// ``ClickQuery/maximumLimit``), and whether more follow. The limit is a parameter, so that one prepared
-    /// statement serves every page size.
-    func page<Item>(
-        _ sql: String, _ bindings: [PostgresValue], order: String, limit: Int,
-        _ transform: (PostgresRow) throws -> Item
-    ) throws -> Page<Item> {
-        let limit = max(1, min(limit, ClickQuery.maximumLimit))
-        let rows = try withConnection {
-            try $0.rows(
-                sql + " ORDER BY \(order) DESC LIMIT ?\(bindings.count + 1)",
-                bindings + [.integer(Int64(limit + 1))], transform)
+    /// Events of one organization are applied one at a time on every node: the transaction takes the organization's
+    /// advisory lock first (row locks are not enough: the row a refund creates does not exist yet when the purchase
+    /// reads), and runs again on a serialization failure or a deadlock.
+    static func webhookTransaction<T>(_ db: PostgresConnection, organizationID: String, _ body: () throws -> T)
+        throws -> T
+    {
+        try db.retryingTransaction {
+            try db.query(
+                "SELECT pg_advisory_xact_lock(\(PostgresMigrations.webhookLockClass), hashtext(?))",
+                [.text(organizationID)])
+            return try body()
         }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 
     /// Applies the missing steps of ``PostgresMigrations`` in one transaction under an advisory lock: nodes that
@@ -132,7 +132,7 @@ public final class PostgresStore: Store {
     private static func insert(
         _ clicks: ArraySlice<ClickRecord>, into db: PostgresConnection, inserted: (String) -> Void
     ) throws {
-        func column(_ value: (ClickRecord) -> PostgresValue) -> PostgresValue { .array(clicks.map(value)) }
+        func column(_ value: (ClickRecord) -> SQLValue) -> SQLValue { .array(clicks.map(value)) }
         try db.query(
             """
             INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform, user_agent,
@@ -156,7 +156,7 @@ public final class PostgresStore: Store {
     private static func write(_ counts: HourlyClickCounts, into db: PostgresConnection) throws {
         let rows = counts.rows
         guard !rows.isEmpty else { return }
-        let columns: [PostgresValue] = [
+        let columns: [SQLValue] = [
             .array(rows.map { .text($0.organizationID) }), .array(rows.map { .integer($0.hourStart) }),
             .array(rows.map { .text($0.partnerID) }), .array(rows.map { .integer($0.clicks) }),
             .array(rows.map { .integer($0.uniqueClicks) }),
@@ -182,58 +182,12 @@ public final class PostgresStore: Store {
             """, columns)
     }
 
-    public func journalOffset(segment: String) throws -> Int64 {
-        try withConnection { db in
-            var offset: Int64 = 0
-            try db.query("SELECT byte_offset FROM journal_checkpoints WHERE segment = ?", [.text(segment)]) {
-                offset = $0.int(0)
-            }
-            return offset
-        }
-    }
-
-    public func forgetJournalSegment(_ segment: String) throws {
-        try withConnection { db in
-            try db.query("DELETE FROM journal_checkpoints WHERE segment = ?", [.text(segment)])
-        }
-    }
-
-    public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
-        var sql = """
-            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip,
-                country
-            FROM clicks WHERE organization_id = ?
-            """
-        var bindings: [PostgresValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND id < ?"
-            bindings.append(.text(after))
-        }
-        if let partner = query.partnerID {
-            sql += " AND partner_id = ?"
-            bindings.append(.text(partner))
-        }
-        if let since = query.since {
-            sql += " AND created_at >= ?"
-            bindings.append(.integer(since))
-        }
-        return try page(sql, bindings, order: "id", limit: query.limit) { row in
-            ClickRecord(
-                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
-                partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
-                userAgent: row.text(7), referer: row.text(8), ip: row.text(9), country: row.optionalText(10))
-        }
-    }
-
     public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {
-        // As SQLiteStore's: ids below the time's own prefix are a range of the primary key.
+        // One statement outside a transaction, so that it runs again on a new connection when the old one was lost.
         let bound = ClickID.timePrefix(milliseconds: time)
         return try withConnection { db in
             try db.query(
-                """
-                DELETE FROM clicks WHERE id IN (
-                    SELECT id FROM clicks WHERE id < ? AND created_at < ? ORDER BY id LIMIT ?)
-                """, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
+                Self.deleteClicksSQL, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
             return db.changes
         }
     }

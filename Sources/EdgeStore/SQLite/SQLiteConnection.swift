@@ -4,7 +4,7 @@ internal import CSQLite
 ///
 /// `@unchecked Sendable`: the connection (opened without SQLite's own mutex) is only ever used inside
 /// ``SQLiteStore``'s `Mutex`, so one thread at a time touches it and its statement cache.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: StoreConnection, @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
@@ -53,8 +53,16 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` between `BEGIN` and `COMMIT`: a deferred transaction that takes no write lock, and in WAL mode
+    /// reads one snapshot from its first read on. It only reads, so it commits even when `body` throws.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Prepares (once, then from the cache) and runs a statement, calling `row` for each result row.
-    func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void = { _ in }) throws {
+    func query(_ sql: String, _ bindings: [SQLValue], row: (SQLiteRow) throws -> Void) throws {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -69,10 +77,11 @@ final class SQLiteConnection: @unchecked Sendable {
             // With its byte count, not -1: a text holding U+0000 (JSON allows "\u0000") is stored whole rather than
             // cut at the NUL, where two different ids would become one.
             case .text(let text): rc = tolt_sqlite_bind_text(statement, index, text, Int32(text.utf8.count))
-            case .blob(let bytes):
+            case .bytes(let bytes):
                 rc = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), tolt_sqlite_transient())
                 }
+            case .array: throw StoreError.database("SQLite binds no arrays, in \(sql)")
             }
             guard rc == SQLITE_OK else { throw StoreError.database(lastError) }
         }
@@ -82,13 +91,6 @@ final class SQLiteConnection: @unchecked Sendable {
             guard rc == SQLITE_ROW else { throw Self.error(lastError, code: rc) }
             try row(SQLiteRow(statement: statement!))
         }
-    }
-
-    /// Runs a statement and returns its rows mapped by `transform`.
-    func rows<T>(_ sql: String, _ bindings: [SQLiteValue] = [], _ transform: (SQLiteRow) throws -> T) throws -> [T] {
-        var result: [T] = []
-        try query(sql, bindings) { result.append(try transform($0)) }
-        return result
     }
 
     /// Rows changed by the last statement.
@@ -118,32 +120,18 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 }
 
-/// A value bound to a statement parameter.
-enum SQLiteValue {
-    case null
-    case integer(Int64)
-    case text(String)
-    case blob([UInt8])
-
-    static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
-    static func optional(_ number: Int?) -> SQLiteValue { number.map { .integer(Int64($0)) } ?? .null }
-}
-
 /// The current row of a running statement.
-struct SQLiteRow {
+struct SQLiteRow: StoreRow {
     let statement: OpaquePointer
 
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(statement, column) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
-
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     func blob(_ column: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(statement, column) else { return [] }

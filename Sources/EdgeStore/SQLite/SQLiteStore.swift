@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Each instance owns one connection behind a mutex. Give each busy party (the ingester, the API workers,
 /// the config watcher) its own instance: WAL lets their readers run beside one writer.
-public final class SQLiteStore: Store {
+public final class SQLiteStore: Store, SQLStore {
     let connection: Mutex<SQLiteConnection>
     /// The database file.
     public let path: String
@@ -22,20 +22,18 @@ public final class SQLiteStore: Store {
         try self.init(path: directory + "/tolt-edge.sqlite")
     }
 
+    static let dialect = SQLDialect.sqlite
+
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { try body($0) }
     }
 
-    /// One page of a list: `sql` ordered by `order` (newest first), at most `limit` rows (1 to
-    /// ``ClickQuery/maximumLimit``), and whether more follow.
-    func page<Item>(
-        _ sql: String, _ bindings: [SQLiteValue], order: String, limit: Int, _ transform: (SQLiteRow) throws -> Item
-    ) throws -> Page<Item> {
-        let limit = max(1, min(limit, ClickQuery.maximumLimit))
-        let rows = try withConnection {
-            try $0.rows(sql + " ORDER BY \(order) DESC LIMIT \(limit + 1)", bindings, transform)
-        }
-        return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    /// `BEGIN IMMEDIATE`: it takes the file's write lock first, so events (of every organization) are recorded one
+    /// at a time, each planned from what the ones before it wrote.
+    static func webhookTransaction<T>(_ db: SQLiteConnection, organizationID: String, _ body: () throws -> T) throws
+        -> T
+    {
+        try db.transaction(body)
     }
 
     public func migrate() throws {
@@ -114,60 +112,13 @@ public final class SQLiteStore: Store {
             ])
     }
 
-    public func journalOffset(segment: String) throws -> Int64 {
-        try withConnection { db in
-            var offset: Int64 = 0
-            try db.query("SELECT byte_offset FROM journal_checkpoints WHERE segment = ?", [.text(segment)]) {
-                offset = $0.int(0)
-            }
-            return offset
-        }
-    }
-
-    public func forgetJournalSegment(_ segment: String) throws {
-        try withConnection { db in
-            try db.query("DELETE FROM journal_checkpoints WHERE segment = ?", [.text(segment)])
-        }
-    }
-
-    public func clicks(_ query: ClickQuery) throws -> Page<ClickRecord> {
-        var sql = """
-            SELECT id, created_at, organization_id, program_id, partner_id, code, platform, user_agent, referer, ip,
-                country
-            FROM clicks WHERE organization_id = ?
-            """
-        var bindings: [SQLiteValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND id < ?"
-            bindings.append(.text(after))
-        }
-        if let partner = query.partnerID {
-            sql += " AND partner_id = ?"
-            bindings.append(.text(partner))
-        }
-        if let since = query.since {
-            sql += " AND created_at >= ?"
-            bindings.append(.integer(since))
-        }
-        return try page(sql, bindings, order: "id", limit: query.limit) { row in
-            ClickRecord(
-                id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), programID: row.text(3),
-                partnerID: row.text(4), code: row.text(5), platform: Platform(rawValue: row.text(6)) ?? .other,
-                userAgent: row.text(7), referer: row.text(8), ip: row.text(9), country: row.optionalText(10))
-        }
-    }
-
     public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {
-        // A click id starts with its creation time (ClickID), so ids below the time's own prefix are a range of the
-        // primary key: a batch reads only the rows it deletes, never the whole table.
+        // One statement in a write transaction (``deleteClicksSQL`` says why it reads only what it deletes).
         let bound = ClickID.timePrefix(milliseconds: time)
         return try withConnection { db in
             try db.transaction {
                 try db.query(
-                    """
-                    DELETE FROM clicks WHERE id IN (
-                        SELECT id FROM clicks WHERE id < ? AND created_at < ? ORDER BY id LIMIT ?)
-                    """, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
+                    Self.deleteClicksSQL, [.text(bound), .integer(time), .integer(Int64(max(1, limit)))])
                 return db.changes
             }
         }

@@ -29,9 +29,11 @@ import Testing
         defer { directory.remove() }
         var random = SystemRandomNumberGenerator()
         let noise = directory.path + "/random.mmdb"
-        FileManager.default.createFile(atPath: noise, contents: Data((0..<20_000).map { _ in random.next() as UInt8 }))
+        #expect(
+            FileManager.default.createFile(
+                atPath: noise, contents: Data((0..<20_000).map { _ in random.next() as UInt8 })))
         let empty = directory.path + "/empty.mmdb"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let cases = [
             (directory.path + "/missing.mmdb", "No such file or directory"),
             (directory.path, "An attempt to read data from the MaxMind DB file failed"),

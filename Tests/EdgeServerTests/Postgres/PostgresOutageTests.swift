@@ -26,7 +26,7 @@ import Testing
         #expect(eventually(within: 10) { (try? reader.allClicks().count) == 1 })
 
         try cluster.stop()
-        for index in 0..<5 {
+        for _ in 0..<5 {
             let tap = try client.request(
                 "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
             #expect(tap.status == 302, "links never wait on the store")

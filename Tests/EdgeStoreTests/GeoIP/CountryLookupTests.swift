@@ -49,9 +49,11 @@ import Testing
         defer { directory.remove() }
         var random = SystemRandomNumberGenerator()
         let noise = directory.path + "/noise.mmdb"
-        FileManager.default.createFile(atPath: noise, contents: Data((0..<5000).map { _ in random.next() as UInt8 }))
+        #expect(
+            FileManager.default.createFile(
+                atPath: noise, contents: Data((0..<5000).map { _ in random.next() as UInt8 })))
         let empty = directory.path + "/empty.mmdb"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let cases = [
             (directory.path + "/missing.mmdb", "No such file"), (directory.path, "failed"),
             (noise, "invalid metadata"), (empty, "failed"),

@@ -49,8 +49,8 @@ import Testing
     }
 
     @Test func arraysAreQuotedElementByElement() throws {
-        let value = PostgresValue.array([.text(#"a"b\c"#), .null, .text("{,}"), .integer(-5)])
-        #expect(try value.text == #"{"a\"b\\c",NULL,"{,}","-5"}"#)
-        #expect(throws: StoreError.self) { try PostgresValue.text("a\u{0}b").text }
+        let value = SQLValue.array([.text(#"a"b\c"#), .null, .text("{,}"), .integer(-5)])
+        #expect(try value.postgresText == #"{"a\"b\\c",NULL,"{,}","-5"}"#)
+        #expect(throws: StoreError.self) { try SQLValue.text("a\u{0}b").postgresText }
     }
 }

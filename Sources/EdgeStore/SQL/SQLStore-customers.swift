@@ -1,18 +1,22 @@
-extension PostgresStore {
-    static let customerColumns = """
+extension SQLStore {
+    static var customerColumns: String {
+        """
         id, organization_id, customer_id, partner_id, program_id, code, click_id, status, claimed_at, first_seen_at
         """
+    }
 
     /// A customer with its totals: revenue of purchases not refunded, and pending commissions.
-    static let customerSelect = """
+    static var customerSelect: String {
+        """
         SELECT c.id, c.organization_id, c.customer_id, c.partner_id, c.program_id, c.code, c.click_id, c.status,
             c.claimed_at, c.first_seen_at,
             (SELECT COALESCE(SUM(t.revenue_cents), 0) FROM transactions t WHERE t.customer = c.id AND t.refunded = 0),
             (SELECT COALESCE(SUM(m.amount), 0) FROM commissions m WHERE m.customer = c.id AND m.status = 'pending')
         FROM customers c
         """
+    }
 
-    static func customer(_ row: PostgresRow) -> CustomerRecord {
+    static func customer(_ row: Connection.Row) -> CustomerRecord {
         CustomerRecord(
             id: row.text(0), organizationID: row.text(1), customerID: row.text(2), partnerID: row.text(3),
             programID: row.text(4), code: row.text(5), clickID: row.optionalText(6), status: row.text(7),
@@ -70,7 +74,7 @@ extension PostgresStore {
 
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
         var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
-        var bindings: [PostgresValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
             bindings.append(.text(after))

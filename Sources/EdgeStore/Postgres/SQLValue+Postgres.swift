@@ -1,20 +1,8 @@
-/// A value bound to a statement parameter, sent in PostgreSQL's text format.
-enum PostgresValue {
-    case null
-    case integer(Int64)
-    case text(String)
-    case bytes([UInt8])
-    /// A one-dimensional array (`text[]`, `bigint[]`): a whole batch in one parameter, unnested by the statement,
-    /// so that one prepared statement inserts a batch of any size.
-    case array([PostgresValue])
-
-    static func optional(_ text: String?) -> PostgresValue { text.map(PostgresValue.text) ?? .null }
-    static func optional(_ number: Int?) -> PostgresValue { number.map { .integer(Int64($0)) } ?? .null }
-    static func optional(_ number: Int64?) -> PostgresValue { number.map(PostgresValue.integer) ?? .null }
-
+/// Parameters are sent to PostgreSQL in its text format.
+extension SQLValue {
     /// The parameter's text, nil for SQL NULL. PostgreSQL's text cannot hold U+0000: such a value is refused
     /// rather than cut at the NUL, where two different values would become one.
-    var text: String? {
+    var postgresText: String? {
         get throws(StoreError) {
             switch self {
             case .null: return nil
@@ -27,7 +15,7 @@ enum PostgresValue {
                 var literal = "{"
                 for (index, element) in elements.enumerated() {
                     if index > 0 { literal += "," }
-                    guard let text = try element.text else {
+                    guard let text = try element.postgresText else {
                         literal += "NULL"
                         continue
                     }

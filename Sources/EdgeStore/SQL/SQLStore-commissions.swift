@@ -1,11 +1,11 @@
 import LinkCore
 
-extension SQLiteStore {
+extension SQLStore {
     public func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
         -> WebhookOutcome
     {
         try withConnection { db in
-            try db.transaction {
+            try Self.webhookTransaction(db, organizationID: event.organizationID) {
                 // The unique (organization_id, event_id) decides between a delivery and its redelivery, racing
                 // or not: the second insert changes nothing and the event is not applied again.
                 try db.query(
@@ -63,7 +63,7 @@ extension SQLiteStore {
     }
 
     /// The customer with this id (`cust_…`), when there is one.
-    private static func ledgerCustomer(_ db: SQLiteConnection, organizationID: String, customerIDs: [String]) throws
+    private static func ledgerCustomer(_ db: Connection, organizationID: String, customerIDs: [String]) throws
         -> CommissionLedger.Customer?
     {
         guard let id = customerIDs.first else { return nil }
@@ -75,7 +75,7 @@ extension SQLiteStore {
         ).first
     }
 
-    private static func ledgerCustomer(_ row: SQLiteRow) -> CommissionLedger.Customer {
+    private static func ledgerCustomer(_ row: Connection.Row) -> CommissionLedger.Customer {
         CommissionLedger.Customer(
             id: row.text(0), partnerID: row.text(1), programID: row.text(2),
             status: CustomerStatus(rawValue: row.text(3)) ?? .lead,
@@ -84,7 +84,7 @@ extension SQLiteStore {
     }
 
     /// The first claimed customer one of `ids` leads to, in order: claimed with it, or moved to it by a transfer.
-    private static func ledgerCustomer(_ db: SQLiteConnection, organizationID: String, ids: [String]) throws
+    private static func ledgerCustomer(_ db: Connection, organizationID: String, ids: [String]) throws
         -> CommissionLedger.Customer?
     {
         for id in ids {
@@ -100,7 +100,7 @@ extension SQLiteStore {
         return nil
     }
 
-    private static func transactions(_ db: SQLiteConnection, _ condition: String, _ bindings: [SQLiteValue]) throws
+    private static func transactions(_ db: Connection, _ condition: String, _ bindings: [SQLValue]) throws
         -> [CommissionLedger.Transaction]
     {
         try db.rows(
@@ -122,9 +122,9 @@ extension SQLiteStore {
     }
 
     private static func apply(
-        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: SQLiteConnection
+        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: Connection
     ) throws {
-        let organization = SQLiteValue.text(event.organizationID)
+        let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
             try db.query(
                 """
@@ -192,7 +192,7 @@ extension SQLiteStore {
             FROM commissions m JOIN customers c ON c.id = m.customer
             WHERE m.organization_id = ?
             """
-        var bindings: [SQLiteValue] = [.text(query.organizationID)]
+        var bindings: [SQLValue] = [.text(query.organizationID)]
         if let after = query.startingAfter {
             sql += " AND m.seq < (SELECT seq FROM commissions WHERE id = ?)"
             bindings.append(.text(after))
@@ -226,7 +226,7 @@ extension SQLiteStore {
             SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body
             FROM webhook_events WHERE organization_id = ?1
             """
-        var bindings: [SQLiteValue] = [.text(organizationID)]
+        var bindings: [SQLValue] = [.text(organizationID)]
         if let after = startingAfter {
             sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
             bindings.append(.text(after))

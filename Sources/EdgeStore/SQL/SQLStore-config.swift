@@ -1,64 +1,70 @@
 import LinkCore
 
-extension SQLiteStore {
+extension SQLStore {
     public func configRevision() throws -> Int64 {
         try withConnection { try Self.revision($0) }
     }
 
-    static func revision(_ db: SQLiteConnection) throws -> Int64 {
+    static func revision(_ db: Connection) throws -> Int64 {
         var revision: Int64 = 0
-        try db.query("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'config_revision'") { revision = $0.int(0) }
+        try db.query(dialect.configRevision) { revision = $0.int(0) }
         return revision
     }
 
     public func configRecords() throws -> ConfigRecords {
         try withConnection { db in
-            try db.execute("BEGIN")
-            defer { try? db.execute("COMMIT") }
-            var records = ConfigRecords()
-            records.revision = try Self.revision(db)
-            records.organizations = try db.rows(
-                """
-                SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
-                ORDER BY id
-                """
-            ) {
-                OrganizationRecord(
-                    id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
-                    revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
+            // One snapshot for every table: a concurrent import is seen whole or not at all.
+            try db.readTransaction {
+                var records = ConfigRecords()
+                records.revision = try Self.revision(db)
+                records.organizations = try db.rows(
+                    """
+                    SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
+                    ORDER BY id
+                    """
+                ) {
+                    OrganizationRecord(
+                        id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
+                        revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
+                }
+                records.programs = try db.rows(
+                    """
+                    SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
+                        app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
+                        commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
+                    FROM programs ORDER BY id
+                    """
+                ) {
+                    ProgramRecord(
+                        id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
+                        claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
+                        googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
+                        commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
+                        appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13),
+                        ogImageURL: $0.optionalText(14), ogDescription: $0.optionalText(15))
+                }
+                records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
+                    PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
+                }
+                records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference")
+                {
+                    CodeRecord(
+                        reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
+                        active: $0.int(3) != 0)
+                }
+                return records
             }
-            records.programs = try db.rows(
-                """
-                SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
-                    app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
-                    commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
-                FROM programs ORDER BY id
-                """
-            ) {
-                ProgramRecord(
-                    id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
-                    claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
-                    googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
-                    commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
-                    appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13), ogImageURL: $0.optionalText(14),
-                    ogDescription: $0.optionalText(15))
-            }
-            records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
-                PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
-            }
-            records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference") {
-                CodeRecord(
-                    reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
-                    active: $0.int(3) != 0)
-            }
-            return records
         }
     }
 
     public func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
         try withConnection { db in
             try db.transaction {
-                guard try Self.revision(db) == expectedRevision else {
+                // Read for update: a second import waits here for the first to commit, then sees its revision and
+                // reports the conflict instead of overwriting what it merged.
+                var revision: Int64 = 0
+                try db.query(Self.dialect.configRevisionForUpdate) { revision = $0.int(0) }
+                guard revision == expectedRevision else {
                     throw StoreError.conflict("the configuration changed while it was being merged")
                 }
                 for organization in changes.organizations {
@@ -125,15 +131,15 @@ extension SQLiteStore {
                             .integer(code.active ? 1 : 0),
                         ])
                 }
-                try db.query(
-                    "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'config_revision'")
+                try db.query(Self.dialect.configRevisionIncrement)
+                if let notice = Self.dialect.configChangeNotice { try db.execute(notice) }
             }
         }
     }
 
     /// A program's rule from its four commission columns starting at `column`: percent (basis points) or
     /// fixed cents, recurring, duration. No amount is no rule.
-    private static func commission(_ row: SQLiteRow, from column: Int32) -> CommissionRule? {
+    private static func commission(_ row: Connection.Row, from column: Int32) -> CommissionRule? {
         let amount: CommissionRule.Amount
         if let basisPoints = row.optionalInt(column) {
             amount = .percent(basisPoints: Int(basisPoints))
@@ -148,7 +154,7 @@ extension SQLiteStore {
     }
 
     /// The four commission columns' values for `rule`, all null without one.
-    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLiteValue] {
+    private static func commissionColumns(_ rule: CommissionRule?) -> [SQLValue] {
         guard let rule else { return [.null, .null, .null, .null] }
         var percent: Int?
         var fixedCents: Int?
