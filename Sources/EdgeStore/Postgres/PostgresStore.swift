@@ -150,17 +150,13 @@ public final class PostgresStore: Store, SQLStore {
         ) { inserted($0.text(0)) }
     }
 
-    /// Adds a batch's hourly counts to the stored ones, inside the caller's transaction: per partner, and per
-    /// organization (summed over its partners, so that a day of the whole organization reads 24 rows). Rows are
-    /// upserted in key order, so two nodes' batches lock the rows they share in the same order and never deadlock.
+    /// Adds a batch's hourly counts to the stored ones in one statement, inside the caller's transaction; the
+    /// database adds each changed row to the organization's hour (`organization_click_counts`, by a trigger: step 4).
+    /// Rows are upserted in key order, so two nodes' batches lock the hours they share in the same order, in both
+    /// tables, and never deadlock.
     private static func write(_ counts: HourlyClickCounts, into db: PostgresConnection) throws {
         let rows = counts.rows
         guard !rows.isEmpty else { return }
-        let columns: [SQLValue] = [
-            .array(rows.map { .text($0.organizationID) }), .array(rows.map { .integer($0.hourStart) }),
-            .array(rows.map { .text($0.partnerID) }), .array(rows.map { .integer($0.clicks) }),
-            .array(rows.map { .integer($0.uniqueClicks) }),
-        ]
         try db.query(
             """
             INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
@@ -168,18 +164,12 @@ public final class PostgresStore: Store, SQLStore {
             ON CONFLICT (organization_id, hour_start, partner_id) DO UPDATE SET
                 clicks = click_counts.clicks + excluded.clicks,
                 unique_clicks = click_counts.unique_clicks + excluded.unique_clicks
-            """, columns)
-        try db.query(
-            """
-            INSERT INTO organization_click_counts (organization_id, hour_start, clicks, unique_clicks)
-            SELECT organization_id, hour_start, SUM(clicks), SUM(unique_clicks)
-            FROM unnest(?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
-                AS batch (organization_id, hour_start, partner_id, clicks, unique_clicks)
-            GROUP BY organization_id, hour_start ORDER BY organization_id, hour_start
-            ON CONFLICT (organization_id, hour_start) DO UPDATE SET
-                clicks = organization_click_counts.clicks + excluded.clicks,
-                unique_clicks = organization_click_counts.unique_clicks + excluded.unique_clicks
-            """, columns)
+            """,
+            [
+                .array(rows.map { .text($0.organizationID) }), .array(rows.map { .integer($0.hourStart) }),
+                .array(rows.map { .text($0.partnerID) }), .array(rows.map { .integer($0.clicks) }),
+                .array(rows.map { .integer($0.uniqueClicks) }),
+            ])
     }
 
     public func deleteClicks(createdBefore time: Int64, limit: Int) throws -> Int {

@@ -102,7 +102,8 @@ import Testing
         #expect(days == Self.olderDays)
     }
 
-    /// A PostgreSQL store of step 3 with hourly counts gets its organization counts from them when step 4 runs.
+    /// A PostgreSQL store of step 3 with hourly counts gets its organization counts from them when step 4 runs, and
+    /// from then on from every write to `click_counts`, an older node's too.
     @Test func postgresStepFourFillsTheOrganizationCountsFromAnOlderStore() throws {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url) }
@@ -124,9 +125,33 @@ import Testing
         }
         try old.migrate()
         #expect(try old.schemaVersion() == PostgresMigrations.steps.count)
-        let days = try old.clickCounts(
-            ClickCountQuery(organizationID: "org_a", from: 0, to: Self.start + 3 * Self.day, byPartner: false))
-        #expect(days == Self.olderDays)
+        let query = ClickCountQuery(
+            organizationID: "org_a", from: 0, to: Self.start + 3 * Self.day, byPartner: false)
+        #expect(try old.clickCounts(query) == Self.olderDays)
+
+        // A node of the older build, still ingesting during a rolling upgrade, writes only `click_counts`, as that
+        // build did: to an hour it has (an update) and to a new one (an insert). The organization's days follow.
+        try old.withConnection { db in
+            for (hour, partner, clicks, unique) in [(0, "part_a", 2, 1), (50, "part_a", 4, 4)] as [(Int64, String, Int64, Int64)] {
+                try db.query(
+                    """
+                    INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
+                    VALUES ('org_a', ?, ?, ?, ?)
+                    ON CONFLICT (organization_id, hour_start, partner_id) DO UPDATE SET
+                        clicks = click_counts.clicks + excluded.clicks,
+                        unique_clicks = click_counts.unique_clicks + excluded.unique_clicks
+                    """, [.integer(Self.start + hour * 3_600_000), .text(partner), .integer(clicks), .integer(unique)])
+            }
+        }
+        #expect(
+            try old.clickCounts(query) == [
+                DailyClickCount(day: Self.start / Self.day, partnerID: "", clicks: 12, uniqueClicks: 9),
+                DailyClickCount(day: Self.start / Self.day + 1, partnerID: "", clicks: 7, uniqueClicks: 7),
+                DailyClickCount(day: Self.start / Self.day + 2, partnerID: "", clicks: 4, uniqueClicks: 4),
+            ])
+        var perPartner = query
+        perPartner.byPartner = true
+        #expect(try old.clickCounts(query) == Self.summed(try old.clickCounts(perPartner)))
     }
 
     /// Hourly counts of a store from before the organization counts: (hour from `start`, partner, clicks, unique).
