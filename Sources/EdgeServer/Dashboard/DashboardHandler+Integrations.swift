@@ -19,21 +19,27 @@ extension DashboardHandler {
                 context, organization: organization, values: ["timezone": organization.timezone], error: nil,
                 saved: context.request.query["saved"] != nil)
         }
-        // An empty authorization keeps the stored one (it is never shown, so the form cannot hold it); a time zone
-        // the post leaves out keeps it too.
-        let authorization = (context.form["webhook_authorization"] ?? "").trimmingSpaces
-        let timezone = (context.form["timezone"] ?? organization.timezone).trimmingSpaces
-        let values = ["timezone": timezone]
-        guard !timezone.isEmpty else {
+        // Two forms post here, each with its own field, and a post saves the fields it carries: a time zone saved
+        // never touches the authorization (a browser may autofill a password field, so the two never share a form).
+        let authorization = context.form["webhook_authorization"]?.trimmingSpaces
+        let timezone = context.form["timezone"]?.trimmingSpaces
+        let values = ["timezone": timezone ?? organization.timezone]
+        for (field, value) in [("webhook_authorization", authorization), ("timezone", timezone)] where value == "" {
             return integrationsPage(
-                context, organization: organization, values: values, error: ("timezone", "is required"), saved: false,
+                context, organization: organization, values: values, error: (field, "is required"), saved: false,
                 status: 400)
         }
-        var json = #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organization.id)),"#
-        if !authorization.isEmpty {
-            json += #""revenuecat":{"authorization":\#(DashboardForm.stringOrNull(authorization))},"#
+        guard authorization != nil || timezone != nil else {
+            return integrationsPage(
+                context, organization: organization, values: values,
+                error: (nil, "The form is incomplete: reload the page and try again."), saved: false, status: 400)
         }
-        json += #""timezone":\#(DashboardForm.stringOrNull(timezone))}]}"#
+        var json = #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organization.id))"#
+        if let authorization {
+            json += #","revenuecat":{"authorization":\#(DashboardForm.stringOrNull(authorization))}"#
+        }
+        if let timezone { json += #","timezone":\#(DashboardForm.stringOrNull(timezone))"# }
+        json += "}]}"
         if let message = try DashboardForm.save(json, into: api.writer) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].")
             let field = Self.integrationFields.first { $0.path == path }?.name
@@ -77,16 +83,21 @@ extension DashboardHandler {
         content +=
             #"<form class="stack" method="post" action="/dashboard/settings/integrations" aria-labelledby="webhook">"#
         content += DashboardForm.csrf(context.csrfToken)
+        // `new-password`: browsers offer no saved password (the sign-in's secret key) for it.
         content += DashboardForm.input(
             "webhook_authorization", label: "Authorization header value", value: nil,
-            error: errorFor("webhook_authorization"),
-            hint: "The exact value RevenueCat sends. Leave empty to keep the one stored.", type: "password",
-            attributes: #" autocomplete="off""#)
+            error: errorFor("webhook_authorization"), hint: "The exact value RevenueCat sends. It replaces the one stored.",
+            type: "password", attributes: #" autocomplete="new-password" required"#)
+        content += #"<div><button type="submit">Save the authorization</button></div></form>"#
+        content += #"<h2 id="time-zone">Time zone</h2>"#
+        content +=
+            #"<form class="stack" method="post" action="/dashboard/settings/integrations" aria-labelledby="time-zone">"#
+        content += DashboardForm.csrf(context.csrfToken)
         content += DashboardForm.input(
             "timezone", label: "Time zone", value: values["timezone"], error: errorFor("timezone"),
             hint: "An IANA name, such as America/Los_Angeles: the Overview counts its days in it.",
             attributes: " required")
-        content += #"<div><button type="submit">Save</button></div></form>"#
+        content += #"<div><button type="submit">Save the time zone</button></div></form>"#
         content += "<h2>Claims</h2>"
         content += "<p>The app claims a code (or a click) for its user with the public key:</p>"
         let curl =

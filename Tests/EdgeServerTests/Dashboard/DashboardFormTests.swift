@@ -245,50 +245,56 @@ import Testing
         #expect(!second.contains("part_zed"), "another organization's partner is never listed")
     }
 
-    /// Settings → Integrations sets the webhook's authorization (never shown again; empty keeps it) and the time zone
-    /// through the importer; RevenueCat's events are taken with the new value only, and a bad zone is refused beside
-    /// its field with nothing written.
-    @Test func theIntegrationsFormSetsTheWebhookAuthorizationAndTheTimeZone() throws {
+    /// Settings → Integrations sets the webhook's authorization (never shown again) and the time zone, each in a form
+    /// of its own, through the importer: saving one never touches the other; RevenueCat's events are taken with the
+    /// new value only; an empty field or a bad zone is refused beside its field with nothing written.
+    @Test func theIntegrationsFormsSetTheWebhookAuthorizationAndTheTimeZone() throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let (client, session, token) = try Self.signedIn(server)
+        func organization() throws -> OrganizationRecord {
+            try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
+        }
+        func post(_ fields: [(String, String)]) throws -> HTTPResponse {
+            try client.dashboardPost(
+                "/dashboard/settings/integrations", session: session, fields: [("csrf_token", token)] + fields)
+        }
         let page = try client.dashboardPage("/dashboard/settings/integrations", session: session).text
         #expect(page.contains("Not set: the webhook refuses every event"))
-        #expect(page.contains(#"name="webhook_authorization" type="password""#))
+        #expect(page.contains(#"type="password""#) && page.contains(#"autocomplete="new-password" required>"#))
         let secret = "Bearer rc-<set>-from-the-dashboard"
-        let saved = try client.dashboardPost(
-            "/dashboard/settings/integrations", session: session,
-            fields: [("csrf_token", token), ("webhook_authorization", secret), ("timezone", "Europe/Berlin")])
+        let saved = try post([("webhook_authorization", secret)])
         #expect(saved.status == 303, "\(saved.text)")
         #expect(saved.header("location") == "/dashboard/settings/integrations?saved=1")
         let after = try client.dashboardPage("/dashboard/settings/integrations?saved=1", session: session).text
         #expect(after.contains(#"id="saved""#) && after.contains("Set (stored as a digest"))
         #expect(!after.contains("rc-&lt;set&gt;") && !after.contains("rc-<set>"), "the value is never shown")
-        #expect(after.contains(#"value="Europe/Berlin""#))
-        var organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
-        #expect(organization.timezone == "Europe/Berlin")
-        let digest = try #require(organization.revenueCatAuthorizationDigest)
+        let digest = try #require(try organization().revenueCatAuthorizationDigest)
+        #expect(try organization().timezone == "UTC")
 
         // The webhook takes the saved value once the link table has it, and refuses another.
         let event = RevenueCatPayload.purchase(user: "nobody", price: "1.00", transaction: "t-int-1")
         #expect(eventually(within: 2) { (try? client.webhook(event, authorization: secret))?.status == 200 })
         #expect(try client.webhook(event, authorization: "Bearer wrong").status == 401)
 
-        // Empty keeps the stored authorization; an unknown zone is refused beside its field, nothing written.
-        let kept = try client.dashboardPost(
-            "/dashboard/settings/integrations", session: session,
-            fields: [("csrf_token", token), ("webhook_authorization", ""), ("timezone", "UTC")])
-        #expect(kept.status == 303)
-        organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
-        #expect(organization.revenueCatAuthorizationDigest == digest && organization.timezone == "UTC")
-        let refused = try client.dashboardPost(
-            "/dashboard/settings/integrations", session: session,
-            fields: [("csrf_token", token), ("webhook_authorization", "Bearer other"), ("timezone", "Mars/Olympus")])
-        #expect(refused.status == 400)
-        #expect(refused.text.contains(#"id="field-timezone-error""#), "\(refused.text)")
-        #expect(refused.text.contains(#"value="Mars/Olympus""#))
-        organization = try #require(try server.store.configRecords().organizations.first { $0.id == "org_acme" })
-        #expect(organization.revenueCatAuthorizationDigest == digest && organization.timezone == "UTC")
+        // The time zone's form: saved alone, the authorization kept.
+        #expect(try post([("timezone", "Europe/Berlin")]).status == 303)
+        #expect(try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
+        #expect(
+            try client.dashboardPage("/dashboard/settings/integrations", session: session).text.contains(
+                #"value="Europe/Berlin""#))
+
+        // Refused beside the field, nothing written: an empty value, an unknown zone; and a post with no field.
+        for (fields, field) in [
+            ([("webhook_authorization", "  ")], "webhook_authorization"), ([("timezone", "")], "timezone"),
+            ([("timezone", "Mars/Olympus")], "timezone"),
+        ] {
+            let refused = try post(fields)
+            #expect(refused.status == 400, "\(fields)")
+            #expect(refused.text.contains(#"id="field-\#(field)-error""#), "\(fields): \(refused.text)")
+        }
+        #expect(try post([]).status == 400)
+        #expect(try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
         let missingToken = try client.dashboardPost(
             "/dashboard/settings/integrations", session: session, fields: [("timezone", "Asia/Tokyo")])
         #expect(missingToken.status == 403)
