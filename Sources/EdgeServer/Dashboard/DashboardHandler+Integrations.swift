@@ -19,6 +19,14 @@ extension DashboardHandler {
                 context, organization: organization, values: ["timezone": organization.timezone], error: nil,
                 saved: context.request.query["saved"] != nil)
         }
+        if let problem = context.formProblem {
+            // The authorization is never shown again, whatever was posted.
+            let field = Self.integrationFields.first { $0.name == problem.field }?.name
+            return integrationsPage(
+                context, organization: organization, values: ["timezone": context.form["timezone"] ?? ""],
+                error: (field, field == nil ? DashboardForm.message(problem) : problem.reason), saved: false,
+                status: 400)
+        }
         // An empty authorization keeps the stored one (it is never shown, so the form cannot hold it); a time zone
         // the post leaves out keeps it too.
         let authorization = (context.form["webhook_authorization"] ?? "").trimmingSpaces
