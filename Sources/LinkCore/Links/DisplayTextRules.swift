@@ -17,21 +17,34 @@ public enum DisplayTextRules {
     /// Throws the first character of `text` a display text may not hold, naming its code point.
     public static func validate(_ text: String) throws(ConfigValidationError) {
         let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .surrogate:
-                throw .invalid("must not contain control characters or line separators (found \(codePoint(scalar)))")
-            case .format:
-                let previous = index > 0 ? scalars[index - 1] : nil
-                let next = index + 1 < scalars.count ? scalars[index + 1] : nil
-                if isKeptJoiner(scalar, between: previous, and: next) || isFlagTag(scalar, after: previous) {
-                    continue
-                }
-                throw .invalid(
-                    "must not contain invisible formatting characters such as bidirectional controls or zero-width"
-                        + " spaces (found \(codePoint(scalar)))")
-            default: continue
-            }
+        for index in scalars.indices {
+            if let reason = refusal(scalars, at: index) { throw .invalid(reason) }
+        }
+    }
+
+    /// `text` without the characters ``validate(_:)`` refuses: how a page shows a name stored before the rule (or
+    /// written by another tool), so that it reads as the visible text it holds.
+    public static func shown(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.indices.contains(where: { refusal(scalars, at: $0) != nil }) else { return text }
+        var kept = String.UnicodeScalarView()
+        for index in scalars.indices where refusal(scalars, at: index) == nil { kept.append(scalars[index]) }
+        return String(kept)
+    }
+
+    /// Why the scalar at `index` may not stand there, or `nil` when it may.
+    private static func refusal(_ scalars: [Unicode.Scalar], at index: Int) -> String? {
+        let scalar = scalars[index]
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .surrogate:
+            return "must not contain control characters or line separators (found \(codePoint(scalar)))"
+        case .format:
+            let previous = index > 0 ? scalars[index - 1] : nil
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if isKeptJoiner(scalar, between: previous, and: next) || isFlagTag(scalar, after: previous) { return nil }
+            return "must not contain invisible formatting characters such as bidirectional controls or zero-width"
+                + " spaces (found \(codePoint(scalar)))"
+        default: return nil
         }
     }
 

@@ -33,6 +33,17 @@ import Testing
         }
     }
 
+    /// A name stored before the rule reaches a page without what the rule refuses; one that keeps it is unchanged.
+    @Test func pagesShowAStoredNameWithoutWhatTheRuleRefuses() {
+        #expect(DisplayTextRules.shown("\u{202E}evil\u{200B}") == "evil")
+        #expect(DisplayTextRules.shown("S\u{200D}am 👩\u{200D}💻") == "Sam 👩\u{200D}💻")
+        let program = ProgramSettings(
+            record: ProgramRecord(id: "prg_x", organizationID: "org_x", name: "Acme\u{2066} Pro"),
+            organizationName: "\u{202E}Org")
+        #expect(program.displayName == "Acme Pro")
+        #expect(program.organizationName == "Org")
+    }
+
     @Test func controlsAndSeparatorsAreRefusedWithTheirCodePoint() {
         for (text, codePoint) in [("a\u{0}b", "U+0000"), ("a\u{85}b", "U+0085"), ("a\u{2028}b", "U+2028")] {
             #expect(throws: ConfigValidationError.invalid(
