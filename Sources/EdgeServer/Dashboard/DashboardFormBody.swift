@@ -21,7 +21,8 @@ struct DashboardFormBody {
     static let encodingReason =
         "The form was not encoded properly (a % must be followed by two hexadecimal digits, and text must be UTF-8);"
         + " nothing was saved. Reload the page and try again."
-    static let notAllowedReason = "contains characters that are not allowed (control characters such as NUL or line breaks)"
+    static let notAllowedReason =
+        "contains characters that are not allowed (control characters such as NUL or line breaks)"
 
     /// Every field by name, with what could not be read shown as U+FFFD.
     private(set) var fields: [String: String] = [:]
@@ -35,7 +36,9 @@ struct DashboardFormBody {
         for pair in body.split(separator: 0x26) {
             count += 1
             guard count <= Self.maximumFields else {
-                note(Problem(field: nil, reason: "The form has more than \(Self.maximumFields) fields; nothing was saved."))
+                note(
+                    Problem(
+                        field: nil, reason: "The form has more than \(Self.maximumFields) fields; nothing was saved."))
                 break
             }
             let parts = pair.split(separator: 0x3D, maxSplits: 1, omittingEmptySubsequences: false)

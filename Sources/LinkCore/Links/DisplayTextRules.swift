@@ -49,7 +49,9 @@ public enum DisplayTextRules {
     }
 
     /// U+200C or U+200D between two visible non-ASCII characters (``isJoinable(_:)``).
-    private static func isKeptJoiner(_ scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?)
+    private static func isKeptJoiner(
+        _ scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?
+    )
         -> Bool
     {
         guard scalar.value == 0x200C || scalar.value == 0x200D, let previous, let next else { return false }

@@ -28,7 +28,8 @@ import Testing
             "text/plain", "", nil, "multipart/form-data; boundary=x", "application/json",
             "application/x-www-form-urlencoded; charset=iso-8859-1", "application/x-www-form-urlencodedx",
         ] as [String?] {
-            let response = try Self.post(client, "/dashboard/partners", session: session, body: body, contentType: contentType)
+            let response = try Self.post(
+                client, "/dashboard/partners", session: session, body: body, contentType: contentType)
             #expect(response.status == 415, "\(contentType ?? "none"): \(response.status)")
             #expect(response.text.contains("application/x-www-form-urlencoded"), "\(response.text)")
             DashboardRoutingTests.expectSecurityHeaders(response, contentType ?? "none")
@@ -51,7 +52,8 @@ import Testing
         ] {
             let name = "Charset \(contentType.count)"
             let response = try Self.post(
-                client, "/dashboard/partners", session: session, body: "csrf_token=\(token)&program_id=prg_acme&name="
+                client, "/dashboard/partners", session: session,
+                body: "csrf_token=\(token)&program_id=prg_acme&name="
                     + DashboardForms.encode(name), contentType: contentType)
             #expect(response.status == 303, "\(contentType): \(response.status) \(response.text)")
         }
@@ -63,9 +65,11 @@ import Testing
         let (client, session, token) = try DashboardFormTests.signedIn(server)
         let before = try server.store.configRecords()
         for (name, message) in [
-            ("%ZZ%", "was not encoded properly"), ("a%2", "was not encoded properly"), ("ab%", "was not encoded properly"),
+            ("%ZZ%", "was not encoded properly"), ("a%2", "was not encoded properly"),
+            ("ab%", "was not encoded properly"),
             ("%C3%28%FF", "was not encoded properly"), ("a%00b", "contains characters that are not allowed"),
-            ("a%0Ab", "contains characters that are not allowed"), ("a%C2%85b", "contains characters that are not allowed"),
+            ("a%0Ab", "contains characters that are not allowed"),
+            ("a%C2%85b", "contains characters that are not allowed"),
         ] {
             let response = try Self.post(
                 client, "/dashboard/partners", session: session,

@@ -35,7 +35,8 @@ import Testing
             path: programPath + "app_name: \(formatting)"),
         Case(
             name: "app name with a left-to-right embedding",
-            json: ConfigValidationTests.program(#""app_name":"Acme\u202A""#), path: programPath + "app_name: \(formatting)"),
+            json: ConfigValidationTests.program(#""app_name":"Acme\u202A""#),
+            path: programPath + "app_name: \(formatting)"),
         Case(
             name: "organization name with a right-to-left isolate", json: organization(name: #"Acme\u2067"#),
             path: "organizations[0].name: \(formatting)"),

@@ -46,8 +46,10 @@ import Testing
 
     @Test func controlsAndSeparatorsAreRefusedWithTheirCodePoint() {
         for (text, codePoint) in [("a\u{0}b", "U+0000"), ("a\u{85}b", "U+0085"), ("a\u{2028}b", "U+2028")] {
-            #expect(throws: ConfigValidationError.invalid(
-                "must not contain control characters or line separators (found \(codePoint))")) {
+            #expect(
+                throws: ConfigValidationError.invalid(
+                    "must not contain control characters or line separators (found \(codePoint))")
+            ) {
                 try DisplayTextRules.validate(text)
             }
         }
