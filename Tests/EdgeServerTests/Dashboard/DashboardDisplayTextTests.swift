@@ -6,7 +6,7 @@ import Testing
 /// The dashboard refuses display texts with invisible formatting characters (``DisplayTextRules``, checked by the
 /// importer it saves through) beside the field, over real sockets, and keeps emoji sequences.
 @Suite struct DashboardDisplayTextTests {
-    @Test func aBidiOverrideOrZeroWidthSpaceIsRefusedBesideItsFieldAndNeverShown() throws {
+    @Test func aBidiOverrideOrZeroWidthSpaceIsRefusedBesideItsFieldAndNothingIsStored() throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let (client, session, token) = try DashboardFormTests.signedIn(server)
