@@ -156,6 +156,7 @@ enum ServeCommand {
                       curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
                       open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
                       curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks
+                    dashboard: \(scheme)://\(shown):\(server.port)/dashboard (sign in with the demo secret key sk_demo)
 
                     """)
             }

@@ -31,6 +31,11 @@ enum DashboardForm {
         return out
     }
 
+    /// A form problem (``DashboardFormBody/Problem``) as one sentence: `name: contains characters …`.
+    static func message(_ problem: DashboardFormBody.Problem) -> String {
+        problem.field.map { "\($0): \(problem.reason)" } ?? problem.reason
+    }
+
     /// The hidden CSRF field every form carries.
     static func csrf(_ token: String) -> String {
         #"<input type="hidden" name="csrf_token" value="\#(HTML.escape(token))">"#

@@ -19,6 +19,14 @@ extension DashboardHandler {
                 context, organization: organization, values: ["timezone": organization.timezone], error: nil,
                 saved: context.request.query["saved"] != nil)
         }
+        if let problem = context.formProblem {
+            // The authorization is never shown again, whatever was posted.
+            let field = Self.integrationFields.first { $0.name == problem.field }?.name
+            return integrationsPage(
+                context, organization: organization, values: ["timezone": context.form["timezone"] ?? ""],
+                error: (field, field == nil ? DashboardForm.message(problem) : problem.reason), saved: false,
+                status: 400)
+        }
         // Two forms post here, each with its own field, and a post saves the fields it carries: a time zone saved
         // never touches the authorization (a browser may autofill a password field, so the two never share a form).
         let authorization = context.form["webhook_authorization"]?.trimmingSpaces

@@ -5,7 +5,10 @@ import LinkCore
 /// /dashboard/partners/<id>` (each code's app link, a copy button, its QR code; add a code, deactivate), and the
 /// forms behind them, each saved as an import document (``DashboardForm``).
 extension DashboardHandler {
-    func partners(_ context: Context, error: String? = nil, values: [String: String] = [:]) throws -> APIResponse {
+    /// The list and the add form; `error` is shown above the form, or beside the name field when `field` is `name`.
+    func partners(_ context: Context, error: String? = nil, field: String? = nil, values: [String: String] = [:]) throws
+        -> APIResponse
+    {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         let programIDs = Set(programs.map(\.id))
@@ -36,7 +39,11 @@ extension DashboardHandler {
             path: "/dashboard/partners", keep: [:], isFirstPage: after == nil,
             page: Page(items: partners, hasMore: all.count > partners.count), id: \.id)
         content += #"<h2 id="add-partner">Add a partner</h2>"#
-        if let error { content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error))</p>"# }
+        let nameError = field == "name" ? error : nil
+        if let error {
+            let summary = nameError == nil ? error : "Nothing was saved: fix the field marked below."
+            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(summary))</p>"#
+        }
         content += #"<form class="stack" method="post" action="/dashboard/partners" aria-labelledby="add-partner">"#
         content += DashboardForm.csrf(context.csrfToken)
         content +=
@@ -47,7 +54,8 @@ extension DashboardHandler {
                 #"<option value="\#(HTML.escape(program.id))"\#(selected)>\#(HTML.escape(program.name))</option>"#
         }
         content += "</select></div>"
-        content += DashboardForm.input("name", label: "Name", value: values["name"], attributes: " required")
+        content += DashboardForm.input(
+            "name", label: "Name", value: values["name"], error: nameError, attributes: " required")
         content += DashboardForm.input(
             "code", label: "First code (optional)", value: values["code"], hint: "Letters, digits, - and _.")
         content += #"<div><button type="submit">Add partner</button></div></form>"#
@@ -56,17 +64,24 @@ extension DashboardHandler {
     }
 
     func addPartner(_ context: Context) throws -> APIResponse {
+        if let problem = context.formProblem {
+            return try partners(
+                context, error: problem.field == "name" ? problem.reason : DashboardForm.message(problem),
+                field: problem.field, values: context.form)
+        }
         let records = try api.reader.configRecords()
         let name = (context.form["name"] ?? "").trimmingSpaces
         let code = (context.form["code"] ?? "").trimmingSpaces
         guard let programID = context.form["program_id"],
             records.programs.contains(where: { $0.id == programID && $0.organizationID == context.organization.id })
         else { return try partners(context, error: "Choose one of your programs.", values: context.form) }
-        guard !name.isEmpty else { return try partners(context, error: "name: is required", values: context.form) }
+        guard !name.isEmpty else {
+            return try partners(context, error: "is required", field: "name", values: context.form)
+        }
         // Without an id the importer matches a partner by name: an existing name would update that partner instead.
         guard !records.partners.contains(where: { $0.programID == programID && $0.name == name }) else {
             return try partners(
-                context, error: "name: this program already has a partner named \(name)", values: context.form)
+                context, error: "this program already has a partner named \(name)", field: "name", values: context.form)
         }
         if !code.isEmpty, let holder = Self.activeHolder(of: code, in: records, organizationID: context.organization.id)
         {
@@ -80,6 +95,7 @@ extension DashboardHandler {
             + #"\#(DashboardForm.stringOrNull(name)),"status":"active"\#(codes)}]}]}]}"#
         if let message = try DashboardForm.save(json, into: api.writer) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            if path == "name" { return try partners(context, error: reason, field: "name", values: context.form) }
             return try partners(context, error: path.isEmpty ? reason : "\(path): \(reason)", values: context.form)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(id))")
@@ -155,6 +171,10 @@ extension DashboardHandler {
 
     /// Adds `code` (the form's field when nil) to the partner, or makes it active again.
     func addCode(_ context: Context, partnerID: String, code: String? = nil) throws -> APIResponse {
+        if let problem = context.formProblem {
+            let reason = problem.field == "code" ? problem.reason : DashboardForm.message(problem)
+            return try partner(context, partnerID: partnerID, error: reason, code: context.form["code"])
+        }
         let code = (code ?? context.form["code"] ?? "").trimmingSpaces
         let records = try api.reader.configRecords()
         if !code.isEmpty,
@@ -194,6 +214,9 @@ extension DashboardHandler {
 
     /// Imports `members` into the partner's import object; back to its page, or its page with the error.
     private func change(_ context: Context, partnerID: String, _ members: String, code: String?) throws -> APIResponse {
+        if let problem = context.formProblem, code == nil {
+            return errorPage(400, "Bad request", DashboardForm.message(problem))
+        }
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
             return page(

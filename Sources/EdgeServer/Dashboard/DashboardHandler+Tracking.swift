@@ -51,6 +51,15 @@ extension DashboardHandler {
         // older page may not), an empty one clears it; the checkbox is absent when unticked, so it follows the rule
         // the post carries. A rule the form does not offer is refused, and nothing is saved.
         let current = Self.values(of: program)
+        if let problem = context.formProblem {
+            var shown = current
+            for field in Self.trackingFields { shown[field.name] = context.form[field.name] ?? shown[field.name] }
+            let field = Self.trackingFields.first { $0.name == problem.field }?.name
+            return trackingPage(
+                context, program: program, values: shown,
+                error: (field, field == nil ? DashboardForm.message(problem) : problem.reason), saved: false,
+                status: 400)
+        }
         var values: [String: String] = [:]
         for field in Self.trackingFields { values[field.name] = context.form[field.name] ?? current[field.name] ?? "" }
         if context.form["commission_type"] != nil {
@@ -62,6 +71,10 @@ extension DashboardHandler {
                 error: (nil, "That commission rule is not one this form offers; nothing was saved."),
                 saved: false, status: 400)
         }
+        if let (field, reason) = Self.checkNumbers(&values) {
+            return trackingPage(
+                context, program: program, values: values, error: (field, reason), saved: false, status: 400)
+        }
         let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
         if let message = try DashboardForm.save(json, into: api.writer) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].")
@@ -71,6 +84,65 @@ extension DashboardHandler {
                 saved: false, status: 400)
         }
         return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
+    }
+
+    /// Checks the number fields against the importer's bounds and writes each as the importer reads it (`007` →
+    /// `7`, `12.50` → `12.5`); returns the first one out of bounds, with the reason in the form's words (the
+    /// importer's speak of JSON: "must be an integer, not a string", "or null").
+    static func checkNumbers(_ values: inout [String: String]) -> (field: String, reason: String)? {
+        /// The field as a whole number in `range`, written back plainly; `false` when it is not one.
+        func wholeNumber(_ name: String, in range: ClosedRange<Int>) -> Bool {
+            let text = (values[name] ?? "").trimmingSpaces
+            guard text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text),
+                range.contains(number)
+            else { return false }
+            values[name] = String(number)
+            return true
+        }
+        func isEmpty(_ name: String) -> Bool { (values[name] ?? "").trimmingSpaces.isEmpty }
+        if !isEmpty("claim_window_days"), !wholeNumber("claim_window_days", in: 1...3650) {
+            return ("claim_window_days", "must be a whole number of days from 1 to 3650, or empty for no limit")
+        }
+        switch values["commission_type"] {
+        case "percent":
+            let text = (values["commission_percent"] ?? "").trimmingSpaces
+            if text.isEmpty { return ("commission_percent", "is required for a percentage of revenue") }
+            guard let basisPoints = Self.basisPoints(percent: text) else {
+                return ("commission_percent", "must be a number from 0.01 to 100, with at most two decimals")
+            }
+            values["commission_percent"] = Self.percentText(basisPoints: basisPoints)
+        case "fixed":
+            if isEmpty("commission_fixed_cents") { return ("commission_fixed_cents", "is required for a fixed amount") }
+            if !wholeNumber("commission_fixed_cents", in: 1...CommissionRule.maximumFixedCents) {
+                return (
+                    "commission_fixed_cents",
+                    "must be a whole number of cents from 1 to \(CommissionRule.maximumFixedCents)"
+                )
+            }
+        default: return nil
+        }
+        if !isEmpty("commission_duration_months"),
+            !wholeNumber("commission_duration_months", in: 1...CommissionRule.maximumDurationMonths)
+        {
+            return (
+                "commission_duration_months",
+                "must be a whole number of months from 1 to \(CommissionRule.maximumDurationMonths), or empty for no limit"
+            )
+        }
+        return nil
+    }
+
+    /// `12.5` → 1250: a percentage written with digits and at most two decimals, from 0.01 to 100; else `nil`.
+    static func basisPoints(percent text: String) -> Int? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        guard (1...3).contains(whole.utf8.count), fraction.utf8.count <= 2, parts.count == 1 || !fraction.isEmpty,
+            (whole + fraction).utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let units = Int(whole)
+        else { return nil }
+        let hundredths = fraction.isEmpty ? 0 : (Int(fraction) ?? 0) * (fraction.utf8.count == 1 ? 10 : 1)
+        let basisPoints = units * 100 + hundredths
+        return (1...10_000).contains(basisPoints) ? basisPoints : nil
     }
 
     /// The import document that sets every field of the form on one program.

@@ -32,14 +32,15 @@ final class DashboardHandler: Sendable {
         signInPage = try DashboardTemplate(PageSources.dashboardSignIn)
     }
 
-    /// Adds `/dashboard` and every path under it: two routes, the handler tells the pages apart.
+    /// Adds `/dashboard` and every path under it, for every method: the handler tells the pages apart, and answers
+    /// a method a page does not take with its own `405` (the page's `Allow`, the page security headers).
     func register(in router: inout Router) {
+        let methods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .other]
+        router.add(Route(.exact("/dashboard"), methods: methods, name: "dashboard", handler: .worker(handle)))
+        // `/dashboard` and anything after it, `/dashboard/` itself included (a prefix route needs something after
+        // its prefix); a path that only starts with the same letters (`/dashboards`) is answered as the router would.
         router.add(
-            Route(.exact("/dashboard"), methods: [.get, .head, .post], name: "dashboard", handler: .worker(handle)))
-        router.add(
-            Route(
-                .prefix("/dashboard/"), methods: [.get, .head, .post], name: "dashboard_pages",
-                handler: .worker(handle)))
+            Route(.prefix("/dashboard"), methods: methods, name: "dashboard_pages", handler: .worker(handle)))
     }
 
     /// What a page of a signed-in session knows about its request.
@@ -48,18 +49,61 @@ final class DashboardHandler: Sendable {
         let organization: OrganizationRecord
         let sessionValue: String
         let csrfToken: String
-        /// The form fields of a `POST` (empty for a `GET`).
+        /// The form fields of a `POST` (empty for a `GET`), safe to show again (``DashboardFormBody``).
         let form: [String: String]
+        /// Why a `POST`'s form cannot be used (bad encoding, a control character): the page shows its form again
+        /// with this, and saves nothing.
+        let formProblem: DashboardFormBody.Problem?
 
         var isPost: Bool { request.method == .post }
     }
 
     func handle(_ request: APIRequest) throws -> APIResponse {
+        do {
+            return try answer(request)
+        } catch let error as StoreError where error.code == "unavailable" {
+            return errorPage(503, "Unavailable", "The store cannot be reached now; try again in a moment.")
+        } catch {
+            // Still a dashboard answer: the page security headers go on the API's error too.
+            var response = APIResponse.error(.answering(error))
+            response.headers += Self.securityHeaders(nonce: nil)
+            return response
+        }
+    }
+
+    private func answer(_ request: APIRequest) throws -> APIResponse {
+        guard request.path == "/dashboard" || request.path.hasPrefix("/dashboard/") else {
+            let shown = String(decoding: Array(request.path.utf8.prefix(200)), as: UTF8.self)
+            return APIResponse.error(.notFound("No such path: \(shown)"))
+        }
+        if request.path.utf8.count > 1, request.path.utf8.last == 0x2F {
+            return trailingSlash(request)
+        }
         let segments = Self.segments(of: request.path)
+        guard let methods = Self.methods(of: segments) else {
+            // No such page: signed in, the layout's 404; else as any page (sign in first), or 404 for other methods.
+            if ![.get, .head, .post].contains(request.method) {
+                return errorPage(404, "Not found", "There is no such page.")
+            }
+            return try signedIn(request, segments: segments)
+        }
+        guard methods.contains(request.method) else {
+            var response = errorPage(
+                405, "Method not allowed", "This page answers \(Self.allowHeader(methods)) requests only.")
+            response.headers.append(("allow", Self.allowHeader(methods)))
+            return response
+        }
         let now = Clock.epochMilliseconds() / 1000
         if segments == ["dashboard", "sign-in"] {
             return request.method == .post ? signIn(request, now: now) : signInForm(request, now: now)
         }
+        return try signedIn(request, segments: segments)
+    }
+
+    /// A page of a signed-in session: without a live session a `GET` goes to the sign-in page and a `POST` is
+    /// refused; a `POST` must be a URL-encoded form (else `415`) with the session's CSRF token, once (else `403`).
+    private func signedIn(_ request: APIRequest, segments: [String]) throws -> APIResponse {
+        let now = Clock.epochMilliseconds() / 1000
         let table = api.watcher.table
         guard let sessionValue = DashboardSessions.cookieValue(in: request.headers[.cookie]),
             let organization = sessions.verify(
@@ -68,26 +112,78 @@ final class DashboardHandler: Sendable {
             if request.method == .post { return forbidden("Your session has ended. Sign in again.") }
             return Self.redirect(to: "/dashboard/sign-in")
         }
-        var form: [String: String] = [:]
+        var form = DashboardFormBody([])
         if request.method == .post {
             guard request.body.count <= Self.maximumFormSize else {
                 return errorPage(413, "Too large", "The form is larger than \(Self.maximumFormSize) bytes.")
             }
-            form = request.body.withUnsafeBytes { QueryString.parse($0) }
-            guard sessions.checkCSRF(form["csrf_token"], sessionValue: sessionValue) else {
+            guard DashboardFormBody.acceptsContentType(request.headers[.contentType]) else {
+                return Self.unsupportedForm(errorPage)
+            }
+            form = DashboardFormBody(request.body)
+            guard !form.repeatedNames.contains("csrf_token") else {
+                return forbidden("The form carries more than one security token. Reload the page and try again.")
+            }
+            guard sessions.checkCSRF(form.fields["csrf_token"], sessionValue: sessionValue) else {
                 return forbidden("The form's security token is missing or out of date. Reload the page and try again.")
             }
         }
         let context = Context(
             request: request, organization: organization, sessionValue: sessionValue,
-            csrfToken: sessions.csrfToken(for: sessionValue), form: form)
-        do {
-            return try route(segments, context)
-        } catch let error as StoreError where error.code == "unavailable" {
-            return errorPage(503, "Unavailable", "The store cannot be reached now; try again in a moment.")
+            csrfToken: sessions.csrfToken(for: sessionValue), form: form.fields, formProblem: form.problem)
+        return try route(segments, context)
+    }
+
+    /// `415` for a post that is not a URL-encoded form, on `page` (the layout-less error page or the sign-in form).
+    static func unsupportedForm(_ page: (Int, String, String) -> APIResponse) -> APIResponse {
+        page(
+            415, "Unsupported form",
+            "Forms must be sent as application/x-www-form-urlencoded (UTF-8); nothing was saved.")
+    }
+
+    /// A path that ends in `/`: a `GET` or `HEAD` is sent to the path without it (`/dashboard/` to `/dashboard`,
+    /// `/dashboard/programs/` to `/dashboard/programs`, the query kept), so each page has one address; any other
+    /// method is `404`, as a form never posts there.
+    private func trailingSlash(_ request: APIRequest) -> APIResponse {
+        guard request.method == .get || request.method == .head else {
+            return errorPage(404, "Not found", "There is no such page.")
+        }
+        var path = Substring(request.path)
+        while path.count > 1, path.last == "/" { path.removeLast() }
+        let query = request.query.sorted { $0.key < $1.key }
+            .map { PercentEncoding.encode($0.key) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
+        var response = Self.redirect(to: String(path) + (query.isEmpty ? "" : "?" + query))
+        response.status = 308
+        return response
+    }
+
+    /// The methods the page at `segments` answers (`HEAD` wherever `GET`), or `nil` when there is no such page.
+    static func methods(of segments: [String]) -> [HTTPMethod]? {
+        let read: [HTTPMethod] = [.get, .head]
+        let form: [HTTPMethod] = [.get, .head, .post]
+        guard segments.first == "dashboard" else { return nil }
+        switch (segments.dropFirst().first ?? "", segments.count) {
+        case ("", 1): return read
+        case ("sign-in", 2): return form
+        case ("sign-out", 2): return [.post]
+        case ("programs", 2): return read
+        case ("programs", 4) where segments[3] == "tracking": return form
+        case ("partners", 2): return form
+        case ("partners", 3): return read
+        case ("partners", 4) where ["codes", "deactivate", "reactivate"].contains(segments[3]): return [.post]
+        case ("partners", 6) where segments[3] == "codes" && ["deactivate", "reactivate"].contains(segments[5]):
+            return [.post]
+        case ("customers", 2), ("commissions", 2), ("clicks", 2): return read
+        case ("settings", 3) where segments[2] == "integrations": return form
+        default: return nil
         }
     }
 
+    static func allowHeader(_ methods: [HTTPMethod]) -> String {
+        methods.map(\.name).joined(separator: ", ")
+    }
+
+    /// Answers a page whose method ``methods(of:)`` allowed (an unknown path goes to the 404 page).
     private func route(_ segments: [String], _ context: Context) throws -> APIResponse {
         let post = context.isPost
         switch (segments.dropFirst().first ?? "", segments.count, post) {
@@ -142,10 +238,18 @@ final class DashboardHandler: Sendable {
         guard request.body.count <= Self.maximumFormSize else {
             return signInResponse(status: 400, message: "The form is too large.")
         }
-        let form = request.body.withUnsafeBytes { QueryString.parse($0) }
-        guard Self.signInTokenMatches(request, form: form) else {
+        guard DashboardFormBody.acceptsContentType(request.headers[.contentType]) else {
+            return Self.unsupportedForm { status, _, message in signInResponse(status: status, message: message) }
+        }
+        let body = DashboardFormBody(request.body)
+        let form = body.fields
+        guard !body.repeatedNames.contains("csrf_token"), Self.signInTokenMatches(request, form: form) else {
             return signInResponse(
                 status: 403, message: "The sign-in form expired or came from elsewhere; sign in again.")
+        }
+        if let problem = body.problem {
+            return signInResponse(
+                status: 400, message: problem.field.map { "The \($0) field \(problem.reason)." } ?? problem.reason)
         }
         guard api.watcher.isLoaded else {
             return signInResponse(
@@ -266,9 +370,10 @@ final class DashboardHandler: Sendable {
         ]
     }
 
-    /// The path's segments, percent-decoded: `/dashboard/partners/part_1` → `["dashboard", "partners", "part_1"]`.
+    /// The path's segments, percent-decoded: `/dashboard/partners/part_1` → `["dashboard", "partners", "part_1"]`;
+    /// an empty one stays (`/dashboard//partners` is no page).
     static func segments(of path: String) -> [String] {
-        path.utf8.split(separator: 0x2F).prefix(8).map { segment in
+        path.utf8.dropFirst().split(separator: 0x2F, omittingEmptySubsequences: false).prefix(8).map { segment in
             Array(segment).withUnsafeBytes { QueryString.decode($0[...]) } ?? ""
         }
     }

@@ -39,10 +39,15 @@ struct DashboardSessions: Sendable {
 
     /// The organization a cookie value holds a live session of, or `nil` when it is malformed, forged, expired,
     /// or its organization is gone or changed its secret key. `organization` looks an id up in the link table.
+    ///
+    /// The expiry must be written as ``value(for:now:)`` writes it (decimal digits, no sign, no leading zero): the
+    /// MAC covers the number, so `+1796157970` or `01796157970` would otherwise be a second valid cookie for the
+    /// same session, with a CSRF token of its own. A cookie has exactly one valid spelling.
     func verify(_ value: String, now: Int64, organization: (String) -> OrganizationRecord?) -> OrganizationRecord? {
         guard value.utf8.count <= 200 else { return nil }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let expiry = Int64(parts[1]), expiry > now, expiry <= now + lifetime + 60,
+        guard parts.count == 3, let expiry = Int64(parts[1]), String(expiry) == parts[1], expiry > now,
+            expiry <= now + lifetime + 60,
             let record = organization(String(parts[0]))
         else { return nil }
         guard let expected = mac(organizationID: record.id, expiry: expiry, record) else { return nil }

@@ -20,11 +20,13 @@ public enum ByteSizeText {
         return number << shift
     }
 
-    /// `bytes` in the largest binary unit that divides it (`536870912` → `512MiB`), for the log.
+    /// `bytes` in the largest binary unit it reaches, to a tenth, for the log: `536870912` → `512 MiB`,
+    /// `41355233280` → `38.5 GiB`, `1572864` → `1.5 MiB`, `1000` → `1000 bytes`.
     public static func text(_ bytes: Int) -> String {
-        for (suffix, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)]
-        where bytes >= 1 << shift && bytes & ((1 << shift) - 1) == 0 {
-            return "\(bytes >> shift)\(suffix)"
+        for (suffix, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift {
+            let tenths = (bytes * 10 + (1 << (shift - 1))) >> shift
+            let number = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+            return "\(number) \(suffix)"
         }
         return "\(bytes) bytes"
     }

@@ -285,10 +285,14 @@ struct ConfigMerge {
         }
     }
 
+    /// A name shown on pages: 1–200 characters of display text (``DisplayTextRules``).
     static func validName(_ name: String?, path: String) throws -> String {
         guard let name else { throw StoreError.invalidConfig("\(path): is required") }
-        guard (1...200).contains(name.count), !ASCII.containsControl(name.utf8) else {
-            throw StoreError.invalidConfig("\(path): must be 1–200 characters without control characters")
+        guard (1...200).contains(name.count) else {
+            throw StoreError.invalidConfig("\(path): must be 1–200 characters")
+        }
+        do throws(ConfigValidationError) { try DisplayTextRules.validate(name) } catch {
+            throw StoreError.invalidConfig("\(path): \(error.reason)")
         }
         return name
     }

@@ -11,12 +11,12 @@ public enum BrandingRules {
     /// The longest `app_icon_url` or `og_image_url`, in bytes.
     public static let maximumImageURLLength = 1024
 
-    /// 1–60 characters with no control character (C0, DEL, C1), line or paragraph separator.
+    /// 1–60 characters of display text (``DisplayTextRules``).
     public static func validateAppName(_ name: String) throws(ConfigValidationError) {
         try validateText(name, maximumLength: maximumAppNameLength)
     }
 
-    /// 1–300 characters with no control character (C0, DEL, C1), line or paragraph separator.
+    /// 1–300 characters of display text (``DisplayTextRules``).
     public static func validateDescription(_ text: String) throws(ConfigValidationError) {
         try validateText(text, maximumLength: maximumDescriptionLength)
     }
@@ -39,13 +39,7 @@ public enum BrandingRules {
     private static func validateText(_ text: String, maximumLength: Int) throws(ConfigValidationError) {
         let count = text.count
         guard count >= 1, count <= maximumLength else { throw .invalid("must be 1–\(maximumLength) characters") }
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .surrogate:
-                throw .invalid("must not contain control characters or line separators")
-            default: continue
-            }
-        }
+        try DisplayTextRules.validate(text)
     }
 }
 

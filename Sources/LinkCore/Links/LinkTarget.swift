@@ -19,6 +19,8 @@ public final class ProgramSettings: Sendable {
         // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
         // the store) and is ignored rather than sending people to a broken URL or splitting a header.
         var checked = record
+        // A name stored before the display-text rule (or by another tool) is shown without what it now refuses.
+        checked.name = DisplayTextRules.shown(record.name)
         checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
         checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
         checked.appName = record.appName.flatMap { (try? BrandingRules.validateAppName($0)) != nil ? $0 : nil }
@@ -35,7 +37,7 @@ public final class ProgramSettings: Sendable {
         checked.brandColor = color?.text
         brandTextColor = color?.textColor
         self.record = checked
-        self.organizationName = organizationName
+        self.organizationName = DisplayTextRules.shown(organizationName)
         self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }
         organizationIDBytes = Array(record.organizationID.utf8)
         programIDBytes = Array(record.id.utf8)

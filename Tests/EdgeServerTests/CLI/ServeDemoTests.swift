@@ -19,7 +19,13 @@ import Testing
             _ = server.child.waitForExit(within: 10)
         }
         #expect(server.child.stdout.contains("/a/pk_demo/sam20"), "it prints a link to try")
+        #expect(
+            server.child.stdout.contains(":\(server.port)/dashboard (sign in with the demo secret key sk_demo)"),
+            "it prints the dashboard and how to sign in")
         let client = server.client()
+        // The key it prints signs in.
+        let signIn = try client.dashboardSignIn("sk_demo")
+        #expect(signIn.status == 303 && signIn.header("location") == "/dashboard", "\(signIn.status)")
 
         let page = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.iPhone)])
         #expect(page.status == 200)

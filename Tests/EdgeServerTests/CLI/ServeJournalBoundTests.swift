@@ -57,7 +57,7 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(nodeID.count == 32)
         #expect(server.child.stderr.contains("node \(nodeID) "), "\(server.child.stderr)")
-        #expect(server.child.stderr.contains("at most 3GiB not yet in the store"), "\(server.child.stderr)")
+        #expect(server.child.stderr.contains("at most 3 GiB not yet in the store"), "\(server.child.stderr)")
         let scrape = try MetricsTests.scrape(server.client())
         #expect(scrape.value("tolt_edge_journal_max_bytes") == Double(3 << 30))
         #expect(scrape.value("tolt_edge_journal_full") == 0)

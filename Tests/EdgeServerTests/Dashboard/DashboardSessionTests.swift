@@ -117,6 +117,33 @@ import Testing
         #expect(expired)
     }
 
+    /// The MAC covers the expiry as a number: another spelling of the same number (a sign, leading zeros) under the
+    /// same MAC would be a second cookie for one session, with a CSRF token of its own. Only the one the server
+    /// wrote is taken.
+    @Test func aSessionCookieHasExactlyOneValidSpelling() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        let parts = session.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        #expect(try client.dashboardPage("/dashboard", session: session).status == 200)
+        for variant in [
+            "\(parts[0]).0\(parts[1]).\(parts[2])", "\(parts[0]).00\(parts[1]).\(parts[2])",
+            "\(parts[0]).+\(parts[1]).\(parts[2])", "\(parts[0]).\(parts[1]).\(parts[2].uppercased())",
+        ] {
+            let response = try client.dashboardPage("/dashboard", session: variant)
+            #expect(response.status == 303, "\(variant)")
+            #expect(response.header("location") == "/dashboard/sign-in", "\(variant)")
+            // Nor does a form posted with it (and the token a page would give it) go through.
+            let post = try client.dashboardPost(
+                "/dashboard/partners", session: variant,
+                fields: [("csrf_token", "00"), ("program_id", "prg_acme"), ("name", "Variant")])
+            #expect(post.status == 403, "\(variant)")
+        }
+        #expect(try server.store.configRecords().partners.allSatisfy { $0.name != "Variant" })
+    }
+
     @Test func importingANewSecretKeyEndsTheOrganizationsSessions() throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -19,10 +19,14 @@ import Testing
         }
     }
 
-    @Test func theLogShowsTheLargestWholeUnit() {
-        #expect(ByteSizeText.text(512 << 20) == "512MiB")
-        #expect(ByteSizeText.text(4 << 30) == "4GiB")
-        #expect(ByteSizeText.text(1536 << 10) == "1536KiB")
+    @Test func theLogShowsTheLargestUnitToATenth() {
+        #expect(ByteSizeText.text(512 << 20) == "512 MiB")
+        #expect(ByteSizeText.text(4 << 30) == "4 GiB")
+        #expect(ByteSizeText.text(1536 << 10) == "1.5 MiB")
+        // The journal's default limit on one machine, once logged as "40385970KiB".
+        #expect(ByteSizeText.text(40_385_970 << 10) == "38.5 GiB")
+        #expect(ByteSizeText.text(1023) == "1023 bytes")
+        #expect(ByteSizeText.text(1024) == "1 KiB")
         #expect(ByteSizeText.text(1000) == "1000 bytes")
     }
 }
