@@ -236,5 +236,7 @@ echo "link req/s with the dashboard in use / alone: $summary over the run, media
 echo "link p99 (median of rounds): alone $(column_median alone 4) ms, with the dashboard $(column_median dashboard 4) ms"
 echo "loop CPU per link request (median of rounds): alone $(column_median alone 5) µs," \
     "with the dashboard $(column_median dashboard 5) µs"
-echo "other server CPU per round (median; the pages, on the API workers): alone $(column_median alone 6) s," \
+other_note="the pages, on the API workers"
+[[ "${STORE:-sqlite}" != postgres ]] || other_note="$other_note; PostgreSQL's own processes not counted"
+echo "other server CPU per round (median; $other_note): alone $(column_median alone 6) s," \
     "with the dashboard $(column_median dashboard 6) s"

@@ -8,10 +8,11 @@ extension DashboardHandler {
         let summary = try api.reader.organizationSummary(organizationID: context.organization.id)
         let pending = summary.commissions(withStatus: .pending)
         let reversed = summary.commissions(withStatus: .reversed)
-        return Self.card("Claims", String(summary.claims), id: "claims")
-            + Self.card("Paying customers", String(summary.customers(withStatus: .paying)), id: "paying")
+        return Self.card("Claims, all time", String(summary.claims), id: "claims")
+            + Self.card("Paying customers now", String(summary.customers(withStatus: .paying)), id: "paying")
             + Self.card("Commissions pending", HTML.dollars(pending.amountCents), id: "commissions-pending")
-            + Self.card("Commissions reversed", HTML.dollars(reversed.amountCents), id: "commissions-reversed")
+            + Self.card(
+                "Commissions reversed, all time", HTML.dollars(reversed.amountCents), id: "commissions-reversed")
     }
 
     /// The Commissions page's totals per partner and status.

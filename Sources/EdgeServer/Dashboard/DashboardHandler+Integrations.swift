@@ -94,7 +94,8 @@ extension DashboardHandler {
         // `new-password`: browsers offer no saved password (the sign-in's secret key) for it.
         content += DashboardForm.input(
             "webhook_authorization", label: "Authorization header value", value: nil,
-            error: errorFor("webhook_authorization"), hint: "The exact value RevenueCat sends. It replaces the one stored.",
+            error: errorFor("webhook_authorization"),
+            hint: "The exact value RevenueCat sends. It replaces the one stored.",
             type: "password", attributes: #" autocomplete="new-password" required"#)
         content += #"<div><button type="submit">Save the authorization</button></div></form>"#
         content += #"<h2 id="time-zone">Time zone</h2>"#

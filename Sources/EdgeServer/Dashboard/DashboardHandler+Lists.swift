@@ -150,20 +150,23 @@ extension DashboardHandler {
         return after
     }
 
-    /// Links to the newest page (from a later one) and to the next one (after the page's last id), keeping the
-    /// filters; nothing when the list fits on one page.
+    /// Links to the first page (from a later one) and to the next one (after the page's last id), keeping the
+    /// filters; nothing when the list fits on one page. Lists newest first call them Newest and Older; a list in
+    /// another order (partners, by id) names them for what they are.
     static func pager<Item>(
-        path: String, keep: [String: String], isFirstPage: Bool, page: Page<Item>, id: KeyPath<Item, String>
+        path: String, keep: [String: String], isFirstPage: Bool, page: Page<Item>, id: KeyPath<Item, String>,
+        labels: (first: String, next: String) = ("Newest", "Older")
     ) -> String {
         let filters = keep.sorted { $0.key < $1.key }.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }
         var links: [String] = []
         if !isFirstPage {
             let newest = path + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&"))
-            links.append(#"<a href="\#(HTML.escape(newest))">Newest</a>"#)
+            links.append(#"<a href="\#(HTML.escape(newest))">\#(labels.first)</a>"#)
         }
         if page.hasMore, let last = page.items.last {
             let next = filters + ["starting_after=\(PercentEncoding.encode(last[keyPath: id]))"]
-            links.append(#"<a rel="next" href="\#(HTML.escape(path + "?" + next.joined(separator: "&")))">Older</a>"#)
+            links.append(
+                #"<a rel="next" href="\#(HTML.escape(path + "?" + next.joined(separator: "&")))">\#(labels.next)</a>"#)
         }
         guard !links.isEmpty else { return "" }
         return #"<nav class="pager" aria-label="Pages">\#(links.joined(separator: " "))</nav>"#

@@ -38,8 +38,10 @@ extension DashboardHandler {
         content += Self.card("Clicks", String(clicks), id: "total-clicks")
         content += Self.card("Unique clicks", String(unique), id: "total-unique-clicks")
         content += "</ul>"
-        // Claims, customers and commissions are the organization's totals, not the chart's 30 days.
-        content += #"<h2 id="all-time">All time</h2><ul class="cards" aria-labelledby="all-time">"#
+        // Claims, customers and commissions are the organization's as they stand, not the chart's 30 days.
+        content +=
+            #"<h2 id="customers-commissions">Customers and commissions</h2>"#
+            + #"<ul class="cards" aria-labelledby="customers-commissions">"#
         content += try aggregateCards(context)
         content += "</ul>"
         content += #"<h2>Clicks per day <span class="hint">(\#(HTML.escape(zoneName)))</span></h2>"#

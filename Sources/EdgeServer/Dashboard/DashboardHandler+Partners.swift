@@ -2,8 +2,8 @@ import EdgeStore
 import LinkCore
 
 /// `GET /dashboard/partners` (every partner with status and codes, and a form to add one), `GET
-/// /dashboard/partners/<id>` (each code's app link, a copy button, its QR code; add a code, deactivate), and the
-/// forms behind them, each saved as an import document (``DashboardForm``).
+/// /dashboard/partners/<id>` (each code's app link, a copy button, its QR code; add a code, deactivate or reactivate
+/// a code or the partner), and the forms behind them, each saved as an import document (``DashboardForm``).
 extension DashboardHandler {
     /// The list and the add form; `error` is shown above the form, or beside the name field when `field` is `name`.
     func partners(_ context: Context, error: String? = nil, field: String? = nil, values: [String: String] = [:]) throws
@@ -37,7 +37,8 @@ extension DashboardHandler {
         }
         content += Self.pager(
             path: "/dashboard/partners", keep: [:], isFirstPage: after == nil,
-            page: Page(items: partners, hasMore: all.count > partners.count), id: \.id)
+            page: Page(items: partners, hasMore: all.count > partners.count), id: \.id,
+            labels: ("First page", "Next page"))
         content += #"<h2 id="add-partner">Add a partner</h2>"#
         let nameError = field == "name" ? error : nil
         if let error {
@@ -169,13 +170,12 @@ extension DashboardHandler {
             context, status: error == nil ? 200 : 400, title: partner.name, current: "partners", content: content)
     }
 
-    /// Adds `code` (the form's field when nil) to the partner, or makes it active again.
-    func addCode(_ context: Context, partnerID: String, code: String? = nil) throws -> APIResponse {
+    func addCode(_ context: Context, partnerID: String) throws -> APIResponse {
         if let problem = context.formProblem {
             let reason = problem.field == "code" ? problem.reason : DashboardForm.message(problem)
             return try partner(context, partnerID: partnerID, error: reason, code: context.form["code"])
         }
-        let code = (code ?? context.form["code"] ?? "").trimmingSpaces
+        let code = (context.form["code"] ?? "").trimmingSpaces
         let records = try api.reader.configRecords()
         if !code.isEmpty,
             let holder = Self.activeHolder(
@@ -186,6 +186,24 @@ extension DashboardHandler {
         return try change(
             context, partnerID: partnerID,
             #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code)
+    }
+
+    /// Makes one of the partner's inactive codes active again, unless another active partner holds it now. Only a
+    /// code the partner has: a new code goes through the add form.
+    func reactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        guard records.codes.contains(where: { $0.partnerID == partnerID && $0.code == code }) else {
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
+        }
+        if let holder = Self.activeHolder(
+            of: code, in: records, organizationID: context.organization.id, except: partnerID)
+        {
+            return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(code, holder))
+        }
+        return try change(
+            context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#,
+            code: nil)
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {

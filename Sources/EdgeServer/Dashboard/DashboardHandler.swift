@@ -202,8 +202,7 @@ final class DashboardHandler: Sendable {
         case ("partners", 6, true) where segments[3] == "codes" && segments[5] == "deactivate":
             return try deactivateCode(context, partnerID: segments[2], code: segments[4])
         case ("partners", 6, true) where segments[3] == "codes" && segments[5] == "reactivate":
-            // As adding the code again: active, unless another active partner holds it now.
-            return try addCode(context, partnerID: segments[2], code: segments[4])
+            return try reactivateCode(context, partnerID: segments[2], code: segments[4])
         case ("customers", 2, false): return try customers(context)
         case ("commissions", 2, false): return try commissions(context)
         case ("clicks", 2, false): return try clicks(context)

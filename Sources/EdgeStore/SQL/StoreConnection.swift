@@ -46,6 +46,7 @@ extension StoreConnection {
 
 /// The current row of a running statement, read by column number (from 0).
 protocol StoreRow {
+    /// Whether the column is NULL (``int(_:)`` and ``text(_:)`` cannot tell).
     func isNull(_ column: Int32) -> Bool
     /// An integer column; 0 for NULL.
     func int(_ column: Int32) -> Int64

@@ -103,7 +103,8 @@ import Testing
             (try? client.request("GET", "/a/pk_acme/\(code)", headers: [("User-Agent", Agents.iPhone)]))?.status
         }
         func post(_ path: String) throws -> HTTPResponse {
-            try client.dashboardPost("/dashboard/partners/part_sam" + path, session: session, fields: [("csrf_token", token)])
+            try client.dashboardPost(
+                "/dashboard/partners/part_sam" + path, session: session, fields: [("csrf_token", token)])
         }
         #expect(try post("/codes/SAM20/deactivate").status == 303)
         #expect(eventually(within: 2) { tap("SAM20") == 404 })
@@ -111,6 +112,10 @@ import Testing
         #expect(page.contains(#"action="/dashboard/partners/part_sam/codes/SAM20/reactivate""#))
         #expect(try post("/codes/SAM20/reactivate").status == 303)
         #expect(eventually(within: 2) { tap("SAM20") == 302 })
+        // Only a code the partner has: reactivating another creates nothing.
+        let codes = try server.store.configRecords().codes
+        #expect(try post("/codes/NEW99/reactivate").status == 404)
+        #expect(try server.store.configRecords().codes == codes)
 
         #expect(try post("/deactivate").status == 303)
         #expect(eventually(within: 2) { tap("SAM20") == 404 })
@@ -241,7 +246,7 @@ import Testing
         let second = try client.dashboardPage(String(next), session: session).text
         #expect(rows(second) == 16)
         #expect(!second.contains(#"rel="next""#))
-        #expect(!first.contains(">Newest</a>") && second.contains(">Newest</a>"))
+        #expect(!first.contains(">First page</a>") && second.contains(">First page</a>"))
         #expect(!second.contains("part_zed"), "another organization's partner is never listed")
     }
 
@@ -279,7 +284,8 @@ import Testing
 
         // The time zone's form: saved alone, the authorization kept.
         #expect(try post([("timezone", "Europe/Berlin")]).status == 303)
-        #expect(try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
+        #expect(
+            try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
         #expect(
             try client.dashboardPage("/dashboard/settings/integrations", session: session).text.contains(
                 #"value="Europe/Berlin""#))
@@ -294,7 +300,8 @@ import Testing
             #expect(refused.text.contains(#"id="field-\#(field)-error""#), "\(fields): \(refused.text)")
         }
         #expect(try post([]).status == 400)
-        #expect(try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
+        #expect(
+            try organization().timezone == "Europe/Berlin" && organization().revenueCatAuthorizationDigest == digest)
         let missingToken = try client.dashboardPost(
             "/dashboard/settings/integrations", session: session, fields: [("timezone", "Asia/Tokyo")])
         #expect(missingToken.status == 403)

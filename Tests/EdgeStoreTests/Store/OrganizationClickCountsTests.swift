@@ -110,7 +110,8 @@ import Testing
         let old = PostgresStore(url: url)
         try old.withConnection { db in
             try db.execute(
-                "CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+                "CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
             for (index, step) in PostgresMigrations.steps.prefix(3).enumerated() {
                 try db.execute(step)
                 try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
@@ -132,7 +133,9 @@ import Testing
         // A node of the older build, still ingesting during a rolling upgrade, writes only `click_counts`, as that
         // build did: to an hour it has (an update) and to a new one (an insert). The organization's days follow.
         try old.withConnection { db in
-            for (hour, partner, clicks, unique) in [(0, "part_a", 2, 1), (50, "part_a", 4, 4)] as [(Int64, String, Int64, Int64)] {
+            for (hour, partner, clicks, unique) in [(0, "part_a", 2, 1), (50, "part_a", 4, 4)]
+                as [(Int64, String, Int64, Int64)]
+            {
                 try db.query(
                     """
                     INSERT INTO click_counts (organization_id, hour_start, partner_id, clicks, unique_clicks)
