@@ -14,7 +14,9 @@ public enum CodeRules {
     public static let maximumLength = 64
 
     /// Validates a code: 1–64 bytes of UTF-8 without whitespace, control characters or `/ ? # %`, which
-    /// could not travel in a link's path segment as they are.
+    /// could not travel in a link's path segment as they are, and without the invisible characters a display text
+    /// may not hold (``DisplayTextRules``): a code is read, typed and shown, so `SAM\u{200B}20` or a code reversed
+    /// by a bidirectional override would look like another code than it is.
     public static func validate(_ code: String) throws(ConfigValidationError) {
         let bytes = Array(code.utf8)
         guard !bytes.isEmpty, bytes.count <= maximumLength else {
@@ -23,5 +25,6 @@ public enum CodeRules {
         guard
             !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x3F || $0 == 0x23 || $0 == 0x25 })
         else { throw .invalid("must not contain spaces, control characters or / ? # %") }
+        try DisplayTextRules.validate(code)
     }
 }

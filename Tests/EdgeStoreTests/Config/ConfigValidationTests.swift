@@ -81,6 +81,15 @@ import Testing
             name: "code with CR LF", json: partner(#""codes":[{"code":"A\r\nB"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].code: "),
         Case(
+            name: "code with a right-to-left override", json: partner(#""codes":[{"code":"SAM\u202e02"}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[0].code: must not contain invisible formatting"),
+        Case(
+            name: "code with a zero-width space", json: partner(#""codes":[{"code":"SAM\u200b20"}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[0].code: must not contain invisible formatting"),
+        Case(
+            name: "code with a C1 control", json: partner(#""codes":[{"code":"SAM\u008520"}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[0].code: must not contain control characters"),
+        Case(
             name: "code of 65 bytes", json: partner(#""codes":[{"code":"\#(String(repeating: "A", count: 65))"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].code: "),
         Case(
@@ -319,6 +328,17 @@ import Testing
         #expect(error.code == "invalid_config")
         #expect(error.message.hasPrefix(invalid.path), "\(error.message)")
         #expect(try fixture.store.configRecords() == before)
+    }
+
+    /// Codes in other scripts and emoji sequences joined by U+200D are codes people share: kept.
+    @Test(arguments: StoreKind.allCases) func codesInOtherScriptsAndEmojiSequencesAreAccepted(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let codes = ["ÉTÉ20", "ПРИВЕТ", "👩\u{200D}💻20", "سلام\u{200C}ها"]
+        let list = codes.map { #"{"code":"\#($0)","active":true}"# }.joined(separator: ",")
+        try fixture.importJSON(Self.partner(#""codes":[\#(list)]"#))
+        let stored = Set(try fixture.store.configRecords().codes.map(\.code))
+        #expect(Set(codes).isSubset(of: stored), "\(stored)")
     }
 
     /// Before: `https://x` was accepted and `http://x` refused (a length check counted `https://`).
