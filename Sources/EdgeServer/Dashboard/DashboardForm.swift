@@ -64,9 +64,11 @@ enum DashboardForm {
 
     /// Imports `json` (an import document) into the store; returns the importer's error message, or `nil` when it
     /// was saved.
-    static func save(_ json: String, into store: any Store) throws -> String? {
+    static func save(_ json: String, into store: any Store, check: (ConfigRecords) throws -> Void = { _ in }) throws
+        -> String?
+    {
         do {
-            try ConfigImporter.importDocument(try ConfigDocument(json: Array(json.utf8)), into: store)
+            try ConfigImporter.importDocument(try ConfigDocument(json: Array(json.utf8)), into: store, check: check)
             return nil
         } catch let error as StoreError where error.isInvalidConfig {
             return error.message

@@ -25,8 +25,9 @@ extension DashboardHandler {
                 + #"<th scope="col">Click</th><th scope="col">Claimed</th><th scope="col" class="number">Revenue</th>"#
                 + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
             for customer in page.items {
-                content +=
-                    "<tr><td>\(HTML.escape(customer.customerID))</td>"
+                content// An app user id comes from the public claim: shown without characters that would reorder the row.
+                +=
+                    "<tr><td>\(HTML.escape(DisplayTextRules.shown(customer.customerID)))</td>"
                     + "<td class=\"status\">\(HTML.escape(customer.status))</td>"
                     + "<td>\(HTML.escape(names[customer.partnerID] ?? customer.partnerID))</td>"
                     + "<td>\(HTML.escape(customer.code))</td><td><code>\(HTML.escape(customer.clickID ?? "—"))</code></td>"

@@ -84,17 +84,14 @@ extension DashboardHandler {
             return try partners(
                 context, error: "this program already has a partner named \(name)", field: "name", values: context.form)
         }
-        if !code.isEmpty, let holder = Self.activeHolder(of: code, in: records, organizationID: context.organization.id)
-        {
-            return try partners(context, error: Self.sharedCodeMessage(code, holder), values: context.form)
-        }
         let id = EntityID.make(prefix: "part_")
         let codes = code.isEmpty ? "" : #","codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#
         let json =
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(programID)),"partners":[{"id":"\#(id)","name":"#
             + #"\#(DashboardForm.stringOrNull(name)),"status":"active"\#(codes)}]}]}]}"#
-        if let message = try DashboardForm.save(json, into: api.writer) {
+        let check = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: nil)
+        if let message = try DashboardForm.save(json, into: api.writer, check: check) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
             if path == "name" { return try partners(context, error: reason, field: "name", values: context.form) }
             return try partners(context, error: path.isEmpty ? reason : "\(path): \(reason)", values: context.form)
@@ -176,16 +173,10 @@ extension DashboardHandler {
             return try partner(context, partnerID: partnerID, error: reason, code: context.form["code"])
         }
         let code = (context.form["code"] ?? "").trimmingSpaces
-        let records = try api.reader.configRecords()
-        if !code.isEmpty,
-            let holder = Self.activeHolder(
-                of: code, in: records, organizationID: context.organization.id, except: partnerID)
-        {
-            return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(code, holder), code: code)
-        }
         return try change(
             context, partnerID: partnerID,
-            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code)
+            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code,
+            check: Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID))
     }
 
     /// Makes one of the partner's inactive codes active again, unless another active partner holds it now. Only a
@@ -196,14 +187,10 @@ extension DashboardHandler {
             return page(
                 context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
         }
-        if let holder = Self.activeHolder(
-            of: code, in: records, organizationID: context.organization.id, except: partnerID)
-        {
-            return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(code, holder))
-        }
         return try change(
             context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#,
-            code: nil)
+            code: nil,
+            check: Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID))
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
@@ -213,25 +200,32 @@ extension DashboardHandler {
     /// Makes an inactive partner active again, unless another active partner has taken one of its active codes
     /// meanwhile (the two would share it, and it would stop working for both).
     func reactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
-        let records = try api.reader.configRecords()
-        for record in records.codes where record.partnerID == partnerID && record.active {
-            if let holder = Self.activeHolder(
-                of: record.code, in: records, organizationID: context.organization.id, except: partnerID)
-            {
-                return try partner(context, partnerID: partnerID, error: Self.sharedCodeMessage(record.code, holder))
-            }
+        let activeCodes: (ConfigRecords) -> [String] = { records in
+            records.codes.filter { $0.partnerID == partnerID && $0.active }.map(\.code)
         }
-        return try change(context, partnerID: partnerID, #""status":"active""#, code: nil)
+        return try change(
+            context, partnerID: partnerID, #""status":"active""#, code: nil,
+            check: Self.noSharedCodes(activeCodes, organizationID: context.organization.id, except: partnerID))
     }
 
+    /// Makes one of the partner's codes inactive. Only a code the partner has: it never creates one.
     func deactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {
-        try change(
+        guard try api.reader.configRecords().codes.contains(where: { $0.partnerID == partnerID && $0.code == code })
+        else {
+            return page(
+                context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
+        }
+        return try change(
             context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":false}]"#,
             code: nil)
     }
 
-    /// Imports `members` into the partner's import object; back to its page, or its page with the error.
-    private func change(_ context: Context, partnerID: String, _ members: String, code: String?) throws -> APIResponse {
+    /// Imports `members` into the partner's import object, if `check` passes on the configuration it changes; back to
+    /// its page, or its page with the error.
+    private func change(
+        _ context: Context, partnerID: String, _ members: String, code: String?,
+        check: (ConfigRecords) throws -> Void = { _ in }
+    ) throws -> APIResponse {
         if let problem = context.formProblem, code == nil {
             return errorPage(400, "Bad request", DashboardForm.message(problem))
         }
@@ -244,7 +238,7 @@ extension DashboardHandler {
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(program.id)),"partners":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(partner.id)),\#(members)}]}]}]}"#
-        if let message = try DashboardForm.save(json, into: api.writer) {
+        if let message = try DashboardForm.save(json, into: api.writer, check: check) {
             let (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
             return try self.partner(context, partnerID: partner.id, error: reason, code: code)
         }
@@ -264,6 +258,21 @@ extension DashboardHandler {
                 \.partnerID))
         return records.partners.first {
             holders.contains($0.id) && programs.contains($0.programID) && $0.status == "active"
+        }
+    }
+
+    /// The check a partner form's save runs on the configuration it is about to change: none of `codes` (read from
+    /// that configuration) may be an active code of another active partner of the organization. It runs inside the
+    /// importer's loop (``ConfigImporter/importDocument(_:into:check:)``), so two saves racing cannot both pass it.
+    static func noSharedCodes(
+        _ codes: @escaping (ConfigRecords) -> [String], organizationID: String, except partnerID: String?
+    ) -> (ConfigRecords) throws -> Void {
+        { records in
+            for code in codes(records) where !code.isEmpty {
+                if let holder = activeHolder(of: code, in: records, organizationID: organizationID, except: partnerID) {
+                    throw StoreError.invalidConfig(sharedCodeMessage(code, holder))
+                }
+            }
         }
     }
 

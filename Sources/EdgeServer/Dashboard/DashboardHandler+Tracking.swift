@@ -65,6 +65,14 @@ extension DashboardHandler {
         if context.form["commission_type"] != nil {
             values["commission_recurring"] = context.form["commission_recurring"] ?? ""
         }
+        // A commission's amount or terms without its rule would be dropped silently (the stored rule decides).
+        let commissionTerms = ["commission_percent", "commission_fixed_cents", "commission_duration_months"]
+        if context.form["commission_type"] == nil, commissionTerms.contains(where: { context.form[$0] != nil }) {
+            return trackingPage(
+                context, program: program, values: current,
+                error: (nil, "A commission's amount or months need its rule (commission_type); nothing was saved."),
+                saved: false, status: 400)
+        }
         guard ["none", "percent", "fixed"].contains(values["commission_type"] ?? "") else {
             return trackingPage(
                 context, program: program, values: current,

@@ -31,6 +31,8 @@ struct StaticText: @unchecked Sendable {
         case 204: return Reasons.noContent
         case 302: return Reasons.found
         case 303: return Reasons.seeOther
+        case 307: return Reasons.temporaryRedirect
+        case 308: return Reasons.permanentRedirect
         case 400: return Reasons.badRequest
         case 401: return Reasons.unauthorized
         case 403: return Reasons.forbidden
@@ -38,6 +40,7 @@ struct StaticText: @unchecked Sendable {
         case 405: return Reasons.methodNotAllowed
         case 409: return Reasons.conflict
         case 413: return Reasons.payloadTooLarge
+        case 415: return Reasons.unsupportedMediaType
         case 429: return Reasons.tooManyRequests
         case 503: return Reasons.unavailable
         default: return Reasons.internalError
@@ -49,6 +52,8 @@ struct StaticText: @unchecked Sendable {
         static let noContent = StaticText("No Content")
         static let found = StaticText("Found")
         static let seeOther = StaticText("See Other")
+        static let temporaryRedirect = StaticText("Temporary Redirect")
+        static let permanentRedirect = StaticText("Permanent Redirect")
         static let badRequest = StaticText("Bad Request")
         static let unauthorized = StaticText("Unauthorized")
         static let forbidden = StaticText("Forbidden")
@@ -56,6 +61,7 @@ struct StaticText: @unchecked Sendable {
         static let methodNotAllowed = StaticText("Method Not Allowed")
         static let conflict = StaticText("Conflict")
         static let payloadTooLarge = StaticText("Payload Too Large")
+        static let unsupportedMediaType = StaticText("Unsupported Media Type")
         static let tooManyRequests = StaticText("Too Many Requests")
         static let unavailable = StaticText("Service Unavailable")
         static let internalError = StaticText("Internal Server Error")

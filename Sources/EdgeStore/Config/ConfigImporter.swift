@@ -5,10 +5,17 @@ public enum ConfigImporter {
     /// Merges `document` into the store in one transaction, retrying when another writer got in between.
     /// Nothing is written when any field is invalid.
     @discardableResult
-    public static func importDocument(_ document: ConfigDocument, into store: any Store) throws -> ImportReport {
+    /// `check` is run on the stored configuration each time the import is planned against it, and may refuse it by
+    /// throwing (``StoreError/invalidConfig(_:)``). The import is written only if the configuration has not moved
+    /// since (else it is planned and checked again), so a rule `check` holds cannot be broken by another import
+    /// racing this one.
+    public static func importDocument(
+        _ document: ConfigDocument, into store: any Store, check: (ConfigRecords) throws -> Void = { _ in }
+    ) throws -> ImportReport {
         var attempt = 0
         while true {
             let existing = try store.configRecords()
+            try check(existing)
             let merge = try ConfigMerge(document: document, existing: existing)
             if merge.changes == ConfigChanges() { return merge.report }
             do {

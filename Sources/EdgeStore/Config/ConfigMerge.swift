@@ -288,10 +288,7 @@ struct ConfigMerge {
     /// A name shown on pages: 1–200 characters of display text (``DisplayTextRules``).
     static func validName(_ name: String?, path: String) throws -> String {
         guard let name else { throw StoreError.invalidConfig("\(path): is required") }
-        guard (1...200).contains(name.count) else {
-            throw StoreError.invalidConfig("\(path): must be 1–200 characters")
-        }
-        do throws(ConfigValidationError) { try DisplayTextRules.validate(name) } catch {
+        do throws(ConfigValidationError) { try DisplayTextRules.validate(name, maximumCharacters: 200) } catch {
             throw StoreError.invalidConfig("\(path): \(error.reason)")
         }
         return name

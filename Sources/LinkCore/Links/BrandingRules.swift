@@ -37,9 +37,7 @@ public enum BrandingRules {
     }
 
     private static func validateText(_ text: String, maximumLength: Int) throws(ConfigValidationError) {
-        let count = text.count
-        guard count >= 1, count <= maximumLength else { throw .invalid("must be 1–\(maximumLength) characters") }
-        try DisplayTextRules.validate(text)
+        try DisplayTextRules.validate(text, maximumCharacters: maximumLength)
     }
 }
 

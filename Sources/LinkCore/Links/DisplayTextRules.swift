@@ -14,6 +14,17 @@
 ///   refused;
 /// - the tag characters U+E0020–U+E007F of an emoji flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿, Scotland), after the black flag U+1F3F4.
 public enum DisplayTextRules {
+    /// Throws unless `text` is 1 to `maximum` characters of display text (``validate(_:)``) and at most four UTF-8
+    /// bytes a character on average. A character is what a reader sees as one, a letter with its marks, so without
+    /// the byte bound one character could carry any number of combining marks, and a page showing the text any size.
+    public static func validate(_ text: String, maximumCharacters maximum: Int) throws(ConfigValidationError) {
+        guard (1...maximum).contains(text.count) else { throw .invalid("must be 1–\(maximum) characters") }
+        guard text.utf8.count <= 4 * maximum else {
+            throw .invalid("must be at most \(4 * maximum) bytes of UTF-8 (too many combining marks)")
+        }
+        try validate(text)
+    }
+
     /// Throws the first character of `text` a display text may not hold, naming its code point.
     public static func validate(_ text: String) throws(ConfigValidationError) {
         let scalars = Array(text.unicodeScalars)

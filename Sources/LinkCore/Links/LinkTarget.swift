@@ -72,7 +72,7 @@ public final class LinkTarget: Sendable {
         reference = code.reference
         organizationID = program.record.organizationID
         partnerID = partner.id
-        partnerName = partner.name
+        partnerName = DisplayTextRules.shown(partner.name)
         self.code = code.code
         isActive = code.active && partner.isActive
         self.program = program

@@ -140,6 +140,54 @@ import Testing
         #expect(eventually(within: 2) { tap("SAM20") == 302 })
     }
 
+    /// Two partners holding SHARED/shared, both inactive, reactivated at the same moment: the shared-code check runs
+    /// inside the importer's check of the revision, so exactly one comes back each time, never both.
+    @Test func twoPartnersSharingACodeReactivatedAtOnceNeverBothBecomeActive() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        func post(_ partner: String, _ action: String, with client: HTTPClient) -> Int {
+            (try? client.dashboardPost(
+                "/dashboard/partners/\(partner)/\(action)", session: session, fields: [("csrf_token", token)]))?.status
+                ?? -1
+        }
+        #expect(post("part_a", "deactivate", with: client) == 303 && post("part_b", "deactivate", with: client) == 303)
+        let racers = ["part_a", "part_b"]
+        for round in 0..<5 {
+            // One connection per racer, connected before the start.
+            let clients = racers.map { _ in server.client() }
+            for racer in clients { #expect(try racer.request("GET", "/healthz").status == 200) }
+            let shared = UncheckedBox(clients)
+            let results = ClaimConcurrencyTests.race(2) { index in
+                try shared.value[index].dashboardPost(
+                    "/dashboard/partners/\(racers[index])/reactivate", session: session,
+                    fields: [("csrf_token", token)]
+                ).status
+            }
+            let statuses = try results.map { try $0.get() }
+            #expect(statuses.sorted() == [303, 400], "round \(round): \(statuses)")
+            let active = try server.store.configRecords().partners.filter {
+                ["part_a", "part_b"].contains($0.id) && $0.isActive
+            }
+            #expect(active.count == 1, "round \(round): \(active.map(\.id))")
+            for partner in active { #expect(post(partner.id, "deactivate", with: client) == 303) }
+        }
+    }
+
+    /// A post with a commission's amount but no rule (a script's post, not the form's) is refused, not "Saved" with
+    /// the amount dropped.
+    @Test func aCommissionAmountWithoutItsRuleIsRefused() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        let before = try server.store.configRecords().programs
+        let refused = try client.dashboardPost(
+            "/dashboard/programs/prg_acme/tracking", session: session,
+            fields: [("csrf_token", token), ("commission_percent", "1e2")])
+        #expect(refused.status == 400 && refused.text.contains("need its rule"), "\(refused.text)")
+        #expect(try server.store.configRecords().programs == before)
+    }
+
     @Test func theTrackingFormSavesEveryFieldAndShowsAnErrorBesideItsField() throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -117,6 +117,10 @@ import Testing
             name: "app name too long", json: program(#""app_name":"\#(longName)""#),
             path: path + "app_name: must be 1–60 characters"),
         .init(
+            name: "app name of one character with 300 combining marks",
+            json: program(#""app_name":"A\#(String(repeating: "\u{0301}", count: 300))""#),
+            path: path + "app_name: must be at most 240 bytes of UTF-8"),
+        .init(
             name: "app name with a line feed", json: program(#""app_name":"Acme\nX""#),
             path: path + "app_name: must not contain control characters"),
         .init(

@@ -81,6 +81,10 @@ import Testing
             name: "code with CR LF", json: partner(#""codes":[{"code":"A\r\nB"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].code: "),
         Case(
+            name: "partner name of one character with 1,000 combining marks",
+            json: program(#""partners":[{"id":"part_sam","name":"S\#(String(repeating: "\u{0301}", count: 1000))"}]"#),
+            path: "organizations[0].programs[0].partners[0].name: must be at most 800 bytes of UTF-8"),
+        Case(
             name: "code with a right-to-left override", json: partner(#""codes":[{"code":"SAM\u202e02"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].code: must not contain invisible formatting"),
         Case(
