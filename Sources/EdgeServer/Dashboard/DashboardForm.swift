@@ -75,6 +75,16 @@ enum DashboardForm {
         }
     }
 
+    /// The form field an importer's message is about, among `fields` (name and path below `prefix`), and what to
+    /// show: the reason beside that field, or the whole message above the form when it names none of them.
+    static func fieldError(
+        _ message: String, below prefix: String, fields: [(name: String, path: String)]
+    ) -> (field: String?, reason: String) {
+        let (path, reason) = fieldError(message, below: prefix)
+        guard let field = fields.first(where: { $0.path == path })?.name else { return (nil, message) }
+        return (field, reason)
+    }
+
     /// Splits an importer's message (`organizations[0].programs[0].app_links.deep_link_template: must …`) into the
     /// field path below `prefix` and the reason.
     static func fieldError(_ message: String, below prefix: String) -> (path: String, reason: String) {

@@ -49,11 +49,9 @@ extension DashboardHandler {
         if let timezone { json += #","timezone":\#(DashboardForm.stringOrNull(timezone))"# }
         json += "}]}"
         if let message = try DashboardForm.save(json, into: api.writer) {
-            let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].")
-            let field = Self.integrationFields.first { $0.path == path }?.name
+            let error = DashboardForm.fieldError(message, below: "organizations[0].", fields: Self.integrationFields)
             return integrationsPage(
-                context, organization: organization, values: values, error: (field, field == nil ? message : reason),
-                saved: false, status: 400)
+                context, organization: organization, values: values, error: error, saved: false, status: 400)
         }
         return Self.redirect(to: "/dashboard/settings/integrations?saved=1")
     }

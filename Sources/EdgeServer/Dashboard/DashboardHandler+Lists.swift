@@ -25,7 +25,7 @@ extension DashboardHandler {
                 + #"<th scope="col">Click</th><th scope="col">Claimed</th><th scope="col" class="number">Revenue</th>"#
                 + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
             for customer in page.items {
-                content// An app user id comes from the public claim: shown without characters that would reorder the row.
+                content  // An app user id comes from the public claim: shown without characters that would reorder the row.
                 +=
                     "<tr><td>\(HTML.escape(DisplayTextRules.shown(customer.customerID)))</td>"
                     + "<td class=\"status\">\(HTML.escape(customer.status))</td>"

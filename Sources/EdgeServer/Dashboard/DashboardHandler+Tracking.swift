@@ -85,11 +85,9 @@ extension DashboardHandler {
         }
         let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
         if let message = try DashboardForm.save(json, into: api.writer) {
-            let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].")
-            let field = Self.trackingFields.first { $0.path == path }?.name
-            return trackingPage(
-                context, program: program, values: values, error: (field, field == nil ? message : reason),
-                saved: false, status: 400)
+            let error = DashboardForm.fieldError(
+                message, below: "organizations[0].programs[0].", fields: Self.trackingFields)
+            return trackingPage(context, program: program, values: values, error: error, saved: false, status: 400)
         }
         return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
     }
