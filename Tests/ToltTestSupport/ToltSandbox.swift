@@ -45,32 +45,12 @@ package final class ToltSandbox: Sendable {
     /// Runs `body` with the documented calls acting on `state` (this sandbox's when `nil`).
     ///
     /// `throws`, not `rethrows`: a closure whose only `try`s sit inside `#expect` would count as not throwing.
-    ///
-    /// The body runs in a child task of high priority. On Linux each priority has a global queue of its own, as wide
-    /// as the machine has cores; in a full `swift test` the default one is held by blocking tests and holds hundreds
-    /// more waiting, and a claim's every resumption (after a connection, a retry's sleep) would wait behind them: a
-    /// claim's first attempt waited over 120 s, and 31 claims took longer than the rate limit's minute. A child task,
-    /// so the test's task locals (its `#expect`s) and its cancellation reach the body.
-    package func run<Result: Sendable>(
+    package func run<Result>(
         in state: ToltState? = nil, _ body: () async throws -> Result
     ) async throws -> Result {
-        let scoped = state ?? self.state
-        return try await withoutActuallyEscaping(body) { body in
-            let job = UncheckedSendable(body)
-            return try await withThrowingTaskGroup(of: Result.self) { group in
-                group.addTask(priority: .high) { try await ToltState.$scoped.withValue(scoped, operation: job.value) }
-                return try await group.next()!
-            }
-        }
+        try await ToltState.$scoped.withValue(state ?? self.state, operation: body)
     }
 
     /// Removes the directory.
     package func remove() { directory.remove() }
-}
-
-/// A value handed to a child task that the caller awaits before it goes on: the task never outlives the caller's
-/// scope, so no other task uses the value meanwhile.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
