@@ -15,9 +15,7 @@ import ToltTestSupport
         let policy = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1)
         let sandbox = try ToltSandbox(defaultBaseURL: URL(string: "http://127.0.0.1:\(port)")!, retryPolicy: policy)
         defer { sandbox.remove() }
-        // High priority: in a full run, blocking tests hold the cooperative threads, and a default-priority claim
-        // could wait behind hundreds of queued tests for its first attempt.
-        let claim = Task(priority: .high) {
+        let claim = Task {
             try await sandbox.run { () async throws in
                 Tolt.configure(publicId: "pk_acme")
                 return try await Tolt.claim(code: "SAM20", appUserId: "patient")
@@ -171,7 +169,7 @@ import ToltTestSupport
             maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1, deadline: 600)
         let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
         defer { sandbox.remove() }
-        let claim = Task(priority: .high) {  // as in refusedConnectionsUntilTheEdgeStarts
+        let claim = Task {
             try await sandbox.run {
                 Tolt.configure(publicId: "pk_acme")
                 return try await Tolt.claim(code: "SAM20", appUserId: "u")
