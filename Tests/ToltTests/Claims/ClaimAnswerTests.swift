@@ -5,7 +5,7 @@ import Testing
 
 /// Every shape of the edge's answer to a claim, read without a socket: the success bodies, each machine code,
 /// `Retry-After` in both of its forms, and answers that are not the edge's.
-@Suite struct ClaimAnswerTests {
+@Suite(.highPriority) struct ClaimAnswerTests {
     static func read(_ status: Int, _ body: String, retryAfter: String? = nil) -> Result<ClaimResult, ToltError> {
         ClaimAnswer.interpret(status: status, retryAfter: retryAfter, body: Data(body.utf8), now: Date())
     }

@@ -6,7 +6,7 @@ import ToltTestSupport
 
 /// Each claim form against a real edge on an ephemeral port, with the documented calls: a code, a click id, a
 /// deep link, and a Google Play install referrer taken from the edge's own redirects.
-@Suite struct ClaimFormTests {
+@Suite(.highPriority) struct ClaimFormTests {
     /// The click id in a link answer's `Location` (a template's or Play's), decoded.
     static func clickID(in response: HTTPResponse) throws -> String {
         let location = try #require(response.header("location"), "\(response.status) \(response.text)")

@@ -6,7 +6,7 @@ import ToltTestSupport
 
 /// Retries against a real edge behind failures: refused connections until the edge starts, reset connections,
 /// `503`s and a `429` with `Retry-After` in front of it; and no retry of a final `4xx`.
-@Suite struct ClaimRetryTests {
+@Suite(.highPriority) struct ClaimRetryTests {
     static let unavailable = #"{"success":false,"message":"Try again","error":"unavailable"}"#
 
     /// The edge starts only after the claim's first attempt was refused, on the port that refused it.
@@ -15,7 +15,7 @@ import ToltTestSupport
         let policy = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1)
         let sandbox = try ToltSandbox(defaultBaseURL: URL(string: "http://127.0.0.1:\(port)")!, retryPolicy: policy)
         defer { sandbox.remove() }
-        let claim = Task {
+        let claim = Task(priority: .high) {  // as the suite runs (``HighPriority``)
             try await sandbox.run { () async throws in
                 Tolt.configure(publicId: "pk_acme")
                 return try await Tolt.claim(code: "SAM20", appUserId: "patient")
@@ -169,7 +169,7 @@ import ToltTestSupport
             maximumAttempts: 4, initialDelay: 60, maximumDelay: 60, maximumRetryAfter: 1, deadline: 600)
         let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL, retryPolicy: slow)
         defer { sandbox.remove() }
-        let claim = Task {
+        let claim = Task(priority: .high) {  // as the suite runs (``HighPriority``)
             try await sandbox.run {
                 Tolt.configure(publicId: "pk_acme")
                 return try await Tolt.claim(code: "SAM20", appUserId: "u")

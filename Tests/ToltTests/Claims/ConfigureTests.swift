@@ -6,7 +6,7 @@ import ToltTestSupport
 @testable import Tolt
 
 /// What `configure` points claims at, and the request a claim sends, as a scripted front receives it.
-@Suite struct ConfigureTests {
+@Suite(.highPriority) struct ConfigureTests {
     static let claimed = #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u"}}"#
 
     @Test func configureWithoutABaseURLUsesTheProductionEdge() async throws {

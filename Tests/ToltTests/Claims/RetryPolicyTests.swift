@@ -4,7 +4,7 @@ import Testing
 @testable import Tolt
 
 /// When a failed claim is tried again, and how long the SDK waits: the policy alone, without a server.
-@Suite struct RetryPolicyTests {
+@Suite(.highPriority) struct RetryPolicyTests {
     static let policy = RetryPolicy(
         maximumAttempts: 5, initialDelay: 1, maximumDelay: 4, maximumRetryAfter: 60, deadline: 600)
     static let unavailable = answer(503, #"{"success":false,"message":"down","error":"unavailable"}"#)

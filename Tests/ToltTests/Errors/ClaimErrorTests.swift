@@ -6,7 +6,7 @@ import ToltTestSupport
 
 /// Each `ToltError` from a real edge (or, for what the edge itself never answers, a scripted front): the
 /// machine code mapped, with the edge's status and message.
-@Suite struct ClaimErrorTests {
+@Suite(.highPriority) struct ClaimErrorTests {
     /// Runs `body` with the SDK configured for `pk_acme` on a fresh edge.
     static func withEdge(
         publicId: String = "pk_acme", _ body: (EdgeTestServer) async throws -> Void

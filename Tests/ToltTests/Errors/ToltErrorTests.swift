@@ -4,7 +4,7 @@ import Testing
 @testable import Tolt
 
 /// `ToltError`'s kinds: matched by `==` and in `catch` patterns, whatever the message and details.
-@Suite struct ToltErrorTests {
+@Suite(.highPriority) struct ToltErrorTests {
     static let refused = ToltError.refusal(
         code: "unknown_code", message: "code is unknown, inactive, or its partner is inactive", httpStatus: 404,
         retryAfter: nil)

@@ -5,7 +5,7 @@ import Testing
 @testable import Tolt
 
 /// The first open on disk: the file's form, a directory made when needed, what cannot be read.
-@Suite struct FirstOpenStorageTests {
+@Suite(.highPriority) struct FirstOpenStorageTests {
     @Test func aTimeSavedIsReadBackToTheMillisecond() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

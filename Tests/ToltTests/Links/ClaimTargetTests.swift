@@ -4,7 +4,7 @@ import Testing
 @testable import Tolt
 
 /// Reading `tolt_click` and `tolt_code` from deep links and install referrers, without a server.
-@Suite struct ClaimTargetTests {
+@Suite(.highPriority) struct ClaimTargetTests {
     static func target(_ url: String) throws -> ClaimTarget? {
         ClaimTarget(url: try #require(URL(string: url)))
     }
