@@ -83,19 +83,13 @@ extension BenchStoreFiller {
     }
 }
 
-/// SplitMix64: a small, fast generator whose sequence a seed fixes, so the same seed fills the same store.
+/// ``SplitMix64`` with the draws the fill makes, so the same seed fills the same store.
 struct BenchRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var source: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { source.next() }
 
     /// A value in `0..<bound` (0 when `bound` is not positive).
     mutating func below(_ bound: Int64) -> Int64 {

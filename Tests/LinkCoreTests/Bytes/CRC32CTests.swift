@@ -1,4 +1,5 @@
 import LinkCore
+import TestSupport
 import Testing
 
 /// CRC-32C against published check values and against a bit-at-a-time reference, at every length and alignment
@@ -59,21 +60,6 @@ import Testing
             bytes[bit / 8] ^= 1 << (bit % 8)
             #expect(Self.checksum(bytes) != original, "bit \(bit)")
             bytes[bit / 8] ^= 1 << (bit % 8)
-        }
-    }
-
-    /// SplitMix64: a small generator whose sequence a seed fixes, so a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
         }
     }
 }

@@ -1,22 +1,11 @@
 import LinkCore
+import TestSupport
 import Testing
 
 /// Hostile input: random and mutated bytes never crash the classifier, and a
 /// megabyte costs what a kilobyte costs, because only a bounded prefix is read.
 @Suite("User-Agent fuzz")
 struct UserAgentFuzzTests {
-    /// SplitMix64: fast and deterministic, so a failure replays exactly.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Fragments of real tokens, so random strings reach deep automaton states.
     static let fragments: [[UInt8]] = [
         "Mozilla/5.0 (", "Android 14; ", "iPhone", "bot", "WhatsApp/2", " i", " A", "facebookexternalhit/1.1",
@@ -34,7 +23,7 @@ struct UserAgentFuzzTests {
     @Test("a million random and mutated byte strings classify without crashing")
     func randomBytes() {
         let classifier = UserAgentClassifier.standard
-        var generator = Generator(state: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         let capacity = 4096
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }

@@ -1,16 +1,12 @@
-/// SplitMix64: a fast, deterministic generator for fuzz tests, so that a failure replays exactly from its seed.
+import LinkCore
+
+/// ``SplitMix64`` with what fuzz tests do with it, so that a failure replays exactly from its seed.
 package struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+    private var source: SplitMix64
 
-    package init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    package mutating func next() -> UInt64 { source.next() }
 
     /// `bytes` changed by one to four random edits: a byte replaced, inserted or deleted, a run repeated, or
     /// the tail cut off, the mutations that find parser bugs.
