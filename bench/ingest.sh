@@ -23,7 +23,6 @@ duration="${DURATION:-5}"
 threads="${THREADS:-2}"
 store_kind="${STORE:-sqlite}"
 iphone='Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
-[[ "$store_kind" == sqlite || "$store_kind" == postgres ]] || die "STORE must be sqlite or postgres"
 
 prepare
 
@@ -35,19 +34,8 @@ cat >"$work/config.json" <<'JSON'
      "partners":[{"id":"part_sam","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]}]}
 JSON
 
-# store_args: what `serve` and `import` are given to reach the store; count_clicks and the lock act on it.
-store_args=()
-if [[ "$store_kind" == postgres ]]; then
-    # A directory of its own: as root the cluster runs as `postgres`, which cannot enter $work.
-    pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/tolt-bench-pg.XXXXXX")"
-    [[ -x scripts/postgres-cluster.sh ]] || die "STORE=postgres needs scripts/postgres-cluster.sh (the PostgreSQL store's branch)"
-    scripts/postgres-cluster.sh start "$pg_dir" >&2
-    stop_cluster() { scripts/postgres-cluster.sh stop "$pg_dir" >&2 || true; rm -rf "$pg_dir"; }
-    # On any exit: the servers first (cleanup, keeping $work), then the cluster (and its directory), then $work.
-    trap 'keep=${KEEP:-0}; KEEP=1 cleanup 2>/dev/null; stop_cluster; [[ $keep == 1 ]] || rm -rf "$work"' EXIT
-    store_url="$(scripts/postgres-cluster.sh url "$pg_dir")"
-    store_args=(--store "$store_url")
-fi
+# store_args (common.sh): what `serve` and `import` are given to reach the store; count_clicks and the lock act on it.
+choose_store
 
 count_clicks() {
     local data=$1
