@@ -179,20 +179,6 @@ extension DashboardHandler {
             check: Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID))
     }
 
-    /// Makes one of the partner's inactive codes active again, unless another active partner holds it now. Only a
-    /// code the partner has: a new code goes through the add form.
-    func reactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {
-        let records = try api.reader.configRecords()
-        guard records.codes.contains(where: { $0.partnerID == partnerID && $0.code == code }) else {
-            return page(
-                context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
-        }
-        return try change(
-            context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#,
-            code: nil,
-            check: Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID))
-    }
-
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
         try change(context, partnerID: partnerID, #""status":"inactive""#, code: nil)
     }
@@ -208,16 +194,21 @@ extension DashboardHandler {
             check: Self.noSharedCodes(activeCodes, organizationID: context.organization.id, except: partnerID))
     }
 
-    /// Makes one of the partner's codes inactive. Only a code the partner has: it never creates one.
-    func deactivateCode(_ context: Context, partnerID: String, code: String) throws -> APIResponse {
+    /// Makes one of the partner's codes active or inactive. Only a code the partner has: it never creates one (a new
+    /// code goes through the add form). Made active, unless another active partner holds it now.
+    func setCode(_ context: Context, partnerID: String, code: String, active: Bool) throws -> APIResponse {
         guard try api.reader.configRecords().codes.contains(where: { $0.partnerID == partnerID && $0.code == code })
         else {
             return page(
                 context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
         }
+        let check =
+            active
+            ? Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
+            : { _ in }
         return try change(
-            context, partnerID: partnerID, #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":false}]"#,
-            code: nil)
+            context, partnerID: partnerID,
+            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":\#(active)}]"#, code: nil, check: check)
     }
 
     /// Imports `members` into the partner's import object, if `check` passes on the configuration it changes; back to

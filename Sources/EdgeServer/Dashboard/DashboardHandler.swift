@@ -200,9 +200,9 @@ final class DashboardHandler: Sendable {
         case ("partners", 4, true) where segments[3] == "reactivate":
             return try reactivatePartner(context, partnerID: segments[2])
         case ("partners", 6, true) where segments[3] == "codes" && segments[5] == "deactivate":
-            return try deactivateCode(context, partnerID: segments[2], code: segments[4])
+            return try setCode(context, partnerID: segments[2], code: segments[4], active: false)
         case ("partners", 6, true) where segments[3] == "codes" && segments[5] == "reactivate":
-            return try reactivateCode(context, partnerID: segments[2], code: segments[4])
+            return try setCode(context, partnerID: segments[2], code: segments[4], active: true)
         case ("customers", 2, false): return try customers(context)
         case ("commissions", 2, false): return try commissions(context)
         case ("clicks", 2, false): return try clicks(context)
