@@ -69,25 +69,7 @@ struct DashboardFormBody {
     /// One name or value: `text` when it decodes to valid UTF-8 (`nil` else), `shown` always, with U+FFFD for
     /// invalid bytes and control characters; `hasControl` when the text holds a control character (C0, DEL, C1).
     private static func decode(_ bytes: ArraySlice<UInt8>) -> (text: String?, shown: String, hasControl: Bool) {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var valid = true
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == 0x25 {
-                if index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
-                    let low = ASCII.hexValue(bytes[index + 2])
-                {
-                    out.append(high << 4 | low)
-                    index += 3
-                    continue
-                }
-                valid = false
-            }
-            out.append(byte == 0x2B ? 0x20 : byte)
-            index += 1
-        }
+        let (out, valid) = QueryString.percentDecoded(bytes)
         let decoded = String(validating: out, as: UTF8.self)
         let readable = decoded ?? String(decoding: out, as: UTF8.self)
         var hasControl = false

@@ -17,20 +17,34 @@ enum QueryString {
     }
 
     static func decode(_ bytes: Slice<UnsafeRawBufferPointer>) -> String? {
+        String(validating: percentDecoded(bytes).bytes, as: UTF8.self)
+    }
+
+    /// The bytes `encoded` stands for: `%XX` read as its byte, `+` as a space; and whether every `%` had two
+    /// hexadecimal digits after it (one that has not is kept as written, which a lenient reader accepts and the
+    /// dashboard's strict form reading refuses).
+    static func percentDecoded<Encoded: RandomAccessCollection<UInt8>>(_ encoded: Encoded)
+        -> (bytes: [UInt8], wellFormed: Bool) where Encoded.Index == Int
+    {
         var out: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == 0x25, index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
-                let low = ASCII.hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte == 0x2B ? 0x20 : byte)
-                index += 1
+        out.reserveCapacity(encoded.count)
+        var wellFormed = true
+        var index = encoded.startIndex
+        while index < encoded.endIndex {
+            let byte = encoded[index]
+            if byte == 0x25 {
+                if index + 2 < encoded.endIndex, let high = ASCII.hexValue(encoded[index + 1]),
+                    let low = ASCII.hexValue(encoded[index + 2])
+                {
+                    out.append(high << 4 | low)
+                    index += 3
+                    continue
+                }
+                wellFormed = false
             }
+            out.append(byte == 0x2B ? 0x20 : byte)
+            index += 1
         }
-        return String(validating: out, as: UTF8.self)
+        return (out, wellFormed)
     }
 }
