@@ -12,7 +12,10 @@ import ToltTestSupport
     /// The edge starts only after the claim's first attempt was refused, on the port that refused it.
     @Test func refusedConnectionsUntilTheEdgeStarts() async throws {
         let port = try Ports.reserve()
-        let policy = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1)
+        // Retries for as long as the edge may take to start on a loaded machine (in a full run, starting it took
+        // longer than 40 attempts 0.4 s apart): the claim waits for the edge, not for a race against it.
+        let policy = RetryPolicy(
+            maximumAttempts: 1_000, initialDelay: 0.1, maximumDelay: 0.4, maximumRetryAfter: 1, deadline: 300)
         let sandbox = try ToltSandbox(defaultBaseURL: URL(string: "http://127.0.0.1:\(port)")!, retryPolicy: policy)
         defer { sandbox.remove() }
         let claim = Task(priority: .high) {  // as the suite runs (``HighPriority``)
