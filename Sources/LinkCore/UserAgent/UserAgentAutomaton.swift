@@ -174,9 +174,14 @@ final class UserAgentAutomaton: @unchecked Sendable {
     /// Best rank per channel over all patterns found in `bytes`.
     ///
     /// The caller bounds `bytes`; `wholeInput` says whether its end is the end
-    /// of the User-Agent, which is when `…$` patterns may match.
+    /// of the User-Agent, which is when `…$` patterns may match. The bytes in
+    /// `blanked` (empty on the hot path) are read as spaces, so no pattern can
+    /// match inside them: the classifier uses it to set a device's model name
+    /// aside.
     @inline(__always)
-    func scan(_ bytes: UnsafeRawBufferPointer, wholeInput: Bool) -> (UInt16, UInt16, UInt16) {
+    func scan(_ bytes: UnsafeRawBufferPointer, wholeInput: Bool, blanked: Range<Int> = 0..<0) -> (
+        UInt16, UInt16, UInt16
+    ) {
         var label = Self.none
         var platform = Self.none
         var fetcher = Self.none
@@ -193,7 +198,14 @@ final class UserAgentAutomaton: @unchecked Sendable {
             }
         }
         step(startClass)
-        for byte in bytes { step(Int(byteClass[Int(byte)])) }
+        if blanked.isEmpty {
+            for byte in bytes { step(Int(byteClass[Int(byte)])) }
+        } else {
+            let space = Int(byteClass[0x20])
+            for (index, byte) in bytes.enumerated() {
+                step(blanked.contains(index) ? space : Int(byteClass[Int(byte)]))
+            }
+        }
         if wholeInput { step(endClass) }
         return (label, platform, fetcher)
     }

@@ -17,6 +17,12 @@
 /// 4. A person's platform is the best platform rule, `other` if none; a bot's
 ///    is `other`; a preview fetcher's is its fetcher-platform rule, if any.
 ///
+/// One exception to 2: bot words inside the device model of an Android comment
+/// (`(Linux; Android 13; Spider 8 Build/…)`) are a phone's name, not a
+/// crawler's, so when a bot rule wins the model is set aside and the string
+/// judged again without it (a rare second pass, never on a person's usual
+/// string). A crawler's own token stands outside the model, and still counts.
+///
 /// ```swift
 /// let verdict = UserAgentClassifier.standard.classify("curl/8.5.0")
 /// // UserAgentClass(label: .bot, platform: .other)
@@ -84,7 +90,7 @@ public struct UserAgentClassifier: Sendable {
     /// nothing, and accepts any bytes (invalid UTF-8 and NULs included).
     @inline(__always)
     public func classify(_ bytes: UnsafeRawBufferPointer) -> UserAgentClass {
-        let ranks = scan(bytes)
+        let ranks = scan(bytes).ranks
         return verdict(label: ranks.0, platform: ranks.1, fetcher: ranks.2, empty: bytes.isEmpty)
     }
 
@@ -99,7 +105,7 @@ public struct UserAgentClassifier: Sendable {
     /// `tolt-edge ua --explain`.
     public func explain(_ userAgent: String) -> (UserAgentClass, rule: String) {
         var userAgent = userAgent
-        let ranks = userAgent.withUTF8 { scan(UnsafeRawBufferPointer($0)) }
+        let (ranks, model) = userAgent.withUTF8 { scan(UnsafeRawBufferPointer($0)) }
         let verdict = verdict(label: ranks.0, platform: ranks.1, fetcher: ranks.2, empty: userAgent.isEmpty)
         var reason: String
         if userAgent.isEmpty {
@@ -110,6 +116,10 @@ public struct UserAgentClassifier: Sendable {
             reason = "no label rule; OS token " + describe(rule)
         } else {
             reason = "no label rule and no OS token"
+        }
+        if let model {
+            let name = String(decoding: Array(userAgent.utf8)[model], as: UTF8.self)
+            reason = "bot words in the Android model \"\(name)\" set aside; " + reason
         }
         if verdict.label == .human, ranks.0 != UserAgentAutomaton.none, let rule = rule(.platform, ranks.1) {
             reason += "; platform " + describe(rule)
@@ -135,11 +145,88 @@ public struct UserAgentClassifier: Sendable {
         }
     }
 
+    /// The best rank per channel, and the Android model set aside, if one was.
     @inline(__always)
-    private func scan(_ bytes: UnsafeRawBufferPointer) -> (UInt16, UInt16, UInt16) {
+    private func scan(_ bytes: UnsafeRawBufferPointer) -> (ranks: (UInt16, UInt16, UInt16), setAside: Range<Int>?) {
         let whole = bytes.count <= Self.maximumScannedBytes
         let bounded = whole ? bytes : UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.maximumScannedBytes))
-        return automaton.scan(bounded, wholeInput: whole)
+        var ranks = automaton.scan(bounded, wholeInput: whole)
+        guard isBotRule(ranks.0), let model = Self.androidModel(in: bounded) else { return (ranks, nil) }
+        let without = automaton.scan(bounded, wholeInput: whole, blanked: model)
+        guard !isBotRule(without.0) else { return (ranks, nil) }
+        ranks.0 = without.0
+        return (ranks, model)
+    }
+
+    @inline(__always)
+    private func isBotRule(_ labelRank: UInt16) -> Bool {
+        labelRank != UserAgentAutomaton.none && labelByRank[Int(labelRank)] == .bot
+    }
+
+    /// Where the device model sits in an Android comment: the field after the
+    /// one naming Android (and after a locale field, in older strings), up to
+    /// " Build/", `;` or `)`. `(Linux; Android 13; Spider 8 Build/TP1A)` and
+    /// `(Linux; U; Android 4.1.1; en-us; M bot 60)` give "Spider 8" and
+    /// "M bot 60". Nil when the comment names no model.
+    public static func androidModel(in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        let count = bytes.count
+        @inline(__always) func lower(_ index: Int) -> UInt8 {
+            let byte = bytes[index]
+            return byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        @inline(__always) func matches(_ word: StaticString, at index: Int) -> Bool {
+            guard index + word.utf8CodeUnitCount <= count else { return false }
+            for offset in 0..<word.utf8CodeUnitCount where lower(index + offset) != word.utf8Start[offset] {
+                return false
+            }
+            return true
+        }
+        @inline(__always) func skipSpaces(_ index: Int) -> Int {
+            var index = index
+            while index < count, bytes[index] == 0x20 { index += 1 }
+            return index
+        }
+        // "android" opening a comment field: after "(" or ";" and spaces.
+        var field = -1
+        var index = 0
+        while index < count {
+            if lower(index) == 0x61, matches("android", at: index) {
+                var before = index - 1
+                while before >= 0, bytes[before] == 0x20 { before -= 1 }
+                if before >= 0, bytes[before] == 0x28 || bytes[before] == 0x3B {
+                    field = index
+                    break
+                }
+            }
+            index += 1
+        }
+        guard field >= 0 else { return nil }
+        // The rest of the Android field ("Android 13"), then the next field.
+        var next = field + 7
+        while next < count, bytes[next] != 0x3B {
+            if bytes[next] == 0x29 || bytes[next] == 0x28 { return nil }
+            next += 1
+        }
+        guard next < count else { return nil }
+        var start = skipSpaces(next + 1)
+        // A locale field ("en-us;", "zh_CN;", "de;") stands before the model in older strings.
+        var letters = start
+        while letters < count, lower(letters) >= 0x61, lower(letters) <= 0x7A { letters += 1 }
+        if letters - start == 2 {
+            var end = letters
+            if end < count, bytes[end] == 0x2D || bytes[end] == 0x5F {
+                var region = end + 1
+                while region < count, lower(region) >= 0x61, lower(region) <= 0x7A { region += 1 }
+                end = region - (end + 1) == 2 ? region : start
+            }
+            if end > start, end < count, bytes[end] == 0x3B { start = skipSpaces(end + 1) }
+        }
+        var end = start
+        while end < count, bytes[end] != 0x3B, bytes[end] != 0x29, bytes[end] != 0x28, !matches(" build/", at: end) {
+            end += 1
+        }
+        guard end < count, end > start else { return nil }
+        return start..<end
     }
 
     @inline(__always)

@@ -61,6 +61,10 @@ struct UserAgentFamilyTests {
         ("Mozilla/5.0 (compatible; Keybase; +https://keybase.io)", .other),
         // Issue 15, fourth pass: a fetcher that names the page metadata it retrieves and nothing else.
         ("Listenwell/2.0 LinkMetadataRetriever", .other),
+        // Issue 15, fifth pass: Apple's share sheet fetching the card of a link someone is sharing.
+        ("SharingUIService/1 CFNetwork/1496.0.7 Darwin/23.5.0", .other),
+        ("ShareSheetUI/1 CFNetwork/1496.0.1 Darwin/23.5.0", .other),
+        ("com.apple.mobilenotes.SharingExtension/2600 CFNetwork/1496.0.7 Darwin/23.5.0", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -112,6 +116,22 @@ struct UserAgentFamilyTests {
         // Issue 15, fourth pass: "metadata" is a weak preview word; a bot token beside it still decides.
         "twine/5.0.0 importlib_metadata/7.0.1 pkginfo/1.10.0 requests/2.31.0 CPython/3.12.1",
         "ListenwellMetadataBot/1.0 (+https://listenwell.example/bot)",
+        // Issue 15, fifth pass: a server's job outweighs the podcast and player words of its name.
+        "Listenwell/1.0 Podcast Sync (+https://listenwell.example/)",
+        "Listenwell Podcast Importer/2.1 (+https://listenwell.example/import)",
+        "Mozilla/5.0 (compatible; ListenwellPodcastCrawler/1.0)",
+        "listenwell-podcast-downloader/0.3",
+        "RadioListenwell Stream Monitor/1.0",
+        "Podcastindex.org/v0.4.0 (Listenwell)",
+        // Issue 15, fifth pass: a crawler that sends an Android comment names itself outside the model, and counts.
+        "Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; "
+            + "Bytespider; spider-feedback@bytedance.com)",
+        "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; Storebot-Google/1.0) AppleWebKit/537.36 "
+            + "(KHTML, like Gecko) Chrome/81.0.4044.138 Mobile Safari/537.36",
+        "Mozilla/5.0 (Linux; Android 4.1.2; Galaxy Nexus Build/JZO54K; GTmetrix https://gtmetrix.com/) "
+            + "AppleWebKit/537.22 (KHTML, like Gecko) Chrome/26.0.1410.58 Mobile Safari/537.22",
+        "Mozilla/5.0 (Linux; Android 11; Spider 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -219,6 +239,24 @@ struct UserAgentFamilyTests {
         // Issue 15, third pass: an app's product token naming the OS it was built for, beside a contact URL.
         ("Listenwell/Android App 3.2.1 (https://listenwell.example)", .android),
         ("Listenwell/iOS (https://listenwell.example) 3.2.1", .ios),
+        // Issue 15, fifth pass: whatever crawler word a device's model name holds ("Bot-", "Spider", "Crawler"), in
+        // the model field of an Android comment it names a phone.
+        (
+            "Mozilla/5.0 (Linux; Android 9; Bot-Tab 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/100.0.4896.127 "
+                + "Safari/537.36", .android
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; Spider 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 "
+                + "Safari/537.36", .android
+        ),
+        (
+            "Mozilla/5.0 (Linux; U; Android 4.1.1; en-us; Crawler X2 Build/JRO03H) AppleWebKit/534.30 (KHTML, like "
+                + "Gecko) Version/4.0 Mobile Safari/534.30", .android
+        ),
+        ("Dalvik/2.1.0 (Linux; U; Android 10; ScannerPro 5 Build/QP1A.190711.020)", .android),
+        // Issue 15, fifth pass: an app that gives the mobile OS as a token of its own, beside its address.
+        ("Listenwell/3.2 Android/14 (www.listenwell.example)", .android),
+        ("Listenwell/3.2 (iOS; +https://listenwell.example)", .ios),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
@@ -230,6 +268,25 @@ struct UserAgentFamilyTests {
     func caseInsensitive() {
         #expect(classifier.classify("SLACKBOT-LINKEXPANDING 1.0").label == .preview)
         #expect(classifier.classify("CURL/8.0").label == .bot)
+    }
+
+    @Test(
+        "the model field of an Android comment",
+        arguments: [
+            ("Mozilla/5.0 (Linux; Android 13; Spider 8 Build/TP1A.220624.014; wv) AppleWebKit", "Spider 8"),
+            ("Mozilla/5.0 (Linux; U; Android 4.1.1; en-us; Crawler X2 Build/JRO03H)", "Crawler X2"),
+            ("Dalvik/2.1.0 (Linux; U; Android 11; zh_CN; M bot 60)", "M bot 60"),
+            ("Mozilla/5.0 (Linux;Android 9;SM-G960F)", "SM-G960F"),
+            ("AndroidDownloadManager/9 (Linux; U; Android 9; LG-K420 Build/PPR1)", "LG-K420"),
+            ("Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36", nil),
+            ("Mozilla/5.0 (Linux; Android 10; ", nil),
+            ("Android 10; Spider 8", nil),
+            ("PocketCasts/7.50 (Android 14)", nil),
+        ] as [(String, String?)])
+    func androidModel(userAgent: String, model: String?) {
+        var userAgent = userAgent
+        let range = userAgent.withUTF8 { UserAgentClassifier.androidModel(in: UnsafeRawBufferPointer($0)) }
+        #expect(range.map { String(decoding: Array(userAgent.utf8)[$0], as: UTF8.self) } == model)
     }
 
     @Test("explain names the deciding rule")

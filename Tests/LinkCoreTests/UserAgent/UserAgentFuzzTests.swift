@@ -10,6 +10,8 @@ struct UserAgentFuzzTests {
     static let fragments: [[UInt8]] = [
         "Mozilla/5.0 (", "Android 14; ", "iPhone", "bot", "WhatsApp/2", " i", " A", "facebookexternalhit/1.1",
         "Slackbot", "Instagram ", "FBAN/", "curl/", "http://", "Tizen", "CrOS ", "\u{0}", "\r\n", "\u{FF}\u{FE}",
+        // The Android model field, whose crawler words a second pass sets aside.
+        "(Linux; Android 9; ", "en-us; ", " Build/", "Spider ", "bot-", ")", ";",
     ].map { Array($0.utf8) }
 
     static func isValid(_ verdict: UserAgentClass) -> Bool {
