@@ -9,6 +9,10 @@
 /// its failure links); "best" is associative, so the scan just keeps a running
 /// minimum of ranks and never needs the failure links at run time.
 ///
+/// A pattern written with a `\b` edge is the one exception: whether it holds depends on the bytes
+/// around the match, so it stays out of the states' best ranks and is checked where it ends, against
+/// the byte before or after (the few states where such a pattern ends carry the flag too).
+///
 /// The tables live in memory allocated once at start-up and never written
 /// again; `classify` reads them through raw pointers, which neither allocates
 /// nor retains anything on the hot path.
@@ -29,8 +33,28 @@ final class UserAgentAutomaton: @unchecked Sendable {
     private let classCount: Int
     /// `transitions[state * classCount + class]`: next state, ORed with `outputFlag`.
     private let transitions: UnsafeMutablePointer<UInt16>
-    /// `outputs[state * channelCount + channel]`: best rank, or `none`.
+    /// `outputs[state * channelCount + channel]`: best rank, or `none`, over the patterns that need no
+    /// boundary check.
     private let outputs: UnsafeMutablePointer<UInt16>
+    /// Patterns with a `\b` edge that end at a state (its own and along its failure links): the state's
+    /// range in `checks`, empty for almost every state. Only those states pay for a check, when the scan
+    /// reaches them, which keeps the loop over the bytes as it is for every other pattern.
+    private let checkRange: [Range<Int>]
+    private let checks: [Check]
+    /// The check of each rule (index into the rule list) that has one, for `matchingRules`.
+    private let checkOfRule: [Check?]
+    /// Word bytes, by raw input byte (``UserAgentRule/isWordByte(_:)`` after folding).
+    private let wordByte: UnsafeMutablePointer<Bool>
+
+    /// A pattern whose match holds only at token boundaries.
+    struct Check {
+        var channel: Int
+        var rank: UInt16
+        /// Bytes of the pattern from the User-Agent (sentinels aside), ending at the byte just read.
+        var length: Int
+        var before: Bool?
+        var after: Bool?
+    }
     /// `rankedRules[channel][rank]`: index into the rule list.
     let rankedRules: [[Int]]
     let stateCount: Int
@@ -67,7 +91,11 @@ final class UserAgentAutomaton: @unchecked Sendable {
         startClass = classOfFolded[Int(UserAgentRule.startSentinel)]
         endClass = classOfFolded[Int(UserAgentRule.endSentinel)]
         byteClass = .allocate(capacity: 256)
-        for byte in 0..<256 { byteClass[byte] = UInt8(classOfFolded[Int(Self.fold(UInt8(byte)))]) }
+        wordByte = .allocate(capacity: 256)
+        for byte in 0..<256 {
+            byteClass[byte] = UInt8(classOfFolded[Int(Self.fold(UInt8(byte)))])
+            wordByte[byte] = UserAgentRule.isWordByte(Self.fold(UInt8(byte)))
+        }
 
         // Ranks: within each channel, higher weight first, then earlier line.
         var ranked = [[Int]](repeating: [], count: Self.channelCount)
@@ -98,8 +126,10 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 node = Int(next[slot])
             }
             ends[node].append(index)
-            let slot = node * Self.channelCount + rule.kind.channel.rawValue
-            best[slot] = min(best[slot], UInt16(rankOfRule[index]))
+            if !rule.boundaryBefore && !rule.boundaryAfter {
+                let slot = node * Self.channelCount + rule.kind.channel.rawValue
+                best[slot] = min(best[slot], UInt16(rankOfRule[index]))
+            }
         }
         guard nodes < Int(Self.outputFlag) else { throw .tooLarge(states: nodes) }
 
@@ -130,6 +160,31 @@ final class UserAgentAutomaton: @unchecked Sendable {
             }
         }
 
+        // Boundary patterns ending at each state, its own first, then along its failure links.
+        var checkOf = [Check?](repeating: nil, count: rules.count)
+        for (index, rule) in rules.enumerated() where rule.boundaryBefore || rule.boundaryAfter {
+            let text = rule.pattern.filter { $0 != UserAgentRule.startSentinel && $0 != UserAgentRule.endSentinel }
+            checkOf[index] = Check(
+                channel: rule.kind.channel.rawValue, rank: UInt16(rankOfRule[index]), length: text.count,
+                before: rule.boundaryBefore ? UserAgentRule.isWordByte(text.first!) : nil,
+                after: rule.boundaryAfter ? UserAgentRule.isWordByte(text.last!) : nil)
+        }
+        var stateChecks = [[Check]](repeating: [], count: nodes)
+        for node in 1..<nodes {
+            var chain = node
+            while chain != 0 {
+                stateChecks[node] += ends[chain].compactMap { checkOf[$0] }
+                chain = fail[chain]
+            }
+        }
+        var flat: [Check] = []
+        checkRange = stateChecks.map { list in
+            defer { flat += list }
+            return flat.count..<(flat.count + list.count)
+        }
+        checks = flat
+        checkOfRule = checkOf
+
         stateCount = nodes
         rulesEndingAt = ends
         failure = fail
@@ -138,13 +193,16 @@ final class UserAgentAutomaton: @unchecked Sendable {
         transitions = .allocate(capacity: next.count)
         for slot in next.indices {
             let target = Int(next[slot])
-            let hasOutput = (0..<Self.channelCount).contains { best[target * Self.channelCount + $0] != Self.none }
+            let hasOutput =
+                (0..<Self.channelCount).contains { best[target * Self.channelCount + $0] != Self.none }
+                || !stateChecks[target].isEmpty
             transitions[slot] = UInt16(target) | (hasOutput ? Self.outputFlag : 0)
         }
     }
 
     deinit {
         byteClass.deallocate()
+        wordByte.deallocate()
         transitions.deallocate()
         outputs.deallocate()
     }
@@ -157,17 +215,24 @@ final class UserAgentAutomaton: @unchecked Sendable {
     func matchingRules(_ bytes: UnsafeRawBufferPointer, wholeInput: Bool) -> [Int] {
         var found = Set<Int>()
         var state = 0
-        func step(_ cls: Int) {
+        func step(_ cls: Int, end: Int) {
             state = Int(transitions[state * classCount + cls] & ~Self.outputFlag)
             var node = state
             while node != 0 {
-                found.formUnion(rulesEndingAt[node])
+                for rule in rulesEndingAt[node] {
+                    if let check = checkOfRule[rule],
+                        !holds(check, end: end, in: bytes, wholeInput: wholeInput, blanked: 0..<0)
+                    {
+                        continue
+                    }
+                    found.insert(rule)
+                }
                 node = failure[node]
             }
         }
-        step(startClass)
-        for byte in bytes { step(Int(byteClass[Int(byte)])) }
-        if wholeInput { step(endClass) }
+        step(startClass, end: 0)
+        for (index, byte) in bytes.enumerated() { step(Int(byteClass[Int(byte)]), end: index + 1) }
+        if wholeInput { step(endClass, end: bytes.count) }
         return found.sorted()
     }
 
@@ -187,7 +252,7 @@ final class UserAgentAutomaton: @unchecked Sendable {
         var fetcher = Self.none
         var state = 0
         let classes = classCount
-        @inline(__always) func step(_ cls: Int) {
+        @inline(__always) func step(_ cls: Int, end: Int) {
             let entry = transitions[state &* classes &+ cls]
             state = Int(entry & ~Self.outputFlag)
             if entry & Self.outputFlag != 0 {
@@ -195,18 +260,51 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 label = min(label, outputs[base])
                 platform = min(platform, outputs[base &+ 1])
                 fetcher = min(fetcher, outputs[base &+ 2])
+                for check in checks[checkRange[state]]
+                where holds(check, end: end, in: bytes, wholeInput: wholeInput, blanked: blanked) {
+                    switch check.channel {
+                    case 0: label = min(label, check.rank)
+                    case 1: platform = min(platform, check.rank)
+                    default: fetcher = min(fetcher, check.rank)
+                    }
+                }
             }
         }
-        step(startClass)
+        step(startClass, end: 0)
         if blanked.isEmpty {
-            for byte in bytes { step(Int(byteClass[Int(byte)])) }
+            var end = 0
+            for byte in bytes {
+                end &+= 1
+                step(Int(byteClass[Int(byte)]), end: end)
+            }
         } else {
             let space = Int(byteClass[0x20])
             for (index, byte) in bytes.enumerated() {
-                step(blanked.contains(index) ? space : Int(byteClass[Int(byte)]))
+                step(blanked.contains(index) ? space : Int(byteClass[Int(byte)]), end: index + 1)
             }
         }
-        if wholeInput { step(endClass) }
+        if wholeInput { step(endClass, end: bytes.count) }
         return (label, platform, fetcher)
+    }
+
+    /// Whether a boundary pattern that ends just before `end` (an index into `bytes`, one past the
+    /// match's last byte) stands at token boundaries where it asks to. Past the end of a bounded prefix
+    /// nothing is known, so a boundary asked for there does not hold.
+    private func holds(
+        _ check: Check, end: Int, in bytes: UnsafeRawBufferPointer, wholeInput: Bool, blanked: Range<Int>
+    ) -> Bool {
+        func isWord(_ index: Int) -> Bool { !blanked.contains(index) && wordByte[Int(bytes[index])] }
+        if let first = check.before {
+            let outside = end - check.length - 1
+            if (outside >= 0 && isWord(outside)) == first { return false }
+        }
+        if let last = check.after {
+            if end >= bytes.count {
+                if !wholeInput || last == false { return false }
+            } else if isWord(end) == last {
+                return false
+            }
+        }
+        return true
     }
 }

@@ -70,6 +70,11 @@ struct UserAgentRule: Sendable {
     var weight: Int
     /// Lowercased bytes to find; anchors are turned into sentinel bytes.
     var pattern: [UInt8]
+    /// Whether the pattern must start, or end, at a token boundary (`\b` written at that edge): the byte
+    /// before (after) the match is not of the same kind, word or not (``isWordByte(_:)``), as the
+    /// pattern's first (last) byte; an end of the User-Agent counts as a non-word byte.
+    var boundaryBefore = false
+    var boundaryAfter = false
     /// 1-based line in the rules text, for `--explain` and error messages.
     var line: Int
     /// The line as written, trimmed: what `--explain` prints.
@@ -103,30 +108,54 @@ struct UserAgentRule: Sendable {
         if body.count >= 2, body.first == "\"", body.last == "\"" {
             body = body.dropFirst().dropLast()
         }
-        guard let pattern = encode(body) else {
-            return .failure(.malformed(line: line, reason: "pattern must be printable ASCII and not empty"))
+        guard let (pattern, before, after) = encode(body) else {
+            return .failure(
+                .malformed(
+                    line: line,
+                    reason: "pattern must be printable ASCII and not empty, with \\b only at an unanchored edge"))
         }
         let source = trimmed.prefix(while: { $0 != "\r" })
         return .success(
             UserAgentRule(
-                kind: kind, weight: weight, pattern: pattern, line: line, source: String(source)))
+                kind: kind, weight: weight, pattern: pattern, boundaryBefore: before, boundaryAfter: after,
+                line: line, source: String(source)))
     }
 
-    /// Lowercases the pattern and turns `^…` / `…$` into sentinel bytes.
-    private static func encode(_ body: Substring) -> [UInt8]? {
-        var bytes = Array(body.utf8)
+    /// Lowercases the pattern, turns `^…` / `…$` into sentinel bytes and reads a `\b` at either edge.
+    /// Nil for a malformed pattern: empty, not printable ASCII, or a `\b` anywhere but an unanchored edge
+    /// (inside a pattern its bytes already say whether a boundary is there).
+    private static func encode(_ body: Substring) -> (pattern: [UInt8], before: Bool, after: Bool)? {
+        var bytes = Array(body.utf8)[...]
         var anchoredStart = false
         var anchoredEnd = false
         if bytes.first == UInt8(ascii: "^") { anchoredStart = true; bytes.removeFirst() }
         if bytes.last == UInt8(ascii: "$") { anchoredEnd = true; bytes.removeLast() }
-        guard !bytes.isEmpty || (anchoredStart && anchoredEnd) else { return nil }
+        let marker = Array("\\b".utf8)
+        let before = bytes.starts(with: marker)
+        if before { bytes.removeFirst(2) }
+        let after = bytes.count >= 2 && bytes.suffix(2).elementsEqual(marker)
+        if after { bytes.removeLast(2) }
+        if (before && anchoredStart) || (after && anchoredEnd) { return nil }
+        guard !bytes.isEmpty || (anchoredStart && anchoredEnd && !before && !after) else { return nil }
+        // A `\b` left inside the pattern could only be a mistake.
+        if bytes.indices.dropLast().contains(where: { bytes[$0] == marker[0] && bytes[$0 + 1] == marker[1] }) {
+            return nil
+        }
         var pattern: [UInt8] = anchoredStart ? [startSentinel] : []
         for byte in bytes {
             guard byte >= 0x20, byte < 0x7F else { return nil }
             pattern.append(UserAgentAutomaton.fold(byte))
         }
         if anchoredEnd { pattern.append(endSentinel) }
-        return pattern
+        return (pattern, before, after)
+    }
+
+    /// Word bytes, after folding: ASCII letters and digits, `_`, and every byte of a non-ASCII character, so
+    /// that a letter of another script never makes a boundary inside a word. `\burl` finds "URL-Checker" and
+    /// "Get URL", not "Burleson".
+    @inline(__always)
+    static func isWordByte(_ folded: UInt8) -> Bool {
+        (folded >= 0x61 && folded <= 0x7A) || (folded >= 0x30 && folded <= 0x39) || folded == 0x5F || folded >= 0x80
     }
 }
 

@@ -116,6 +116,10 @@ struct UserAgentFamilyTests {
         // Issue 15, fourth pass: "metadata" is a weak preview word; a bot token beside it still decides.
         "twine/5.0.0 importlib_metadata/7.0.1 pkginfo/1.10.0 requests/2.31.0 CPython/3.12.1",
         "ListenwellMetadataBot/1.0 (+https://listenwell.example/bot)",
+        // Issue 15, fifth pass: the same words as tokens of their own.
+        "URL-Checker/2.0 CFNetwork/1410.0.3 Darwin/22.6.0",
+        "Acme SEO Audit/1.0 (Macintosh; Mac OS X 10_15_7)",
+        "Route 53 Health Check Service",
         // Issue 15, fifth pass: a server's job outweighs the podcast and player words of its name.
         "Listenwell/1.0 Podcast Sync (+https://listenwell.example/)",
         "Listenwell Podcast Importer/2.1 (+https://listenwell.example/import)",
@@ -254,6 +258,11 @@ struct UserAgentFamilyTests {
                 + "Gecko) Version/4.0 Mobile Safari/534.30", .android
         ),
         ("Dalvik/2.1.0 (Linux; U; Android 10; ScannerPro 5 Build/QP1A.190711.020)", .android),
+        // Issue 15, fifth pass: a tool's word inside an app's own name ("url" in "Burlesonville", "seo" in
+        // "SeoulBus", "health" ending "Elevation_Health") is not the word.
+        ("Burlesonville/3 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
+        ("SeoulBus/4.2 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
+        ("Grace_Health/2.9 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
         // Issue 15, fifth pass: an app that gives the mobile OS as a token of its own, beside its address.
         ("Listenwell/3.2 Android/14 (www.listenwell.example)", .android),
         ("Listenwell/3.2 (iOS; +https://listenwell.example)", .ios),

@@ -57,6 +57,47 @@ struct UserAgentRulesTests {
         #expect(classifier.classify(long) == UserAgentClass(label: .preview, platform: .other))
     }
 
+    @Test("\\b matches at token boundaries only, and plain patterns still match across them")
+    func boundaries() throws {
+        let classifier = try UserAgentClassifier(
+            rules: """
+                bot \\burl
+                bot \\bhealth\\b
+                preview ^viber$
+                preview \\b/i$
+                bot bot/
+                human "ot/2 x"
+                """)
+        #expect(classifier.classify("URL-Checker/1.0").label == .bot)
+        #expect(classifier.classify("Get URL 1.0").label == .bot)
+        #expect(classifier.classify("Microsoft URLControl").label == .bot)
+        // Inside another word: no match (and nothing else names an OS here, so the default decides).
+        #expect(
+            try UserAgentClassifier(rules: "bot \\burl\nios cfnetwork/").classify(
+                "lifegateburleson/10 CFNetwork/672 Darwin/14.0.0"
+            ).label == .human)
+        #expect(classifier.classify("Route 53 Health Check").label == .bot)
+        #expect(
+            try UserAgentClassifier(rules: "bot \\bhealth\\b\nios cfnetwork/").classify(
+                "Elevation_Health/2.9 CFNetwork/672 Darwin/14.0.0"
+            ).label == .human)
+        #expect(
+            try UserAgentClassifier(rules: "bot \\bhealth\\b\nios cfnetwork/").classify(
+                "MyHealthApp/2.9 CFNetwork/672 Darwin/14.0.0"
+            ).label == .human)
+        // Anchors and boundaries together, at either end; a non-word byte before `\\b/` needs a word byte.
+        #expect(classifier.classify("Viber").label == .preview)
+        #expect(classifier.classify("WhatsApp/2.19/i").label == .preview)
+        #expect(classifier.classify("WhatsApp/2.19 /i").label == .bot)
+        // Plain patterns cross word/non-word changes exactly as before.
+        #expect(classifier.classify("Googlebot/2.1").label == .bot)
+        #expect(classifier.classify("Robot/2 x").label == .human)
+        // A boundary between two bytes of the same kind can never hold: refused.
+        for text in ["bot ab\\bcd", "bot a/\\b/", "bot ^\\b/x", "bot x/\\b$", "bot \\b\\burl"] {
+            #expect(throws: UserAgentRuleError.self) { try UserAgentClassifier(rules: text) }
+        }
+    }
+
     @Test("malformed lines are rejected with their line number")
     func malformed() {
         for text in ["bot", "robot curl", "bot:x curl", "bot \"\"", "bot:99999 curl"] {
