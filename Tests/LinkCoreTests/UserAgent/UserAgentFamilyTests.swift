@@ -116,6 +116,12 @@ struct UserAgentFamilyTests {
         // Issue 15, fourth pass: "metadata" is a weak preview word; a bot token beside it still decides.
         "twine/5.0.0 importlib_metadata/7.0.1 pkginfo/1.10.0 requests/2.31.0 CPython/3.12.1",
         "ListenwellMetadataBot/1.0 (+https://listenwell.example/bot)",
+        // Issue 15, fifth pass (attack): tools that name their OS and no tool word: a site copier, a download
+        // accelerator, an availability monitor, an API client by its request library.
+        "Mozilla/4.5 (compatible; HTTrack 3.0x; Windows 98)",
+        "Axel/2.17.11 (Linux)",
+        "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; AppInsights)",
+        "Paw/3.4.0 (Macintosh; OS X/14.2.1) GCDHTTPRequest",
         // Issue 15, fifth pass: the same words as tokens of their own.
         "URL-Checker/2.0 CFNetwork/1410.0.3 Darwin/22.6.0",
         "Acme SEO Audit/1.0 (Macintosh; Mac OS X 10_15_7)",
