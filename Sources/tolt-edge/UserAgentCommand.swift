@@ -81,7 +81,9 @@ enum UserAgentCommand {
     private static func explainLines(_ input: [UInt8], _ lines: [Range<Int>], _ classifier: UserAgentClassifier) {
         var output = OutputBuffer()
         for line in lines {
-            let (verdict, rule) = classifier.explain(String(decoding: input[line], as: UTF8.self))
+            let (verdict, rule) = input.withUnsafeBytes {
+                classifier.explain(UnsafeRawBufferPointer(rebasing: $0[line]))
+            }
             output.append("\(verdict.label.rawValue)\t\(verdict.platform.rawValue)\t\(rule)\n")
         }
         output.flush()

@@ -105,10 +105,17 @@ public struct UserAgentClassifier: Sendable {
     /// `tolt-edge ua --explain`.
     public func explain(_ userAgent: String) -> (UserAgentClass, rule: String) {
         var userAgent = userAgent
-        let (ranks, model) = userAgent.withUTF8 { scan(UnsafeRawBufferPointer($0)) }
-        let verdict = verdict(label: ranks.0, platform: ranks.1, fetcher: ranks.2, empty: userAgent.isEmpty)
+        return userAgent.withUTF8 { explain(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``explain(_:)-(String)`` on the raw bytes, as they came off the wire: the same bytes, so the same
+    /// verdict, as ``classify(_:)-(UnsafeRawBufferPointer)`` gives them (a `String` would have replaced
+    /// invalid UTF-8 first).
+    public func explain(_ bytes: UnsafeRawBufferPointer) -> (UserAgentClass, rule: String) {
+        let (ranks, model) = scan(bytes)
+        let verdict = verdict(label: ranks.0, platform: ranks.1, fetcher: ranks.2, empty: bytes.isEmpty)
         var reason: String
-        if userAgent.isEmpty {
+        if bytes.isEmpty {
             reason = "empty User-Agent"
         } else if let rule = rule(.label, ranks.0) {
             reason = describe(rule)
@@ -118,7 +125,8 @@ public struct UserAgentClassifier: Sendable {
             reason = "no label rule and no OS token"
         }
         if let model {
-            let name = String(decoding: Array(userAgent.utf8)[model], as: UTF8.self)
+            // Control bytes as spaces, so the name cannot break a line or a column of the output.
+            let name = String(decoding: bytes[model].map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }, as: UTF8.self)
             reason = "bot words in the Android model \"\(name)\" set aside; " + reason
         }
         if verdict.label == .human, ranks.0 != UserAgentAutomaton.none, let rule = rule(.platform, ranks.1) {
@@ -209,18 +217,30 @@ public struct UserAgentClassifier: Sendable {
         }
         guard next < count else { return nil }
         var start = skipSpaces(next + 1)
-        // A locale field ("en-us;", "zh_CN;", "de;") stands before the model in older strings.
-        var letters = start
-        while letters < count, lower(letters) >= 0x61, lower(letters) <= 0x7A { letters += 1 }
-        if letters - start == 2 {
-            var end = letters
-            if end < count, bytes[end] == 0x2D || bytes[end] == 0x5F {
-                var region = end + 1
-                while region < count, lower(region) >= 0x61, lower(region) <= 0x7A { region += 1 }
-                end = region - (end + 1) == 2 ? region : start
+        // A locale field stands before the model in older strings ("en-us;", "zh_CN;", "de;", "zh-Hans-CN;",
+        // "es-419;"): a language of 2 or 3 letters, then subtags of 4 letters (script), 2 letters or 3 digits
+        // (region), up to the `;`. A model ("SM-G991B", "LG-K420") has other subtags.
+        func isLetter(_ index: Int) -> Bool { lower(index) >= 0x61 && lower(index) <= 0x7A }
+        func isDigit(_ index: Int) -> Bool { bytes[index] >= 0x30 && bytes[index] <= 0x39 }
+        func localeEnd(from first: Int) -> Int? {
+            var index = first
+            while index < count, isLetter(index) { index += 1 }
+            guard (2...3).contains(index - first) else { return nil }
+            while index < count, bytes[index] == 0x2D || bytes[index] == 0x5F {
+                let subtag = index + 1
+                var end = subtag
+                while end < count, isLetter(end) || isDigit(end) { end += 1 }
+                let letters = (subtag..<end).allSatisfy(isLetter)
+                let digits = (subtag..<end).allSatisfy(isDigit)
+                guard (letters && (end - subtag == 2 || end - subtag == 4)) || (digits && end - subtag == 3) else {
+                    return nil
+                }
+                index = end
             }
-            if end > start, end < count, bytes[end] == 0x3B { start = skipSpaces(end + 1) }
+            index = skipSpaces(index)
+            return index < count && bytes[index] == 0x3B ? index : nil
         }
+        if let end = localeEnd(from: start) { start = skipSpaces(end + 1) }
         var end = start
         while end < count, bytes[end] != 0x3B, bytes[end] != 0x29, bytes[end] != 0x28, !matches(" build/", at: end) {
             end += 1

@@ -291,6 +291,10 @@ struct UserAgentFamilyTests {
             ("Mozilla/5.0 (Linux; Android 13; Spider 8 Build/TP1A.220624.014; wv) AppleWebKit", "Spider 8"),
             ("Mozilla/5.0 (Linux; U; Android 4.1.1; en-us; Crawler X2 Build/JRO03H)", "Crawler X2"),
             ("Dalvik/2.1.0 (Linux; U; Android 11; zh_CN; M bot 60)", "M bot 60"),
+            ("Mozilla/5.0 (Linux; U; Android 12; zh-Hans-CN; Spider 8 Build/SP1A) UCBrowser/13.4", "Spider 8"),
+            ("Mozilla/5.0 (Linux; U; Android 12; es-419; Spider 8) AppleWebKit", "Spider 8"),
+            ("Mozilla/5.0 (Linux; Android 12; SM-G991B; wv) AppleWebKit", "SM-G991B"),
+            ("Mozilla/5.0 (Linux; Android 12; HM-NOTE 1W) AppleWebKit", "HM-NOTE 1W"),
             ("Mozilla/5.0 (Linux;Android 9;SM-G960F)", "SM-G960F"),
             ("AndroidDownloadManager/9 (Linux; U; Android 9; LG-K420 Build/PPR1)", "LG-K420"),
             ("Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36", nil),
@@ -313,5 +317,15 @@ struct UserAgentFamilyTests {
         let (human, reason) = classifier.explain("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)")
         #expect(human == UserAgentClass(label: .human, platform: .ios))
         #expect(reason.contains("iphone"))
+        // On raw bytes it judges what the link path judges, invalid UTF-8 and all (a String would have turned
+        // each bad byte into three), and a model set aside is printed without control bytes.
+        let raw = [UInt8](repeating: 0xFF, count: 10) + [UInt8](repeating: 0x78, count: 1_001) + Array(" mastodon".utf8)
+        raw.withUnsafeBytes { bytes in
+            #expect(classifier.explain(bytes).0 == classifier.classify(bytes))
+            #expect(classifier.classify(bytes).label == .preview)
+        }
+        let (phone, why) = classifier.explain("Mozilla/5.0 (Linux; Android 13; Spider\t8\rX) AppleWebKit/537.36")
+        #expect(phone == UserAgentClass(label: .human, platform: .android))
+        #expect(why.contains("\"Spider 8 X\""))
     }
 }
