@@ -36,11 +36,12 @@ final class UserAgentAutomaton: @unchecked Sendable {
     /// `outputs[state * channelCount + channel]`: best rank, or `none`, over the patterns that need no
     /// boundary check.
     private let outputs: UnsafeMutablePointer<UInt16>
-    /// Patterns with a `\b` edge that end at a state (its own and along its failure links): the state's
-    /// range in `checks`, empty for almost every state. Only those states pay for a check, when the scan
-    /// reaches them, which keeps the loop over the bytes as it is for every other pattern.
-    private let checkRange: [Range<Int>]
-    private let checks: [Check]
+    /// Patterns with a `\b` edge that end at a state (its own and along its failure links):
+    /// `checkBounds[state]` to `checkBounds[state + 1]` in `checks`, empty for almost every state. Only
+    /// those states pay for a check, when the scan reaches them, which keeps the loop over the bytes as it
+    /// is for every other pattern.
+    private let checkBounds: UnsafeMutablePointer<Int32>
+    private let checks: UnsafeMutablePointer<Check>
     /// The check of each rule (index into the rule list) that has one, for `matchingRules`.
     private let checkOfRule: [Check?]
     /// Word bytes, by raw input byte (``UserAgentRule/isWordByte(_:)`` after folding).
@@ -48,10 +49,12 @@ final class UserAgentAutomaton: @unchecked Sendable {
 
     /// A pattern whose match holds only at token boundaries.
     struct Check {
-        var channel: Int
+        var channel: UserAgentRule.Kind.Channel
         var rank: UInt16
         /// Bytes of the pattern from the User-Agent (sentinels aside), ending at the byte just read.
         var length: Int
+        /// Nil when that edge asks for no boundary; otherwise whether the pattern's first (last) byte is a
+        /// word byte, which the byte outside the match must not be.
         var before: Bool?
         var after: Bool?
     }
@@ -165,7 +168,7 @@ final class UserAgentAutomaton: @unchecked Sendable {
         for (index, rule) in rules.enumerated() where rule.boundaryBefore || rule.boundaryAfter {
             let text = rule.pattern.filter { $0 != UserAgentRule.startSentinel && $0 != UserAgentRule.endSentinel }
             checkOf[index] = Check(
-                channel: rule.kind.channel.rawValue, rank: UInt16(rankOfRule[index]), length: text.count,
+                channel: rule.kind.channel, rank: UInt16(rankOfRule[index]), length: text.count,
                 before: rule.boundaryBefore ? UserAgentRule.isWordByte(text.first!) : nil,
                 after: rule.boundaryAfter ? UserAgentRule.isWordByte(text.last!) : nil)
         }
@@ -177,12 +180,12 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 chain = fail[chain]
             }
         }
-        var flat: [Check] = []
-        checkRange = stateChecks.map { list in
-            defer { flat += list }
-            return flat.count..<(flat.count + list.count)
-        }
-        checks = flat
+        let flat = stateChecks.flatMap { $0 }
+        checks = .allocate(capacity: max(flat.count, 1))
+        checks.initialize(from: flat, count: flat.count)
+        checkBounds = .allocate(capacity: nodes + 1)
+        checkBounds[0] = 0
+        for node in 0..<nodes { checkBounds[node + 1] = checkBounds[node] + Int32(stateChecks[node].count) }
         checkOfRule = checkOf
 
         stateCount = nodes
@@ -203,6 +206,8 @@ final class UserAgentAutomaton: @unchecked Sendable {
     deinit {
         byteClass.deallocate()
         wordByte.deallocate()
+        checks.deallocate()
+        checkBounds.deallocate()
         transitions.deallocate()
         outputs.deallocate()
     }
@@ -260,12 +265,13 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 label = min(label, outputs[base])
                 platform = min(platform, outputs[base &+ 1])
                 fetcher = min(fetcher, outputs[base &+ 2])
-                for check in checks[checkRange[state]]
-                where holds(check, end: end, in: bytes, wholeInput: wholeInput, blanked: blanked) {
+                for index in Int(checkBounds[state])..<Int(checkBounds[state &+ 1])
+                where holds(checks[index], end: end, in: bytes, wholeInput: wholeInput, blanked: blanked) {
+                    let check = checks[index]
                     switch check.channel {
-                    case 0: label = min(label, check.rank)
-                    case 1: platform = min(platform, check.rank)
-                    default: fetcher = min(fetcher, check.rank)
+                    case .label: label = min(label, check.rank)
+                    case .platform: platform = min(platform, check.rank)
+                    case .fetcherPlatform: fetcher = min(fetcher, check.rank)
                     }
                 }
             }

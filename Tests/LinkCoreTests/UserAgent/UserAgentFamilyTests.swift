@@ -1,5 +1,6 @@
-import LinkCore
 import Testing
+
+@testable import LinkCore
 
 /// Pins the verdict for each family the product depends on, with a real
 /// User-Agent for each, so a rule edit that breaks one fails by name.
@@ -142,6 +143,9 @@ struct UserAgentFamilyTests {
             + "AppleWebKit/537.22 (KHTML, like Gecko) Chrome/26.0.1410.58 Mobile Safari/537.22",
         "Mozilla/5.0 (Linux; Android 11; Spider 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
             + "Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)",
+        // ... and one that names itself, version and all, in the model field is software, not a phone.
+        "Mozilla/5.0 (Linux; Android 13; AhrefsBot/7.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Mobile Safari/537.36",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -264,11 +268,14 @@ struct UserAgentFamilyTests {
                 + "Gecko) Version/4.0 Mobile Safari/534.30", .android
         ),
         ("Dalvik/2.1.0 (Linux; U; Android 10; ScannerPro 5 Build/QP1A.190711.020)", .android),
+        ("Mozilla/5.0 (Linux; Android 6.0.1; Spider-J700F/DS Build/MMB29K) AppleWebKit/537.36", .android),
         // Issue 15, fifth pass: a tool's word inside an app's own name ("url" in "Burlesonville", "seo" in
         // "SeoulBus", "health" ending "Elevation_Health") is not the word.
         ("Burlesonville/3 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
         ("SeoulBus/4.2 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
         ("Grace_Health/2.9 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
+        ("Samsung Health/6.24.1.003 (Android 13)", .android),
+        ("Health/1 CFNetwork/1494.0.7 Darwin/23.4.0", .ios),
         // Issue 15, fifth pass: an app that gives the mobile OS as a token of its own, beside its address.
         ("Listenwell/3.2 Android/14 (www.listenwell.example)", .android),
         ("Listenwell/3.2 (iOS; +https://listenwell.example)", .ios),
@@ -293,6 +300,7 @@ struct UserAgentFamilyTests {
             ("Dalvik/2.1.0 (Linux; U; Android 11; zh_CN; M bot 60)", "M bot 60"),
             ("Mozilla/5.0 (Linux; U; Android 12; zh-Hans-CN; Spider 8 Build/SP1A) UCBrowser/13.4", "Spider 8"),
             ("Mozilla/5.0 (Linux; U; Android 12; es-419; Spider 8) AppleWebKit", "Spider 8"),
+            ("Mozilla/5.0 (Linux; U; Android 2.3; fil-ph; Bot X Build/GRH55) AppleWebKit", "Bot X"),
             ("Mozilla/5.0 (Linux; Android 12; SM-G991B; wv) AppleWebKit", "SM-G991B"),
             ("Mozilla/5.0 (Linux; Android 12; HM-NOTE 1W) AppleWebKit", "HM-NOTE 1W"),
             ("Mozilla/5.0 (Linux;Android 9;SM-G960F)", "SM-G960F"),

@@ -12,8 +12,11 @@ import Testing
 /// hundreds of them. It is not a held-out score: the list was read to find families for the rules
 /// (its bot names gave the "server's job" words), and its labels differ from the corpus's where the two
 /// disagree on what a thing is (it files RSS readers and Apple Watch downloads with apps and bots
-/// differently from the corpus; nothing is bent to either). The bounds keep the figures from sliding
-/// back: before the fifth pass on issue 15, 29.1% of its bots not in `ua-dev.tsv` were taken for people.
+/// differently from the corpus; nothing is bent to either). So that a rule written for one product of
+/// the list cannot flatter its figures, they are also given with the rules only one of its entries touches
+/// (and no corpus row or reference string) held out, as the corpus folds do. The bounds are the recorded
+/// figures with one row of slack: before the fifth pass on issue 15, 100 of its 344 bots not in
+/// `ua-dev.tsv` (29.1%) were taken for people; after it, 48 (14.0%), and 57 (16.6%) held out.
 @Suite("User-Agents of the OPAWG podcast list")
 struct UserAgentPodcastListTests {
     struct Example {
@@ -40,25 +43,61 @@ struct UserAgentPodcastListTests {
         return examples
     }
 
+    /// Rule lines that only one entry of the list touches and no corpus row or reference string does: the
+    /// rules fitted to one product of this list, which its figures cannot judge (the same discipline as the
+    /// corpus folds, with the list's entries for sources).
+    static func fittedToOneEntry(_ examples: [Example], corpus: UserAgentCorpus) throws -> Set<Int> {
+        let standard = UserAgentClassifier.standard
+        var entries: [Int: Set<String>] = [:]
+        for example in examples {
+            for line in standard.matchingRuleLines(example.userAgent) {
+                entries[line, default: []].insert(example.entry)
+            }
+        }
+        var elsewhere = Set<Int>()
+        for row in corpus.rows { elsewhere.formUnion(standard.matchingRuleLines(row.userAgent)) }
+        for reference in try UserAgentFoldTests.referenceAgents() {
+            elsewhere.formUnion(standard.matchingRuleLines(reference.userAgent))
+        }
+        return Set(entries.filter { $0.value.count == 1 && !elsewhere.contains($0.key) }.keys)
+    }
+
+    /// Both figures on `examples`: people (apps, browsers) taken for bots, and bots taken for people.
+    static func figures(_ examples: [Example], _ classifier: UserAgentClassifier) -> (Int, Int, Int, Int) {
+        let people = examples.filter(\.person)
+        let others = examples.filter { !$0.person }
+        return (
+            people.filter { classifier.classify($0.userAgent).label != .human }.count, people.count,
+            others.filter { classifier.classify($0.userAgent).label == .human }.count, others.count
+        )
+    }
+
     @Test("people are not taken for bots, nor bots for people, beyond the recorded figures")
     func figures() throws {
-        let classifier = UserAgentClassifier.standard
-        let corpus = Set(try UserAgentCorpus.load().rows.map(\.userAgent))
+        let corpus = try UserAgentCorpus.load()
+        let inCorpus = Set(corpus.rows.map(\.userAgent))
         let all = try Self.examples()
         #expect(all.count > 1_400)
-        for (name, examples) in [("all", all), ("not in ua-dev.tsv", all.filter { !corpus.contains($0.userAgent) })] {
-            let people = examples.filter(\.person)
-            let others = examples.filter { !$0.person }
-            let peopleAsBots = people.filter { classifier.classify($0.userAgent).label != .human }
-            let othersAsPeople = others.filter { classifier.classify($0.userAgent).label == .human }
-            let peopleRate = Double(peopleAsBots.count) / Double(people.count)
-            let othersRate = Double(othersAsPeople.count) / Double(others.count)
+        let unseen = all.filter { !inCorpus.contains($0.userAgent) }
+        let fitted = try Self.fittedToOneEntry(all, corpus: corpus)
+        let heldOut = try UserAgentClassifier(
+            rules: UserAgentFoldTests.rulesText(UserAgentClassifier.rulesText, without: fitted))
+        print("OPAWG list: \(fitted.count) rules touch one entry of it and no corpus row: \(fitted.sorted())")
+        // The recorded figures (bench/RESULTS.md, "Issue 15, fifth pass"), one row of slack each.
+        let bounds: [(name: String, examples: [Example], classifier: UserAgentClassifier, people: Int, bots: Int)] = [
+            ("all", all, .standard, 124, 49),
+            ("not in ua-dev.tsv", unseen, .standard, 106, 49),
+            ("not in ua-dev.tsv, rules fitted to one entry held out", unseen, heldOut, 108, 58),
+        ]
+        for bound in bounds {
+            let (peopleAsBots, people, othersAsPeople, others) = Self.figures(bound.examples, bound.classifier)
             print(
-                "OPAWG list, \(name): apps and browsers taken for bots \(peopleAsBots.count)/\(people.count) = "
-                    + String(format: "%.1f%%", peopleRate * 100) + ", bots taken for people "
-                    + "\(othersAsPeople.count)/\(others.count) = " + String(format: "%.1f%%", othersRate * 100))
-            #expect(peopleRate <= 0.13, "\(name): apps taken for bots")
-            #expect(othersRate <= 0.15, "\(name): bots taken for people")
+                "OPAWG list, \(bound.name): apps and browsers taken for bots \(peopleAsBots)/\(people) = "
+                    + String(format: "%.1f%%", Double(peopleAsBots) / Double(people) * 100)
+                    + ", bots taken for people \(othersAsPeople)/\(others) = "
+                    + String(format: "%.1f%%", Double(othersAsPeople) / Double(others) * 100))
+            #expect(peopleAsBots <= bound.people, "\(bound.name): apps taken for bots")
+            #expect(othersAsPeople <= bound.bots, "\(bound.name): bots taken for people")
         }
     }
 }
