@@ -65,15 +65,24 @@ struct UserAgentFoldTests {
         return agents
     }
 
-    /// For each rule line, the set of folds whose rows it touches.
-    static func foldsTouched(by classifier: UserAgentClassifier, corpus: UserAgentCorpus, folds: [Int]) -> [Int: Set<
-        Int
-    >] {
-        var touched: [Int: Set<Int>] = [:]
-        for (row, fold) in zip(corpus.rows, folds) {
-            for line in classifier.matchingRuleLines(row.userAgent) { touched[line, default: []].insert(fold) }
+    /// For each rule line, the groups (folds here; the entries of another list elsewhere) whose User-Agents it
+    /// touches.
+    static func groupsTouched<Group: Hashable>(
+        by classifier: UserAgentClassifier, _ userAgents: some Sequence<(String, Group)>
+    ) -> [Int: Set<Group>] {
+        var touched: [Int: Set<Group>] = [:]
+        for (userAgent, group) in userAgents {
+            for line in classifier.matchingRuleLines(userAgent) { touched[line, default: []].insert(group) }
         }
         return touched
+    }
+
+    /// The rule lines any of `userAgents` touches: those of the reference strings are taken as written from
+    /// the products, not from rows.
+    static func linesTouched(by classifier: UserAgentClassifier, _ userAgents: some Sequence<String>) -> Set<Int> {
+        var lines = Set<Int>()
+        for userAgent in userAgents { lines.formUnion(classifier.matchingRuleLines(userAgent)) }
+        return lines
     }
 
     /// How many misjudged rows a fold prints: enough to see which families fail, bounded so a bad rules edit
@@ -118,9 +127,9 @@ struct UserAgentFoldTests {
         let corpus = try UserAgentCorpus.load()
         let standard = UserAgentClassifier.standard
         let folds = Self.folds(of: corpus)
-        var touched = Self.foldsTouched(by: standard, corpus: corpus, folds: folds)
-        for reference in try Self.referenceAgents() {
-            for line in standard.matchingRuleLines(reference.userAgent) { touched[line] = nil }
+        var touched = Self.groupsTouched(by: standard, zip(corpus.rows.map(\.userAgent), folds))
+        for line in Self.linesTouched(by: standard, try Self.referenceAgents().map(\.userAgent)) {
+            touched[line] = nil
         }
         let ruleLines = UserAgentClassifier.rulesText.split(separator: "\n", omittingEmptySubsequences: false)
 

@@ -48,17 +48,9 @@ struct UserAgentPodcastListTests {
     /// corpus folds, with the list's entries for sources).
     static func fittedToOneEntry(_ examples: [Example], corpus: UserAgentCorpus) throws -> Set<Int> {
         let standard = UserAgentClassifier.standard
-        var entries: [Int: Set<String>] = [:]
-        for example in examples {
-            for line in standard.matchingRuleLines(example.userAgent) {
-                entries[line, default: []].insert(example.entry)
-            }
-        }
-        var elsewhere = Set<Int>()
-        for row in corpus.rows { elsewhere.formUnion(standard.matchingRuleLines(row.userAgent)) }
-        for reference in try UserAgentFoldTests.referenceAgents() {
-            elsewhere.formUnion(standard.matchingRuleLines(reference.userAgent))
-        }
+        let entries = UserAgentFoldTests.groupsTouched(by: standard, examples.map { ($0.userAgent, $0.entry) })
+        let elsewhere = UserAgentFoldTests.linesTouched(
+            by: standard, corpus.rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
         return Set(entries.filter { $0.value.count == 1 && !elsewhere.contains($0.key) }.keys)
     }
 
