@@ -136,6 +136,18 @@ final class UserAgentAutomaton: @unchecked Sendable {
         }
         guard nodes < Int(Self.outputFlag) else { throw .tooLarge(states: nodes) }
 
+        // Boundary patterns: each state's own here, those along its failure links added breadth-first below,
+        // as the best ranks are.
+        var checkOf = [Check?](repeating: nil, count: rules.count)
+        for (index, rule) in rules.enumerated() where rule.boundaryBefore || rule.boundaryAfter {
+            let text = rule.pattern.filter { $0 != UserAgentRule.startSentinel && $0 != UserAgentRule.endSentinel }
+            checkOf[index] = Check(
+                channel: rule.kind.channel, rank: UInt16(rankOfRule[index]), length: text.count,
+                before: rule.boundaryBefore ? UserAgentRule.isWordByte(text.first!) : nil,
+                after: rule.boundaryAfter ? UserAgentRule.isWordByte(text.last!) : nil)
+        }
+        var stateChecks = ends.map { $0.compactMap { checkOf[$0] } }
+
         // Breadth-first: fill failure transitions and inherit outputs along them.
         var fail = [Int](repeating: 0, count: nodes)
         var queue: [Int] = []
@@ -151,6 +163,7 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 let own = node * Self.channelCount + channel
                 best[own] = min(best[own], best[fail[node] * Self.channelCount + channel])
             }
+            stateChecks[node] += stateChecks[fail[node]]
             for cls in 0..<classes {
                 let slot = node * classes + cls
                 let viaFailure = next[fail[node] * classes + cls]
@@ -163,23 +176,6 @@ final class UserAgentAutomaton: @unchecked Sendable {
             }
         }
 
-        // Boundary patterns ending at each state, its own first, then along its failure links.
-        var checkOf = [Check?](repeating: nil, count: rules.count)
-        for (index, rule) in rules.enumerated() where rule.boundaryBefore || rule.boundaryAfter {
-            let text = rule.pattern.filter { $0 != UserAgentRule.startSentinel && $0 != UserAgentRule.endSentinel }
-            checkOf[index] = Check(
-                channel: rule.kind.channel, rank: UInt16(rankOfRule[index]), length: text.count,
-                before: rule.boundaryBefore ? UserAgentRule.isWordByte(text.first!) : nil,
-                after: rule.boundaryAfter ? UserAgentRule.isWordByte(text.last!) : nil)
-        }
-        var stateChecks = [[Check]](repeating: [], count: nodes)
-        for node in 1..<nodes {
-            var chain = node
-            while chain != 0 {
-                stateChecks[node] += ends[chain].compactMap { checkOf[$0] }
-                chain = fail[chain]
-            }
-        }
         let flat = stateChecks.flatMap { $0 }
         checks = .allocate(capacity: max(flat.count, 1))
         checks.initialize(from: flat, count: flat.count)
