@@ -75,11 +75,11 @@ struct UserAgentPodcastListTests {
         let heldOut = try UserAgentClassifier(
             rules: UserAgentFoldTests.rulesText(UserAgentClassifier.rulesText, without: fitted))
         print("OPAWG list: \(fitted.count) rules touch one entry of it and no corpus row: \(fitted.sorted())")
-        // The recorded figures (bench/RESULTS.md, "Issue 15, fifth pass"), one row of slack each.
+        // The recorded figures (bench/RESULTS.md, "Issue 15, sixth pass"), one row of slack each.
         let bounds: [(name: String, examples: [Example], classifier: UserAgentClassifier, people: Int, bots: Int)] = [
-            ("all", all, .standard, 124, 49),
-            ("not in ua-dev.tsv", unseen, .standard, 106, 49),
-            ("not in ua-dev.tsv, rules fitted to one entry held out", unseen, heldOut, 108, 58),
+            ("all", all, .standard, 117, 49),
+            ("not in ua-dev.tsv", unseen, .standard, 100, 49),
+            ("not in ua-dev.tsv, rules fitted to one entry held out", unseen, heldOut, 102, 58),
         ]
         for bound in bounds {
             let (peopleAsBots, people, othersAsPeople, others) = Self.figures(bound.examples, bound.classifier)
