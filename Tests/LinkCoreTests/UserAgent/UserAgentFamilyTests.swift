@@ -328,7 +328,8 @@ struct UserAgentFamilyTests {
         #expect(reason.contains("iphone"))
         // On raw bytes it judges what the link path judges, invalid UTF-8 and all (a String would have turned
         // each bad byte into three), and a model set aside is printed without control bytes.
-        let raw = [UInt8](repeating: 0xFF, count: 10) + [UInt8](repeating: 0x78, count: 1_001) + Array(" mastodon/4.3.0".utf8)
+        let raw =
+            [UInt8](repeating: 0xFF, count: 10) + [UInt8](repeating: 0x78, count: 1_001) + Array(" mastodon/4.3.0".utf8)
         raw.withUnsafeBytes { bytes in
             #expect(classifier.explain(bytes).0 == classifier.classify(bytes))
             #expect(classifier.classify(bytes).label == .preview)

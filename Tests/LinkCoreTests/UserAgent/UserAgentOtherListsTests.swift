@@ -76,7 +76,8 @@ struct UserAgentOtherListsTests {
         let touched = UserAgentFoldTests.groupsTouched(by: standard, rows)
         let elsewhere = UserAgentFoldTests.linesTouched(
             by: standard,
-            try UserAgentCorpus.load().rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
+            try UserAgentCorpus.load().rows.map(\.userAgent)
+                + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
         return Set(touched.filter { $0.value.count == 1 && !elsewhere.contains($0.key) }.keys)
     }
 
@@ -107,8 +108,10 @@ struct UserAgentOtherListsTests {
         let fitted = try Self.fittedToOneRow(lists)
         let heldOut = try UserAgentClassifier(
             rules: UserAgentFoldTests.rulesText(UserAgentClassifier.rulesText, without: fitted))
-        for (name, classifier, limit) in [("all rules", UserAgentClassifier.standard, bound.all),
-                                           ("rules fitted to one row held out", heldOut, bound.heldOut)] {
+        for (name, classifier, limit) in [
+            ("all rules", UserAgentClassifier.standard, bound.all),
+            ("rules fitted to one row held out", heldOut, bound.heldOut),
+        ] {
             let figures = Self.figures(rows, classifier)
             print("\(bound.list), \(name): \(figures.summary)")
             #expect(figures.peopleAsBots <= limit.peopleAsBots, "\(bound.list), \(name): \(figures.summary)")
