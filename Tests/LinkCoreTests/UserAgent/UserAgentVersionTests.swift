@@ -28,19 +28,19 @@ struct UserAgentVersionTests {
                 continue
             }
             var end = index + 1
-            while end < bytes.count,
-                isDigit(bytes[end])
-                    || isSeparator(bytes[end]) && end + 1 < bytes.count
-                        && isDigit(bytes[end + 1])
-            {
-                end += 1
-            }
+            while end < bytes.count, continuesVersion(bytes, at: end) { end += 1 }
             let delimited = end == bytes.count || " ;(),".utf8.contains(bytes[end])
             let version = Array(bytes[(index + 1)..<end])
             out += delimited ? raised(version) : version
             index = end
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A digit, or a "." or "_" with a digit after it.
+    static func continuesVersion(_ bytes: [UInt8], at index: Int) -> Bool {
+        if isDigit(bytes[index]) { return true }
+        return isSeparator(bytes[index]) && index + 1 < bytes.count && isDigit(bytes[index + 1])
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
