@@ -85,6 +85,18 @@ struct UserAgentFoldTests {
         return lines
     }
 
+    /// The rule lines that exactly one group of `userAgents` touches and none of `elsewhere` (the corpus rows and the
+    /// reference strings) does: the rules fitted to one entry of a list, which that list's figures cannot judge (the
+    /// same discipline as the corpus folds, with the list's entries for sources).
+    static func linesFittedToOneGroup<Group: Hashable>(
+        _ userAgents: some Sequence<(String, Group)>, elsewhere: some Sequence<String>
+    ) -> Set<Int> {
+        let standard = UserAgentClassifier.standard
+        let touched = groupsTouched(by: standard, userAgents)
+        let outside = linesTouched(by: standard, elsewhere)
+        return Set(touched.filter { $0.value.count == 1 && !outside.contains($0.key) }.keys)
+    }
+
     /// How many misjudged rows a fold prints: enough to see which families fail, bounded so a bad rules edit
     /// does not flood the log.
     static let misjudgedShown = 30

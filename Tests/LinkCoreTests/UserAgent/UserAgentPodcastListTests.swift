@@ -47,11 +47,9 @@ struct UserAgentPodcastListTests {
     /// rules fitted to one product of this list, which its figures cannot judge (the same discipline as the
     /// corpus folds, with the list's entries for sources).
     static func fittedToOneEntry(_ examples: [Example], corpus: UserAgentCorpus) throws -> Set<Int> {
-        let standard = UserAgentClassifier.standard
-        let entries = UserAgentFoldTests.groupsTouched(by: standard, examples.map { ($0.userAgent, $0.entry) })
-        let elsewhere = UserAgentFoldTests.linesTouched(
-            by: standard, corpus.rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
-        return Set(entries.filter { $0.value.count == 1 && !elsewhere.contains($0.key) }.keys)
+        UserAgentFoldTests.linesFittedToOneGroup(
+            examples.map { ($0.userAgent, $0.entry) },
+            elsewhere: corpus.rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
     }
 
     /// Both figures on `examples`: people (apps, browsers) taken for bots, and bots taken for people.
