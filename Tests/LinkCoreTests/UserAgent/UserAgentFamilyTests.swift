@@ -66,6 +66,11 @@ struct UserAgentFamilyTests {
         ("SharingUIService/1 CFNetwork/1496.0.7 Darwin/23.5.0", .other),
         ("ShareSheetUI/1 CFNetwork/1496.0.1 Darwin/23.5.0", .other),
         ("com.apple.mobilenotes.SharingExtension/2600 CFNetwork/1496.0.7 Darwin/23.5.0", .other),
+        // Issue 15, seventh pass: Rocket.Chat's server, as its source builds the string (its desktop app is a person).
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2227.0 Safari/537.36 "
+                + "Rocket.Chat/6.6.0", .other
+        ),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -280,6 +285,11 @@ struct UserAgentFamilyTests {
         // Issue 15, fifth pass: an app that gives the mobile OS as a token of its own, beside its address.
         ("Listenwell/3.2 Android/14 (www.listenwell.example)", .android),
         ("Listenwell/3.2 (iOS; +https://listenwell.example)", .ios),
+        // Issue 15, seventh pass: Rocket.Chat's desktop app (browscap's tests), whose server's fetcher is a preview.
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Rocket.Chat+/2.4.0 "
+                + "Chrome/53.0.2785.143 Electron/1.4.15 Safari/537.36", .desktop
+        ),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)

@@ -77,9 +77,10 @@ struct UserAgentOtherListsTests {
         var heldOut: (peopleAsBots: Int, botsAsPeople: Int, platformsRight: Int)
     }
 
-    /// The recorded figures (bench/RESULTS.md, "Issue 15, sixth pass"), each with a row or two of slack.
+    /// The recorded figures (bench/RESULTS.md, "Issue 15, sixth pass"; browscap's as of the seventh), each with a row or
+    /// two of slack.
     static let bounds: [Bound] = [
-        Bound(list: "browscap", rows: 8_904, all: (136, 60, 6_718), heldOut: (138, 63, 6_718)),
+        Bound(list: "browscap", rows: 8_904, all: (133, 60, 6_721), heldOut: (135, 63, 6_721)),
         Bound(list: "yauaa", rows: 1_416, all: (51, 15, 887), heldOut: (51, 14, 887)),
         Bound(list: "woothee", rows: 226, all: (8, 2, 70), heldOut: (8, 2, 70)),
     ]
