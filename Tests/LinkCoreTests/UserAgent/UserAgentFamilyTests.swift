@@ -71,6 +71,13 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2227.0 Safari/537.36 "
                 + "Rocket.Chat/6.6.0", .other
         ),
+        // Issue 15, seventh pass: servers' card fetchers as their sources build them (reference-agents.tsv).
+        ("Nextcloud-Server-Crawler/33.0.0", .other),
+        ("Nextcloud-Server-Crawler/33.0.0; +https://cloud.example.com", .other),
+        ("continuwuity/0.5.0 (embedbot; +https://continuwuity.org)", .other),
+        ("Tuwunel/1.0.0", .other),
+        ("Mbin/1.9.1 (+https://mbin.example/agent)", .other),
+        ("Mozilla/5.0 (compatible; Fluxerbot/1.0; +https://fluxer.app)", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -290,6 +297,12 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Rocket.Chat+/2.4.0 "
                 + "Chrome/53.0.2785.143 Electron/1.4.15 Safari/537.36", .desktop
         ),
+        // Issue 15, seventh pass: players by the strings their own sources send (reference-agents.tsv).
+        ("libmpv", .other),
+        ("Pocket Casts", .other),
+        ("Podcini/7.3.5", .android),
+        ("Clementine 1.3.1", .other),
+        ("Amarok/3.3.3-git", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
