@@ -158,6 +158,15 @@ struct UserAgentFamilyTests {
         // ... and one that names itself, version and all, in the model field is software, not a phone.
         "Mozilla/5.0 (Linux; Android 13; AhrefsBot/7.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
             + "Mobile Safari/537.36",
+        // Issue 15, seventh pass: renderers, test browsers and a scanner that borrow a browser's string and add their
+        // own name, as their sources give it (reference-agents.tsv); and an API tool named like a Lemmy app.
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/602.1 (KHTML, like Gecko) splash Version/9.0 Safari/602.1",
+        "Mozilla/5.0 (darwin) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/22.1.0",
+        "Mozilla/5.0 (win32) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/22.1.0",
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Cypress/13.6.0 "
+            + "Chrome/118.0.5993.159 Electron/27.1.3 Safari/537.36",
+        "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; w3af.org)",
+        "Thunder Client (https://www.thunderclient.com)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -303,6 +312,9 @@ struct UserAgentFamilyTests {
         ("Podcini/7.3.5", .android),
         ("Clementine 1.3.1", .other),
         ("Amarok/3.3.3-git", .other),
+        ("w3m/0.5.3+git20230121", .other),
+        ("Jerboa", .other),
+        ("Thunder/0.6.0", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
