@@ -315,6 +315,15 @@ struct UserAgentFamilyTests {
         ("w3m/0.5.3+git20230121", .other),
         ("Jerboa", .other),
         ("Thunder/0.6.0", .other),
+        // An OS "like Android" is not Android (browscap's tests).
+        (
+            "Mozilla/5.0 (Maemo; Linux; U; Jolla; Sailfish; like Android) AppleWebKit/538.1 (KHTML, like Gecko) Mobile "
+                + "Safari/538.1 (compatible)", .other
+        ),
+        (
+            "Mozilla/5.0 (Linux; Ubuntu 14.04 like Android 4.4) AppleWebKit/537.36 Chromium/35.0.1870.2 Mobile Safari/537.36",
+            .other
+        ),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
