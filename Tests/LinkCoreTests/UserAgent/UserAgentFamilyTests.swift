@@ -167,6 +167,11 @@ struct UserAgentFamilyTests {
             + "Chrome/118.0.5993.159 Electron/27.1.3 Safari/537.36",
         "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; w3af.org)",
         "Thunder Client (https://www.thunderclient.com)",
+        // Mail providers' and gateways' fetches of a message's links and images (the rules file gives the sources).
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 "
+            + "Safari/537.36 Edge/12.246 Mozilla/5.0",
+        "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
+        "Barracuda Sentinel (EE)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
