@@ -78,6 +78,13 @@ struct UserAgentFamilyTests {
         ("Tuwunel/1.0.0", .other),
         ("Mbin/1.9.1 (+https://mbin.example/agent)", .other),
         ("Mozilla/5.0 (compatible; Fluxerbot/1.0; +https://fluxer.app)", .other),
+        ("Mozilla/5.0 (compatible; Ghost/5.0; +https://ghost.org/)", .other),
+        ("PieFed/1.0; +https://piefed.social", .other),
+        ("Mozilla/5.0 (compatible; Spacebar/1.0; +https://github.com/spacebarchat/server)", .other),
+        ("Mozilla/5.0 (compatible; AnytypeBot/1.0; +https://anytype.io/bot)", .other),
+        ("GNU social/1.2.0-beta2 (Not decided yet)", .other),
+        ("WhatsApp", .other),  // Session's desktop app
+        ("Buku/4.9 (textmode; Linux x86_64; 1024x768)", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -172,6 +179,9 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 Edge/12.246 Mozilla/5.0",
         "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
         "Barracuda Sentinel (EE)",
+        "Pleroma Data Loader",
+        // A test runner named like Ghost's card fetcher.
+        "Mozilla/5.0 (X11; Linux x86_64; rv:52.0.2) Gecko/20100101 Firefox/52.0.2 Ghost Inspector",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
