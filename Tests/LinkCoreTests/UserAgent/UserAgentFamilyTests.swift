@@ -75,6 +75,7 @@ struct UserAgentFamilyTests {
         ("Nextcloud-Server-Crawler/33.0.0", .other),
         ("Nextcloud-Server-Crawler/33.0.0; +https://cloud.example.com", .other),
         ("continuwuity/0.5.0 (embedbot; +https://continuwuity.org)", .other),
+        ("continuwuity/0.5.0 (bot; +https://continuwuity.org)", .other),
         ("Tuwunel/1.0.0", .other),
         ("Mbin/1.9.1 (+https://mbin.example/agent)", .other),
         ("Mozilla/5.0 (compatible; Fluxerbot/1.0; +https://fluxer.app)", .other),
@@ -180,8 +181,9 @@ struct UserAgentFamilyTests {
         "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
         "Barracuda Sentinel (EE)",
         "Pleroma Data Loader",
-        // A test runner named like Ghost's card fetcher.
+        // A test runner and a scanner named like Ghost's card fetcher.
         "Mozilla/5.0 (X11; Linux x86_64; rv:52.0.2) Gecko/20100101 Firefox/52.0.2 Ghost Inspector",
+        "Mozilla/5.0 (compatible; Ghost/1.0)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -321,6 +323,17 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Rocket.Chat+/2.4.0 "
                 + "Chrome/53.0.2785.143 Electron/1.4.15 Safari/537.36", .desktop
         ),
+        // ... and a newer one in Electron's default form, the app's name after the engine's "like Gecko)".
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Rocket.Chat/4.1.0 "
+                + "Chrome/124.0.6367.243 Electron/30.1.2 Safari/537.36", .desktop
+        ),
+        // Apps named like the renderers and test browsers that are bots.
+        ("Cypress/2.1 CFNetwork/1494.0.7 Darwin/23.4.0", .ios),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) SplashApp/1.2.0 "
+                + "Chrome/120.0.6099.291 Electron/28.2.10 Safari/537.36", .desktop
+        ),
         // Issue 15, seventh pass: players by the strings their own sources send (reference-agents.tsv).
         ("libmpv", .other),
         ("Pocket Casts", .other),
@@ -328,7 +341,7 @@ struct UserAgentFamilyTests {
         ("Clementine 1.3.1", .other),
         ("Amarok/3.3.3-git", .other),
         ("w3m/0.5.3+git20230121", .other),
-        ("Jerboa", .other),
+        ("Jerboa", .android),
         ("Thunder/0.6.0", .other),
         // An OS "like Android" is not Android (browscap's tests).
         (
