@@ -339,6 +339,7 @@ struct UserAgentFamilyTests {
         ("Pocket Casts", .other),
         ("Podcini/7.3.5", .android),
         ("Clementine 1.3.1", .other),
+        ("Strawberry 1.2.3", .other),
         ("Amarok/3.3.3-git", .other),
         ("w3m/0.5.3+git20230121", .other),
         ("Jerboa", .android),
