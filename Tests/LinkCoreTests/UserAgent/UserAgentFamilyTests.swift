@@ -353,6 +353,11 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Linux; Ubuntu 14.04 like Android 4.4) AppleWebKit/537.36 Chromium/35.0.1870.2 Mobile Safari/537.36",
             .other
         ),
+        // ... nor a TV browser's "Andr0id" (Opera TV's OMI on a Sony set).
+        (
+            "Mozilla/5.0 (Linux; Andr0id 12; BRAVIA 4K VH22) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.88 "
+                + "Safari/537.36 OPR/46.0.2207.0 OMI/4.24.3.93.MIKE.227 Model/Sony-BRAVIA-VH22", .other
+        ),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
