@@ -358,6 +358,11 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Linux; Andr0id 12; BRAVIA 4K VH22) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.88 "
                 + "Safari/537.36 OPR/46.0.2207.0 OMI/4.24.3.93.MIKE.227 Model/Sony-BRAVIA-VH22", .other
         ),
+        // Chrome for iOS asking for the desktop site keeps its own token (developer.chrome.com).
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_13_5) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/85 "
+                + "Version/11.1.1 Safari/605.1.15", .ios
+        ),
         // ... and a VR headset browsing as a desktop (Yauaa's tests).
         (
             "Mozilla/5.0 (X11; Linux x86_64; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/33.3.0.0.0.0 "

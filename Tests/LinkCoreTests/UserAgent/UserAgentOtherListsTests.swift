@@ -80,9 +80,10 @@ struct UserAgentOtherListsTests {
     /// The recorded figures (bench/RESULTS.md, "Issue 15, seventh pass"), each with a row or two of slack.
     static let bounds: [Bound] = [
         Bound(list: "browscap", rows: 8_904, all: (127, 60, 6_721), heldOut: (129, 63, 6_721)),
-        // Yauaa files Gmail's delivery-time fetcher ("… Edge/12.246 Mozilla/5.0") with browsers; the rules, with
-        // Mautic's tracker, do not.
-        Bound(list: "yauaa", rows: 1_416, all: (52, 15, 887), heldOut: (52, 14, 887)),
+        // Yauaa files Gmail's delivery-time fetcher ("… Edge/12.246 Mozilla/5.0") with browsers, and Chrome for iOS
+        // asking for the desktop site ("Macintosh … CriOS/140") with desktops; the rules, with Mautic's tracker and
+        // Chrome's docs, do not.
+        Bound(list: "yauaa", rows: 1_416, all: (52, 15, 886), heldOut: (52, 14, 886)),
         Bound(list: "woothee", rows: 226, all: (8, 2, 70), heldOut: (8, 2, 70)),
     ]
 
