@@ -94,12 +94,10 @@ struct UserAgentOtherListsTests {
         let lists = try Self.bounds.map { try Self.rows($0.list) }
         // Rules that exactly one row of the three lists touches, and no corpus row or reference string: the rules
         // fitted to one string of these lists, which their figures cannot judge.
-        let fitted = UserAgentFoldTests.linesFittedToOneGroup(
-            lists.joined().enumerated().map { ($0.element.userAgent, $0.offset) },
-            elsewhere: corpus.rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
+        let fitted = try UserAgentFoldTests.linesFittedToOneGroup(
+            lists.joined().enumerated().map { ($0.element.userAgent, $0.offset) }, corpus: corpus)
         print("ua-lists: \(fitted.count) rules touch one row of them and no corpus row: \(fitted.sorted())")
-        let heldOut = try UserAgentClassifier(
-            rules: UserAgentFoldTests.rulesText(UserAgentClassifier.rulesText, without: fitted))
+        let heldOut = try UserAgentFoldTests.classifier(without: fitted)
         for (bound, rows) in zip(Self.bounds, lists) {
             #expect(rows.count == bound.rows, "\(bound.list)")
             #expect(rows.allSatisfy { !inCorpus.contains($0.userAgent) }, "\(bound.list): a corpus row")

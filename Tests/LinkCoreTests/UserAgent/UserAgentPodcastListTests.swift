@@ -43,15 +43,6 @@ struct UserAgentPodcastListTests {
         return examples
     }
 
-    /// Rule lines that only one entry of the list touches and no corpus row or reference string does: the
-    /// rules fitted to one product of this list, which its figures cannot judge (the same discipline as the
-    /// corpus folds, with the list's entries for sources).
-    static func fittedToOneEntry(_ examples: [Example], corpus: UserAgentCorpus) throws -> Set<Int> {
-        UserAgentFoldTests.linesFittedToOneGroup(
-            examples.map { ($0.userAgent, $0.entry) },
-            elsewhere: corpus.rows.map(\.userAgent) + (try UserAgentFoldTests.referenceAgents().map(\.userAgent)))
-    }
-
     /// Both figures on `examples`: people (apps, browsers) taken for bots, and bots taken for people.
     static func figures(_ examples: [Example], _ classifier: UserAgentClassifier) -> (Int, Int, Int, Int) {
         let people = examples.filter(\.person)
@@ -69,9 +60,9 @@ struct UserAgentPodcastListTests {
         let all = try Self.examples()
         #expect(all.count > 1_400)
         let unseen = all.filter { !inCorpus.contains($0.userAgent) }
-        let fitted = try Self.fittedToOneEntry(all, corpus: corpus)
-        let heldOut = try UserAgentClassifier(
-            rules: UserAgentFoldTests.rulesText(UserAgentClassifier.rulesText, without: fitted))
+        // Rules fitted to one product of this list, which its figures cannot judge.
+        let fitted = try UserAgentFoldTests.linesFittedToOneGroup(all.map { ($0.userAgent, $0.entry) }, corpus: corpus)
+        let heldOut = try UserAgentFoldTests.classifier(without: fitted)
         print("OPAWG list: \(fitted.count) rules touch one entry of it and no corpus row: \(fitted.sorted())")
         // The recorded figures (bench/RESULTS.md, "Issue 15, seventh pass"), one row of slack each.
         let bounds: [(name: String, examples: [Example], classifier: UserAgentClassifier, people: Int, bots: Int)] = [
