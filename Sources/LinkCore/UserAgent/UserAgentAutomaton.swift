@@ -261,9 +261,11 @@ final class UserAgentAutomaton: @unchecked Sendable {
                 label = min(label, outputs[base])
                 platform = min(platform, outputs[base &+ 1])
                 fetcher = min(fetcher, outputs[base &+ 2])
-                for index in Int(checkBounds[state])..<Int(checkBounds[state &+ 1])
-                where holds(checks[index], end: end, in: bytes, wholeInput: wholeInput, blanked: blanked) {
-                    let check = checks[index]
+                let first = Int(checkBounds[state])
+                let stateChecks = UnsafeBufferPointer(
+                    start: checks + first, count: Int(checkBounds[state &+ 1]) - first)
+                for check in stateChecks
+                where holds(check, end: end, in: bytes, wholeInput: wholeInput, blanked: blanked) {
                     switch check.channel {
                     case .label: label = min(label, check.rank)
                     case .platform: platform = min(platform, check.rank)
