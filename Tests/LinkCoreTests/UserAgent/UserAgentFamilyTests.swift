@@ -344,6 +344,11 @@ struct UserAgentFamilyTests {
         ("w3m/0.5.3+git20230121", .other),
         ("Jerboa", .android),
         ("Thunder/0.6.0", .other),
+        // An iOS app's own string as AFNetworking builds it on the device: a person's app, whatever the app is
+        // called (reference-agents.tsv).
+        ("Spider Solitaire/2.0 (iPhone; iOS 16.0; Scale/3.00)", .ios),
+        ("Scanner Pro/8.1 (iPad; iOS 17.1; Scale/2.00)", .ios),
+        ("Tweetbot/3.5 (iPhone; iOS 11.0; Scale/3.00)", .ios),
         // An OS "like Android" is not Android (browscap's tests).
         (
             "Mozilla/5.0 (Maemo; Linux; U; Jolla; Sailfish; like Android) AppleWebKit/538.1 (KHTML, like Gecko) Mobile "
