@@ -86,6 +86,14 @@ struct UserAgentFamilyTests {
         ("GNU social/1.2.0-beta2 (Not decided yet)", .other),
         ("WhatsApp", .other),  // Session's desktop app
         ("Buku/4.9 (textmode; Linux x86_64; 1024x768)", .other),
+        // Issue 15, eighth pass: chat clients' link cards and tooltips, and Zulip's fetcher in its older
+        // browser-like form (their sources: reference-agents.tsv and the rules file).
+        ("Halloy/2026.8", .other),
+        ("chatterino-api-cache/4.0.0 link-resolver", .other),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ZulipURLPreview/3.4; +chat.example.org) "
+                + "Chrome/81.0.4044.113 Safari/537.36", .other
+        ),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -184,6 +192,18 @@ struct UserAgentFamilyTests {
         // A test runner and a scanner named like Ghost's card fetcher.
         "Mozilla/5.0 (X11; Linux x86_64; rv:52.0.2) Gecko/20100101 Firefox/52.0.2 Ghost Inspector",
         "Mozilla/5.0 (compatible; Ghost/1.0)",
+        // Issue 15, eighth pass: renderers, page testers and scanners that append their name to a browser string
+        // (reference-agents.tsv).
+        "Mozilla/5.0 (X11; Linux x86_64; rv:21.0) Gecko/20100101 SlimerJS/0.7",
+        "WeasyPrint 69.0",
+        "Mozilla/5.0 (Linux; Android 10; SM-G981B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/115.0.5790.98 "
+            + "Safari/537.36 Phantomas/2.9.0",
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_6) AppleWebKit/537.36 (KHTML, like Gecko) YLT "
+            + "Chrome/85.0.4183.121 Safari/537.36",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 "
+            + "Safari/537.36 Didomi/1.0",
+        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.0.0 Mobile "
+            + "Safari/537.36 WebchangeDetector/1.0",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -344,6 +364,16 @@ struct UserAgentFamilyTests {
         ("w3m/0.5.3+git20230121", .other),
         ("Jerboa", .android),
         ("Thunder/0.6.0", .other),
+        // The apps of products whose servers fetch link cards: Zulip's and Nextcloud Talk's apps and Notion's
+        // desktop app are people (reference-agents.tsv).
+        ("ZulipMobile/26.22.145 (Android 10)", .android),
+        ("ZulipFlutter/0.0.15+15 (iOS 17.4)", .ios),
+        ("Mozilla/5.0 (Android) Nextcloud-Talk v17.10.0", .android),
+        ("Mozilla/5.0 (iOS) Nextcloud-Talk v17.0.1", .ios),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
+                + "Chrome/102.0.5005.167 Electron/19.1.9 Safari/537.36", .desktop
+        ),
         // An iOS app's own string as AFNetworking builds it on the device: a person's app, whatever the app is
         // called (reference-agents.tsv).
         ("Spider Solitaire/2.0 (iPhone; iOS 16.0; Scale/3.00)", .ios),
