@@ -204,6 +204,11 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 Didomi/1.0",
         "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.0.0 Mobile "
             + "Safari/537.36 WebchangeDetector/1.0",
+        // ... and a player's own cover-art lookup, its device's job, not a person's listening.
+        "MoodeRadio/9.1.0 ( moode@example.com )",
+        // Bare names the players' rules must not catch: a word inside another name, a server of the same family.
+        "deadbeef-cafe-0000",
+        "Jellyfin-Server/10.9.11",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -364,6 +369,22 @@ struct UserAgentFamilyTests {
         ("w3m/0.5.3+git20230121", .other),
         ("Jerboa", .android),
         ("Thunder/0.6.0", .other),
+        // Issue 15, eighth pass: more players by their own sources' strings (reference-agents.tsv).
+        ("com.github.louis77.tuner/2.0.0", .other),
+        ("shortwave/5.0.0-default", .other),
+        ("Tauon/11.2.0", .other),
+        ("vocal/2.4.2", .other),
+        ("DSub", .other),
+        ("supersonic/0.22.0", .other),
+        ("JellyfinDesktop/2.0.0 (Darwin; unknown) Chrome/130.0.0.0", .desktop),
+        ("Findroid/1.1.0 via jellyfin-sdk-kotlin (OkHttp/5.4.0)", .other),
+        ("Quodlibet/4.6.0 (+https://quodlibet.readthedocs.org/)", .other),
+        ("Exaile/4.2.2 (+https://www.exaile.org)", .other),
+        ("deadbeef", .other),
+        ("cmus/v2.12.0", .other),
+        ("MPC-HC v1.9.14", .other),
+        ("mopidy-stream/4.0.0 Mopidy/4.0.0 CPython/3.13.1", .other),
+        ("Snapcast", .other),
         // The apps of products whose servers fetch link cards: Zulip's and Nextcloud Talk's apps and Notion's
         // desktop app are people (reference-agents.tsv).
         ("ZulipMobile/26.22.145 (Android 10)", .android),
