@@ -90,6 +90,11 @@ struct UserAgentFamilyTests {
         // browser-like form (their sources: reference-agents.tsv and the rules file).
         ("Halloy/2026.8", .other),
         ("chatterino-api-cache/4.0.0 link-resolver", .other),
+        // Notion's desktop app loads a page only when a note embeds it: a card, as the bare brand says.
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
+                + "Chrome/102.0.5005.167 Electron/19.1.9 Safari/537.36", .other
+        ),
         (
             "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ZulipURLPreview/3.4; +chat.example.org) "
                 + "Chrome/81.0.4044.113 Safari/537.36", .other
@@ -206,6 +211,9 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 WebchangeDetector/1.0",
         // ... and a player's own cover-art lookup, its device's job, not a person's listening.
         "MoodeRadio/9.1.0 ( moode@example.com )",
+        // A Mac's kernel named by a command-line tool is not a person's Mac; Heroku's CLI is not a Roku.
+        "Docker-Client/24.0.7 (darwin)",
+        "heroku/8.7.1 darwin-arm64 node-v20.9.0",
         // Bare names the players' rules must not catch: a word inside another name, a server of the same family.
         "deadbeef-cafe-0000",
         "Jellyfin-Server/10.9.11",
@@ -374,10 +382,10 @@ struct UserAgentFamilyTests {
         ("shortwave/5.0.0-default", .other),
         ("Tauon/11.2.0", .other),
         ("vocal/2.4.2", .other),
-        ("DSub", .other),
+        ("DSub", .android),
         ("supersonic/0.22.0", .other),
         ("JellyfinDesktop/2.0.0 (Darwin; unknown) Chrome/130.0.0.0", .desktop),
-        ("Findroid/1.1.0 via jellyfin-sdk-kotlin (OkHttp/5.4.0)", .other),
+        ("Findroid/1.1.0 via jellyfin-sdk-kotlin (OkHttp/5.4.0)", .android),
         ("Quodlibet/4.6.0 (+https://quodlibet.readthedocs.org/)", .other),
         ("Exaile/4.2.2 (+https://www.exaile.org)", .other),
         ("deadbeef", .other),
@@ -385,21 +393,14 @@ struct UserAgentFamilyTests {
         ("MPC-HC v1.9.14", .other),
         ("mopidy-stream/4.0.0 Mopidy/4.0.0 CPython/3.13.1", .other),
         ("Snapcast", .other),
-        // The apps of products whose servers fetch link cards: Zulip's and Nextcloud Talk's apps and Notion's
-        // desktop app are people (reference-agents.tsv).
+        // The apps of products whose servers fetch link cards: Zulip's and Nextcloud Talk's apps are people
+        // (reference-agents.tsv).
         ("ZulipMobile/26.22.145 (Android 10)", .android),
         ("ZulipFlutter/0.0.15+15 (iOS 17.4)", .ios),
         ("Mozilla/5.0 (Android) Nextcloud-Talk v17.10.0", .android),
         ("Mozilla/5.0 (iOS) Nextcloud-Talk v17.0.1", .ios),
-        (
-            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
-                + "Chrome/102.0.5005.167 Electron/19.1.9 Safari/537.36", .desktop
-        ),
-        // An iOS app's own string as AFNetworking builds it on the device: a person's app, whatever the app is
-        // called (reference-agents.tsv).
-        ("Spider Solitaire/2.0 (iPhone; iOS 16.0; Scale/3.00)", .ios),
-        ("Scanner Pro/8.1 (iPad; iOS 17.1; Scale/2.00)", .ios),
-        ("Tweetbot/3.5 (iPhone; iOS 11.0; Scale/3.00)", .ios),
+        // An app naming Android first keeps it over the "Scale/" of AFNetworking's iOS format it copies.
+        ("Podcasts/1.0 (Android; Android 14; Scale/2.63)", .android),
         // An OS "like Android" is not Android (browscap's tests).
         (
             "Mozilla/5.0 (Maemo; Linux; U; Jolla; Sailfish; like Android) AppleWebKit/538.1 (KHTML, like Gecko) Mobile "
