@@ -90,6 +90,8 @@ struct UserAgentFamilyTests {
         // browser-like form (their sources: reference-agents.tsv and the rules file).
         ("Halloy/2026.8", .other),
         ("chatterino-api-cache/4.0.0 link-resolver", .other),
+        ("WP-URLDetails/6.7.1 (+https://example.com)", .other),
+        ("OpenGraphReader/0.9.1 (+https://github.com/jhass/open_graph_reader)", .other),  // diaspora*'s cards
         // Notion's desktop app loads a page only when a note embeds it: a card, as the bare brand says.
         (
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
@@ -211,6 +213,8 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 WebchangeDetector/1.0",
         // ... and a player's own cover-art lookup, its device's job, not a person's listening.
         "MoodeRadio/9.1.0 ( moode@example.com )",
+        // ... and diaspora*'s pod connection tester, the one string of diaspora*'s that names it.
+        "diaspora-connection-tester",
         // A Mac's kernel named by a command-line tool is not a person's Mac; Heroku's CLI is not a Roku.
         "Docker-Client/24.0.7 (darwin)",
         "heroku/8.7.1 darwin-arm64 node-v20.9.0",
