@@ -75,7 +75,6 @@ struct UserAgentFamilyTests {
         ("Nextcloud-Server-Crawler/33.0.0", .other),
         ("Nextcloud-Server-Crawler/33.0.0; +https://cloud.example.com", .other),
         ("continuwuity/0.5.0 (embedbot; +https://continuwuity.org)", .other),
-        ("continuwuity/0.5.0 (bot; +https://continuwuity.org)", .other),
         ("Tuwunel/1.0.0", .other),
         ("Mbin/1.9.1 (+https://mbin.example/agent)", .other),
         ("Mozilla/5.0 (compatible; Fluxerbot/1.0; +https://fluxer.app)", .other),
@@ -92,6 +91,8 @@ struct UserAgentFamilyTests {
         ("chatterino-api-cache/4.0.0 link-resolver", .other),
         ("WP-URLDetails/6.7.1 (+https://example.com)", .other),
         ("OpenGraphReader/0.9.1 (+https://github.com/jhass/open_graph_reader)", .other),  // diaspora*'s cards
+        ("Mozilla/5.0 (compatible; zot)", .other),  // Hubzilla's
+        ("summaly/2.2.0", .other),  // Misskey's, before SummalyBot
         // Notion's desktop app loads a page only when a note embeds it: a card, as the bare brand says.
         (
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
@@ -215,6 +216,11 @@ struct UserAgentFamilyTests {
         "MoodeRadio/9.1.0 ( moode@example.com )",
         // ... and diaspora*'s pod connection tester, the one string of diaspora*'s that names it.
         "diaspora-connection-tester",
+        // The brands of card fetchers in their products' other strings: Keybase's CLI and service, Notion's API SDK,
+        // continuwuity's federation client.
+        "linux:Keybase CLI (go1.21.8):6.4.0",
+        "notionhq-client/2.2.15",
+        "continuwuity/0.5.0 (bot; +https://continuwuity.org)",
         // A Mac's kernel named by a command-line tool is not a person's Mac; Heroku's CLI is not a Roku.
         "Docker-Client/24.0.7 (darwin)",
         "heroku/8.7.1 darwin-arm64 node-v20.9.0",
@@ -403,6 +409,9 @@ struct UserAgentFamilyTests {
         ("ZulipFlutter/0.0.15+15 (iOS 17.4)", .ios),
         ("Mozilla/5.0 (Android) Nextcloud-Talk v17.10.0", .android),
         ("Mozilla/5.0 (iOS) Nextcloud-Talk v17.0.1", .ios),
+        // Lemmy clients calling their instance with their own names.
+        ("VoyagerApp/1.0", .other),
+        ("MlemUserAgent", .other),
         // An app naming Android first keeps it over the "Scale/" of AFNetworking's iOS format it copies.
         ("Podcasts/1.0 (Android; Android 14; Scale/2.63)", .android),
         // An OS "like Android" is not Android (browscap's tests).
