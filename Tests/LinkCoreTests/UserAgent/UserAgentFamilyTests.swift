@@ -89,6 +89,11 @@ struct UserAgentFamilyTests {
         // browser-like form (their sources: reference-agents.tsv and the rules file).
         ("Halloy/2026.8", .other),
         ("chatterino-api-cache/4.0.0 link-resolver", .other),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ZulipURLPreview/3.4; +chat.example.org) "
+                + "Chrome/81.0.4044.113 Safari/537.36", .other
+        ),
+        // ... WordPress's editor, and the servers' card fetchers an audit of the bare-brand rules found.
         ("WP-URLDetails/6.7.1 (+https://example.com)", .other),
         ("OpenGraphReader/0.9.1 (+https://github.com/jhass/open_graph_reader)", .other),  // diaspora*'s cards
         ("Mozilla/5.0 (compatible; zot)", .other),  // Hubzilla's
@@ -97,10 +102,6 @@ struct UserAgentFamilyTests {
         (
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
                 + "Chrome/102.0.5005.167 Electron/19.1.9 Safari/537.36", .other
-        ),
-        (
-            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ZulipURLPreview/3.4; +chat.example.org) "
-                + "Chrome/81.0.4044.113 Safari/537.36", .other
         ),
     ]
 
