@@ -103,6 +103,12 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Notion/2.0.41 "
                 + "Chrome/102.0.5005.167 Electron/19.1.9 Safari/537.36", .other
         ),
+        // Issue 15, ninth pass: Nostr, Farcaster and Status clients drawing a posted link's card
+        // (reference-agents.tsv).
+        ("Amethyst/1.14.0", .other),
+        ("Amethyst-Desktop/thumbnail", .other),
+        ("Mozilla/5.0 (compatible; HerocastBot/1.0; +https://herocast.xyz)", .other),
+        ("status-go/v0.151.15", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -228,6 +234,11 @@ struct UserAgentFamilyTests {
         // Bare names the players' rules must not catch: a word inside another name, a server of the same family.
         "deadbeef-cafe-0000",
         "Jellyfin-Server/10.9.11",
+        // Issue 15, ninth pass: a podcast host publishing from an instance whose address says "podcast"
+        // (reference-agents.tsv), and the same family's servers the podcast apps' rules must not catch.
+        "Castopod/2.0.0-next.3; +https://podcast.example.org/",
+        "audiobookshelf (+https://audiobookshelf.org)",
+        "PinePods/1.0",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -404,6 +415,22 @@ struct UserAgentFamilyTests {
         ("MPC-HC v1.9.14", .other),
         ("mopidy-stream/4.0.0 Mopidy/4.0.0 CPython/3.13.1", .other),
         ("Snapcast", .other),
+        // Issue 15, ninth pass: podcast and radio apps by their own sources' strings (reference-agents.tsv).
+        (
+            "Pinepods/0.9.0 b20252489 (phone;ios Version 17.4 (Build 21E219)) https://github.com/madeofpendletonwool/pinepods",
+            .ios
+        ),
+        (
+            "Pinepods/0.9.0 b20252489 (phone;android Linux 5.10.157-android13-4-00001) "
+                + "https://github.com/madeofpendletonwool/pinepods", .android
+        ),
+        ("Cardo/1.12.0", .other),
+        ("Podfriend Mobile 1.0", .other),
+        ("org.y20k.escapepod.Keys@1f2e3d4.APPLICATION_NAME 1.1.1", .android),
+        ("org.y20k.transistor.Keys@6d5a3c2.APPLICATION_NAME 4.1.1", .android),
+        ("audiobookshelf_channel", .android),
+        ("FocusPodcast_2.8.5.20250928", .android),
+        ("RadioDroid2/0.86", .android),
         // The apps of products whose servers fetch link cards: Zulip's and Nextcloud Talk's apps are people
         // (reference-agents.tsv).
         ("ZulipMobile/26.22.145 (Android 10)", .android),
@@ -439,6 +466,20 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (X11; Linux x86_64; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/33.3.0.0.0.0 "
                 + "Chrome/126.0.6478.122 Safari/537.36", .other
         ),
+        // ... in its Android form too, and Wolvic, the headsets' other browser, in each of its modes (Wolvic's source).
+        (
+            "Mozilla/5.0 (Linux; Android 10; Quest 2) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/13.0.0.2.16.259832224 "
+                + "SamsungBrowser/4.0 Chrome/87.0.4280.66 VR Safari/537.36", .other
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 10; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 "
+                + "Safari/537.36 Mobile VR Wolvic/1.0", .other
+        ),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/121.0.0.0 Safari/537.36 "
+                + "Wolvic/1.8.2", .other
+        ),
+        ("Mozilla/5.0 (Android 12; Mobile VR; rv:128.0) Gecko/128.0 Firefox/128.0 Wolvic/1.8.2", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
