@@ -235,7 +235,8 @@ struct UserAgentFamilyTests {
         "deadbeef-cafe-0000",
         "Jellyfin-Server/10.9.11",
         // Issue 15, ninth pass: a podcast host publishing from an instance whose address says "podcast"
-        // (reference-agents.tsv), and the same family's servers the podcast apps' rules must not catch.
+        // (reference-agents.tsv), and the same family's servers the podcast apps' rules must not catch:
+        // Audiobookshelf's (server/utils/fileUtils.js) and PinePods' (rust-api/src/services/tasks.rs).
         "Castopod/2.0.0-next.3; +https://podcast.example.org/",
         "audiobookshelf (+https://audiobookshelf.org)",
         "PinePods/1.0",
@@ -417,14 +418,14 @@ struct UserAgentFamilyTests {
         ("Snapcast", .other),
         // Issue 15, ninth pass: podcast and radio apps by their own sources' strings (reference-agents.tsv).
         (
-            "Pinepods/0.9.0 b20252489 (phone;ios Version 17.4 (Build 21E219)) https://github.com/madeofpendletonwool/pinepods",
-            .ios
+            "Pinepods/0.9.0 b20252489 (phone;ios Version 17.4 (Build 21E219)) "
+                + "https://github.com/madeofpendletonwool/pinepods", .ios
         ),
         (
-            "Pinepods/0.9.0 b20252489 (phone;android Linux 5.10.157-android13-4-00001) "
-                + "https://github.com/madeofpendletonwool/pinepods", .android
+            "Pinepods/0.9.0 b20252489 (phone;android BP2A.250605.031) https://github.com/madeofpendletonwool/pinepods",
+            .android
         ),
-        ("Cardo/1.12.0", .other),
+        ("Cardo/1.12.0", .desktop),
         ("Podfriend Mobile 1.0", .other),
         ("org.y20k.escapepod.Keys@1f2e3d4.APPLICATION_NAME 1.1.1", .android),
         ("org.y20k.transistor.Keys@6d5a3c2.APPLICATION_NAME 4.1.1", .android),
@@ -466,10 +467,12 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (X11; Linux x86_64; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/33.3.0.0.0.0 "
                 + "Chrome/126.0.6478.122 Safari/537.36", .other
         ),
-        // ... in its Android form too, and Wolvic, the headsets' other browser, in each of its modes (Wolvic's source).
+        // ... in its Android form too, and Wolvic, the headsets' other browser, in each of its modes (Wolvic's source,
+        // which copies the Quest browser's string for sites that ask for it).
         (
-            "Mozilla/5.0 (Linux; Android 10; Quest 2) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/13.0.0.2.16.259832224 "
-                + "SamsungBrowser/4.0 Chrome/87.0.4280.66 VR Safari/537.36", .other
+            "Mozilla/5.0 (Linux; Android 7.1.1; Quest) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "OculusBrowser/13.0.0.7.16.261647641 SamsungBrowser/4.0 Chrome/87.0.4280.66 Mobile VR Safari/537.36",
+            .other
         ),
         (
             "Mozilla/5.0 (Linux; Android 10; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 "
