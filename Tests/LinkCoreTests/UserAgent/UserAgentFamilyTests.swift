@@ -219,6 +219,9 @@ struct UserAgentFamilyTests {
             + "Safari/537.36 Didomi/1.0",
         "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.0.0 Mobile "
             + "Safari/537.36 WebchangeDetector/1.0",
+        // Issue 15, ninth pass: an AI agent driving a browser, by the token it appends (reference-agents.tsv).
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 "
+            + "Safari/537.36 Agent-NovaAct/0.9",
         // ... and a player's own cover-art lookup, its device's job, not a person's listening.
         "MoodeRadio/9.1.0 ( moode@example.com )",
         // ... and diaspora*'s pod connection tester, the one string of diaspora*'s that names it.
