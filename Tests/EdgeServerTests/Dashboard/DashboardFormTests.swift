@@ -257,7 +257,7 @@ import Testing
             _ = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone + " n/\(index)")])
         }
         _ = try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.android)])
-        #expect(try eventually(within: 5) { try server.storedClicks().count == 54 })
+        #expect(try server.waitForClicks(count: 54, within: 5))
         let first = try client.dashboardPage("/dashboard/clicks", session: session).text
         #expect(first.components(separatedBy: "<tr><td>").count - 1 == 50)
         let next = try #require(

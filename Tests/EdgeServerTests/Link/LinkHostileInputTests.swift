@@ -65,9 +65,8 @@ import Testing
                     + encode(encode(code + "L")) + "%26tolt_click%3D\(playID)", "\(code)L")
             #expect(LinkResponses.origin(of: play.header("location") ?? "") == "https://play.google.com")
         }
-        // The stored click holds the code as it is, not its encoding. (Clicks reach the store "within about a second",
-        // longer under a saturating load, README: `make test` runs the fuzz suites beside this.)
-        #expect(try eventually(within: 10) { try server.storedClicks().count == 2 * Self.codes.count })
+        // The stored click holds the code as it is, not its encoding.
+        #expect(try server.waitForClicks(count: 2 * Self.codes.count))
         #expect(Set(try server.storedClicks().map(\.code)) == Set(Self.codes + Self.codes.map { $0 + "L" }))
     }
 

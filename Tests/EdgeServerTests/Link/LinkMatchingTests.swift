@@ -74,8 +74,7 @@ import Testing
         #expect(
             play.header("location")?.hasPrefix(
                 "https://play.google.com/store/apps/details?id=com.acme.lite&hl=en&referrer=") == true)
-        // "Within about a second", longer under a saturating load (README): `make test` runs the fuzz suites beside this.
-        #expect(try eventually(within: 10) { try server.storedClicks().count == 2 })
+        #expect(try server.waitForClicks(count: 2))
     }
 
     @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HACK", "GOT"])

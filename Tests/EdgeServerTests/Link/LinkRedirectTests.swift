@@ -133,8 +133,7 @@ import Testing
         #expect(Set(ids).count == 20)
         let times = ids.compactMap { ClickID(parsing: $0)?.timestampMilliseconds }
         #expect(times.count == 20 && times == times.sorted(), "click ids start with their time")
-        // "Within about a second", longer under a saturating load (README): `make test` runs the fuzz suites beside this.
-        #expect(try eventually(within: 10) { try server.storedClicks().count == 20 })
+        #expect(try server.waitForClicks(count: 20))
         #expect(Set(try server.storedClicks().map(\.id)) == Set(ids))
     }
 }

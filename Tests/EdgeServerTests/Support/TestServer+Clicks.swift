@@ -20,6 +20,15 @@ extension TestServer {
         }
     }
 
+    /// Waits until the store holds `count` clicks of the organization; `false` when it does not within `seconds`.
+    ///
+    /// Clicks reach the store "within about a second", longer under a saturating load (README), and `make test` runs
+    /// the fuzz suites beside the link tests on 2 cores, where one run took 112 s for a suite that takes 1 s alone: so
+    /// the default allows 10 s. The wait returns as soon as the count is there.
+    func waitForClicks(count: Int, organizationID: String = "org_acme", within seconds: Double = 10) throws -> Bool {
+        try eventually(within: seconds) { try storedClicks(organizationID: organizationID).count == count }
+    }
+
     /// The clicks of `org_acme` once a sentinel click, made after everything the test sent before, is stored.
     ///
     /// A click is journaled before its response goes out and the ingester reads every segment in order, so
