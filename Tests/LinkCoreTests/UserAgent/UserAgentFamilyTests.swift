@@ -109,6 +109,8 @@ struct UserAgentFamilyTests {
         ("Amethyst-Desktop/thumbnail", .other),
         ("Mozilla/5.0 (compatible; HerocastBot/1.0; +https://herocast.xyz)", .other),
         ("status-go/v0.151.15", .other),
+        // Issue 15, tenth pass: zxing's Barcode Scanner fetching a scanned link's page title (zxing's source).
+        ("ZXing (Android)", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -455,6 +457,11 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (Linux; Ubuntu 14.04 like Android 4.4) AppleWebKit/537.36 Chromium/35.0.1870.2 Mobile Safari/537.36",
             .other
         ),
+        // ... nor Sailfish's browser writing an Android version for the sites that want one (its own per-site strings).
+        ("Mozilla/5.0 (Android 8.1.0; U; Mobile; rv:78.0) Gecko/78.0 SailfishBrowser/1.0", .other),
+        // Ladybird names no engine anyone else uses; its OS token gives the platform (SerenityOS's source).
+        ("Mozilla/5.0 (SerenityOS; x86_64) Ladybird/1.0", .other),
+        ("Mozilla/5.0 (macOS; AArch64) Ladybird/1.0", .desktop),
         // ... nor a TV browser's "Andr0id" (Opera TV's OMI on a Sony set).
         (
             "Mozilla/5.0 (Linux; Andr0id 12; BRAVIA 4K VH22) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.88 "
