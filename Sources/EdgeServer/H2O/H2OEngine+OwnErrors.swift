@@ -37,11 +37,14 @@ extension H2OEngine {
     }
 
     /// Makes h2o's own error with `response.status` go out as `response`, with the reason phrase and headers
-    /// ``H2OResponder`` gives every API answer.
+    /// ``H2OResponder`` gives every API answer, and `Access-Control-Allow-Origin: *`: h2o answers before the path is
+    /// routed, so the header every `/client/claims` answer carries (README, CORS) goes on all of them, which is
+    /// harmless, since they hold nothing but the error.
     private static func replaceError(_ response: APIResponse, in config: UnsafeMutablePointer<h2o_globalconf_t>) {
         var headers: [(name: [UInt8], value: [UInt8])] = response.headers.map {
             (Array($0.name.lowercased().utf8), Array($0.value.utf8))
         }
+        headers.append((Array("access-control-allow-origin".utf8), Array("*".utf8)))
         headers.append((Array("server".utf8), Array(serverName.bytes)))
         headers.append((Array("content-type".utf8), Array(StaticText.json.bytes)))
         headers.append((Array("cache-control".utf8), Array(StaticText.noStore.bytes)))

@@ -41,6 +41,7 @@ struct StaticText: @unchecked Sendable {
         case 409: return Reasons.conflict
         case 413: return Reasons.payloadTooLarge
         case 415: return Reasons.unsupportedMediaType
+        case 417: return Reasons.expectationFailed
         case 429: return Reasons.tooManyRequests
         case 503: return Reasons.unavailable
         default: return Reasons.internalError
@@ -62,6 +63,7 @@ struct StaticText: @unchecked Sendable {
         static let conflict = StaticText("Conflict")
         static let payloadTooLarge = StaticText("Payload Too Large")
         static let unsupportedMediaType = StaticText("Unsupported Media Type")
+        static let expectationFailed = StaticText("Expectation Failed")
         static let tooManyRequests = StaticText("Too Many Requests")
         static let unavailable = StaticText("Service Unavailable")
         static let internalError = StaticText("Internal Server Error")

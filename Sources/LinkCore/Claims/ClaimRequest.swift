@@ -51,7 +51,7 @@ public struct ClaimRequest: Sendable, Equatable {
         guard appUserID.count <= Self.maximumUserIDLength else {
             throw .invalidRequest("app_user_id must be 1–\(Self.maximumUserIDLength) characters")
         }
-        code = try identifier("code", required: false)
+        code = try Self.pastedCode(text("code", required: false))
         clickID = try identifier("click_id", required: false)
         guard code != nil || clickID != nil else { throw .invalidRequest("Send code or click_id") }
         if let code, code.utf8.count > 256 { throw .invalidRequest("code is longer than 256 bytes") }
@@ -80,6 +80,19 @@ extension ClaimRequest {
                 "\(name) must not hold control characters or line separators (it holds U+"
                     + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")")
         }
+    }
+
+    /// A code as a person pasted or typed it: without the whitespace around it (spaces, tabs, a line break copied
+    /// with it), which no code holds, then checked like any identifier.
+    static func pastedCode(_ value: String?) throws(ClaimFailure) -> String? {
+        guard let value else { return nil }
+        let scalars = value.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { throw .invalidRequest("code must not be blank") }
+        let code = String(scalars[first...last])
+        try checkIdentifier(code, name: "code")
+        return code
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

@@ -89,7 +89,7 @@ import Testing
             ("app_user_id", " "), ("app_user_id", "\t \t"), ("app_user_id", "\u{A0}"), ("app_user_id", "\u{3000}"),
             ("app_user_id", "\u{2028}"), ("app_user_id", "user\u{2029}1"), ("app_user_id", "user\n1"),
             ("app_user_id", "user\u{0}1"), ("app_user_id", "user\u{7F}"), ("app_user_id", "\u{85}user"),
-            ("app_user_id", "user\u{1B}[31m"), ("code", " "), ("code", "LEE\r\n"), ("click_id", "\u{2028}"),
+            ("app_user_id", "user\u{1B}[31m"), ("code", " "), ("code", "LE\r\nE"), ("click_id", "\u{2028}"),
             ("click_id", "clk_\u{0}"), ("public_id", "\u{A0}\u{A0}"), ("public_id", "pk_acme\u{0}"),
         ]
         for (field, value) in bad {
@@ -106,5 +106,8 @@ import Testing
         // Spaces inside an id, and characters beyond ASCII, are an app's to choose.
         let spaced = try client.claim(ClaimBody.make(user: "Ada Lovelace \u{1F600}", code: "LEE"))
         #expect(spaced.isClaim("claimed", user: "Ada Lovelace \u{1F600}"), "\(spaced.status) \(spaced.text)")
+        // A code pasted with the whitespace around it (a line break copied with it) claims that code.
+        let pasted = try client.claim(ClaimBody.make(user: "pasted", code: " lee\r\n"))
+        #expect(pasted.isClaim("claimed", user: "pasted"), "\(pasted.status) \(pasted.text)")
     }
 }

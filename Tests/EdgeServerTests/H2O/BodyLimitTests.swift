@@ -41,6 +41,8 @@ import Testing
         #expect(response.header("content-length") == String(response.body.count), "\(label)")
         #expect(response.header("cache-control") == "no-store", "\(label)")
         #expect(response.header("server") == "tolt-edge", "\(label)")
+        // Answered before routing, so with the CORS header every claims answer carries: a browser can read it.
+        #expect(response.header("access-control-allow-origin") == "*", "\(label)")
         #expect(response.header("connection") == "close" && upload.closed, "\(label): the connection stays open")
         #expect(
             String(decoding: response.rawHead.prefix(30), as: UTF8.self).hasPrefix("HTTP/1.1 413 Payload Too Large"))
@@ -147,6 +149,12 @@ import Testing
         for (head, status, code) in requests {
             let response = try server.client().exchange(Array(head.utf8))
             #expect(response.isError(status, code), "\(head): \(response.status) \(response.text)")
+            // The status line's reason phrase is the status's own, not "Internal Server Error".
+            let reason = status == 400 ? "Bad Request" : "Expectation Failed"
+            #expect(
+                String(decoding: response.rawHead.prefix(40), as: UTF8.self).hasPrefix("HTTP/1.1 \(status) \(reason)"),
+                "\(head)")
+            #expect(response.header("access-control-allow-origin") == "*", "\(head)")
         }
         #expect(try server.client().request("GET", "/healthz").status == 200)
     }

@@ -122,6 +122,7 @@ import Testing
         defer { server.shutdown() }
         for query in [
             "?starting_after=clk_nope", "?starting_after=abc", "?since=yesterday", "?since=2026-13-01T00:00:00Z",
+            "?since=2026-02-30", "?since=26-01-01T0", "?since=2026-1-1",
         ] {
             let response = try Self.list(server, query)
             #expect(response.status == 400, "\(query)")
@@ -147,6 +148,10 @@ import Testing
         #expect(
             try Self.ids(both) == seeded[100...].enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed())
         #expect(try Self.ids(try Self.list(server, "?partner_id=part_zed")).isEmpty)
+        // A date alone is its midnight UTC: every click of 2026-01-01, none after.
+        #expect(
+            try Self.ids(try Self.list(server, "?limit=100&since=2026-01-01")) == Array(seeded.reversed().prefix(100)))
+        #expect(try Self.ids(try Self.list(server, "?limit=100&since=2026-01-02")).isEmpty)
     }
 
     @Test func anOrganizationNeverSeesAnotherOnesClicks() throws {

@@ -137,6 +137,23 @@ import Testing
         }
     }
 
+    /// The dashboard's usual answers are redirects (303 to the sign-in page or after a form, 308 to a page's canonical
+    /// path): counted by their status, not as `other`.
+    @Test func theDashboardsRedirectsAreCountedByTheirStatus() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let signIn = try client.request("GET", "/dashboard")
+        let canonical = try client.request("GET", "/dashboard/sign-in/")
+        #expect(signIn.status == 303, "\(signIn.status) \(signIn.text)")
+        #expect(canonical.status == 308, "\(canonical.status) \(canonical.text)")
+        let text = try Self.scrape(client)
+        let counted = text.all(Self.requests).filter { $0.labels["route"]?.hasPrefix("dashboard") == true }
+        #expect(counted.filter { $0.labels["code"] == "303" }.reduce(0) { $0 + $1.value } == 1)
+        #expect(counted.filter { $0.labels["code"] == "308" }.reduce(0) { $0 + $1.value } == 1)
+        #expect(counted.allSatisfy { $0.labels["code"] != "other" || $0.value == 0 })
+    }
+
     @Test func aMetricsPortServesTheScrapeOnItsOwnListenerAndTheMainOneNoLonger() throws {
         let server = try TestServer { $0.metricsPort = 0 }
         defer { server.shutdown() }

@@ -56,7 +56,7 @@ import Testing
             " ", "\t", "\u{A0}", "\u{2003}\u{3000}", "\u{FEFF}a\u{0}", "a\u{1}", "a\u{1F}", "a\u{7F}", "a\u{80}",
             "a\u{9F}",
             "a\u{2028}b", "a\u{2029}", "a\nb", "a\r",
-        ] {
+        ] where field != "code" || !["a\r", "a\u{2029}"].contains(value) {  // a code's surrounding whitespace is trimmed
             var fields = [("public_id", "pk"), ("app_user_id", "u"), ("code", "C"), ("click_id", "clk_1")]
             fields = fields.map { $0.0 == field ? ($0.0, value) : $0 }
             let body = "{" + fields.map { #""\#($0.0)":"\#(jsonEscaped($0.1))""# }.joined(separator: ",") + "}"
@@ -64,6 +64,24 @@ import Testing
             #expect(
                 failure?.status == 400 && failure?.message.hasPrefix(field) == true, "\(String(describing: failure))")
         }
+    }
+
+    /// A code is pasted or typed by a person: the whitespace around it (a space, a tab, the line break copied with
+    /// it, a no-break space) is not part of it. A control character inside a code is still refused, and whitespace
+    /// around any other identifier is kept or refused as before.
+    @Test func aCodesSurroundingWhitespaceIsTrimmed() throws {
+        for pasted in [" SAM20 ", "\tSAM20", "SAM20\r\n", "\u{A0}SAM20\u{3000}"] {
+            let body = #"{"public_id":"pk","app_user_id":"u","code":"\#(jsonEscaped(pasted))"}"#
+            #expect(try ClaimRequest(body: Array(body.utf8)).code == "SAM20", "\(pasted.debugDescription)")
+        }
+        for inside in ["SAM\n20", " SAM\u{0}20 "] {
+            let body = #"{"public_id":"pk","app_user_id":"u","code":"\#(jsonEscaped(inside))"}"#
+            #expect(throws: ClaimFailure.self, "\(inside.debugDescription)") {
+                try ClaimRequest(body: Array(body.utf8))
+            }
+        }
+        let user = #"{"public_id":"pk","app_user_id":"u\r","code":"C"}"#
+        #expect(throws: ClaimFailure.self) { try ClaimRequest(body: Array(user.utf8)) }
     }
 
     @Test func ordinaryTextIsAnIdentifier() throws {
