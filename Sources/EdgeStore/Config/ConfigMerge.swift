@@ -227,25 +227,37 @@ struct ConfigMerge {
     }
 
     /// Codes that two active partners of one organization hold: accepted, since data can come from
-    /// elsewhere, but links answer 404 and claims 409 for them until one is deactivated.
+    /// elsewhere, but links answer 404 and claims 409 for them until one is deactivated. The warning names the
+    /// partners that make the conflict, as the link table counts them: active partners of that organization
+    /// holding the code active, in any case (a code is per organization: `/a/<public_key>/<code>`).
     private func sharedCodeWarnings() -> [String] {
         let table = LinkTable(existing)
-        var warnings: [String] = []
-        var reported: Set<String> = []
+        var partners: [String: PartnerRecord] = [:]
+        for partner in existing.partners { partners[partner.id] = partner }
+        var organizationOfProgram: [String: String] = [:]
+        for program in existing.programs { organizationOfProgram[program.id] = program.organizationID }
+        var organizationsByID: [String: OrganizationRecord] = [:]
+        for organization in existing.organizations { organizationsByID[organization.id] = organization }
+        // The active holders of each organization's code, folded to lower case.
+        var holders: [String: Set<String>] = [:]
+        var order: [(key: String, code: String, organization: OrganizationRecord)] = []
         for code in existing.codes where code.active {
-            guard let partner = existing.partners.first(where: { $0.id == code.partnerID }),
-                let program = existing.programs.first(where: { $0.id == partner.programID }),
-                let organization = existing.organizations.first(where: { $0.id == program.organizationID }),
-                case .conflict? = table.match(publicKey: organization.publicKey, code: code.code)
+            guard let partner = partners[code.partnerID], partner.isActive,
+                let organizationID = organizationOfProgram[partner.programID],
+                let organization = organizationsByID[organizationID]
             else { continue }
             let key = organization.id + "\u{0}" + ASCII.lowercased(code.code)
-            guard reported.insert(key).inserted else { continue }
-            let holders = existing.codes.filter {
-                ASCII.lowercased($0.code) == ASCII.lowercased(code.code) && $0.active
-            }
-            .map(\.partnerID).sorted().joined(separator: ", ")
+            if holders[key] == nil { order.append((key, code.code, organization)) }
+            holders[key, default: []].insert(partner.id)
+        }
+        var warnings: [String] = []
+        for (key, code, organization) in order {
+            guard let partnerIDs = holders[key], partnerIDs.count > 1,
+                case .conflict? = table.match(publicKey: organization.publicKey, code: code)
+            else { continue }
             warnings.append(
-                "code \(code.code) is held by more than one partner of \(organization.id) (\(holders)): "
+                "code \(code) is held by more than one partner of \(organization.id) "
+                    + "(\(partnerIDs.sorted().joined(separator: ", "))): "
                     + "its link answers 404 and claims answer 409 until only one holds it")
         }
         return warnings

@@ -69,7 +69,8 @@ extension SQLStore {
         guard let id = customerIDs.first else { return nil }
         return try db.rows(
             """
-            SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
+            SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at, claimed_at
+            FROM customers
             WHERE organization_id = ? AND id = ?
             """, [.text(organizationID), .text(id)], Self.ledgerCustomer
         ).first
@@ -80,7 +81,7 @@ extension SQLStore {
             id: row.text(0), partnerID: row.text(1), programID: row.text(2),
             status: CustomerStatus(rawValue: row.text(3)) ?? .lead,
             lifecycle: CustomerStatus(rawValue: row.text(4)) ?? .lead, statusChangedAt: row.optionalInt(5),
-            firstPaidAt: row.optionalInt(6))
+            firstPaidAt: row.optionalInt(6), claimedAt: row.int(7))
     }
 
     /// The first claimed customer one of `ids` leads to, in order: claimed with it, or moved to it by a transfer.
@@ -90,8 +91,8 @@ extension SQLStore {
         for id in ids {
             let found = try db.rows(
                 """
-                SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at FROM customers
-                WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
+                SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at, claimed_at
+                FROM customers WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
                     WHERE organization_id = ?1 AND app_user_id = ?2))
                 ORDER BY customer_id = ?2 DESC LIMIT 1
                 """, [.text(organizationID), .text(id)], Self.ledgerCustomer)

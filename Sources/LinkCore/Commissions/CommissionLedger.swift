@@ -53,11 +53,14 @@ public struct CommissionLedger: Sendable, Equatable {
         public var statusChangedAt: Int64?
         /// When the customer first paid (purchase time), the start of a rule's `duration_months`.
         public var firstPaidAt: Int64?
+        /// When the claim tied the customer to the partner (milliseconds since 1970, the server's clock): purchases
+        /// made before it are not the partner's. `nil` only where no claim time is known (tests of other rules).
+        public var claimedAt: Int64?
 
         /// A value with every field given.
         public init(
             id: String, partnerID: String, programID: String, status: CustomerStatus, lifecycle: CustomerStatus? = nil,
-            statusChangedAt: Int64? = nil, firstPaidAt: Int64? = nil
+            statusChangedAt: Int64? = nil, firstPaidAt: Int64? = nil, claimedAt: Int64? = nil
         ) {
             self.id = id
             self.partnerID = partnerID
@@ -66,6 +69,7 @@ public struct CommissionLedger: Sendable, Equatable {
             self.lifecycle = lifecycle ?? (status == .refunded ? .paying : status)
             self.statusChangedAt = statusChangedAt
             self.firstPaidAt = firstPaidAt
+            self.claimedAt = claimedAt
         }
     }
 

@@ -4,7 +4,8 @@
 ///
 /// - A paid production `INITIAL_PURCHASE`, `NON_RENEWING_PURCHASE` or `RENEWAL` of a claimed customer records
 ///   its transaction and, when the program's rule allows, earns a commission (`reversed` at once when the
-///   purchase's refund arrived first).
+///   purchase's refund arrived first). One made before the claim (``claimTolerance``) is not the partner's and
+///   changes nothing (`before_claim`), and nor does its refund.
 /// - A refund (`CANCELLATION` by `CUSTOMER_SUPPORT`, or a negative price) reverses the commission of its
 ///   transaction; `REFUND_REVERSED` puts it back. Both are kept on the transaction when its purchase has not
 ///   arrived, and the later of two refund events (by event time) wins.
@@ -66,7 +67,11 @@ public enum CommissionPlanner {
         let transactionID = event.transactionID ?? "event:" + event.id
         let stored = ledger.transaction(transactionID)
         if stored?.revenueCents != nil { return WebhookPlan(outcome: .duplicateTransaction) }
+        // A missing or implausible purchase time (read as absent) is the event's time, which is never earlier.
         let purchasedAt = event.purchasedAt ?? time
+        // Not the partner's: not recorded, so it is not the first paid purchase either, and the customer's
+        // status stays. A renewal made after the claim is a purchase of its own, and counts.
+        if isBeforeClaim(purchasedAt, customer: customer) { return WebhookPlan(outcome: .beforeClaim) }
         let transaction = CommissionLedger.Transaction(
             transactionID: transactionID, customerID: customer.id, revenueCents: price.cents,
             purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt)
@@ -119,6 +124,14 @@ public enum CommissionPlanner {
         if ledger.customer == nil, ledger.transaction(transactionID) == nil {
             return WebhookPlan(outcome: .unattributed)
         }
+        // A refund of a purchase made before the claim (by the purchase time the refund event carries): that
+        // purchase is never recorded, so there is nothing to take back and nothing to keep for it. Without a
+        // purchase time the refund is kept as usual; its purchase, if it was before the claim, never uses it.
+        if ledger.transaction(transactionID)?.revenueCents == nil, let customer = ledger.customer,
+            let purchasedAt = event.purchasedAt, isBeforeClaim(purchasedAt, customer: customer)
+        {
+            return WebhookPlan(outcome: .beforeClaim)
+        }
         var transaction =
             ledger.transaction(transactionID)
             ?? CommissionLedger.Transaction(transactionID: transactionID, customerID: ledger.customer?.id)
@@ -143,6 +156,18 @@ public enum CommissionPlanner {
             customer.lifecycle, transactions: after, otherPaid: ledger.otherPaid, customer: customer.id)
         if status != customer.status { plan.customerStatus = .init(status, at: time) }
         return plan
+    }
+
+    /// How long before the claim a purchase may be made and still count as made after it, in milliseconds: two
+    /// minutes. The purchase time is the store's clock (Apple's, Google's) and the claim time ours, and the SDK
+    /// retries a claim for up to 90 s, so a purchase made while the claim was on its way can carry an earlier
+    /// time; a purchase made more than two minutes before it is one the partner did not bring.
+    public static let claimTolerance: Int64 = 120_000
+
+    /// Whether a purchase made at `purchasedAt` was made before the customer's claim (beyond the tolerance).
+    static func isBeforeClaim(_ purchasedAt: Int64, customer: CommissionLedger.Customer) -> Bool {
+        guard let claimedAt = customer.claimedAt else { return false }
+        return purchasedAt < claimedAt - claimTolerance
     }
 
     /// A cancellation, expiration, uncancellation, trial or purchase: the lifecycle moves to `target` unless

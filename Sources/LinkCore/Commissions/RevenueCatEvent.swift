@@ -1,9 +1,10 @@
 /// The fields of a RevenueCat webhook event that attribution reads, parsed from the body RevenueCat posts:
 /// `{"api_version":"1.0","event":{"id":…,"type":…,…}}`.
 ///
-/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`): every other
-/// field is read when it has the documented type and ignored otherwise, so an event RevenueCat changes or
-/// adds later is still stored and answered `200` rather than refused and retried for hours.
+/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`, and no object
+/// that names a member twice, at any depth): every other field is read when it has the documented type and
+/// ignored otherwise, so an event RevenueCat changes or adds later is still stored and answered `200` rather than
+/// refused and retried for hours.
 public struct RevenueCatEvent: Sendable, Equatable {
     /// The largest body accepted, in bytes.
     public static let maximumBodySize = 1 << 20
@@ -57,6 +58,12 @@ public struct RevenueCatEvent: Sendable, Equatable {
         let root: JSONValue
         do { root = try JSONParser.parse(body) } catch { throw .init("The body is not valid JSON: \(error)") }
         guard case .object = root else { throw .init("The body must be a JSON object") }
+        // Refused, not read as its last value: the body is stored as posted, and a reader of it that takes the
+        // first value would see another event (another price, user or transaction). RevenueCat never repeats one.
+        if let path = root.repeatedMemberPath {
+            let shown = path.unicodeScalars.count <= 128 ? path : "a member"
+            throw .init("The body names \(shown) more than once")
+        }
         guard let version = root["api_version"], version != .null else {
             throw .init("api_version is required: the body must be {\"api_version\":…,\"event\":{…}}")
         }

@@ -7,6 +7,8 @@ public enum WebhookOutcome: String, Sendable, CaseIterable {
     case purchaseRecorded = "purchase_recorded"
     /// A purchase whose transaction was already recorded by another event.
     case duplicateTransaction = "duplicate_transaction"
+    /// A purchase (or the refund of one) made before the customer's claim: not the partner's, not recorded.
+    case beforeClaim = "before_claim"
     /// A free trial started.
     case trialStarted = "trial_started"
     /// A purchase with no price (a free offer): no money.

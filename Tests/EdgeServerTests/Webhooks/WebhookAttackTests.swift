@@ -130,11 +130,11 @@ import Testing
                 type, user: user, price: "10", transaction: transaction,
                 ["event_timestamp_ms": time, "purchased_at_ms": time])
         }
-        try server.claimUser("dur-in")
+        try server.claimUser("dur-in", at: start - 60_000)
         try client.deliver(purchase("dur-in", "INITIAL_PURCHASE", "dur-in-0", at: start))
         #expect(try client.deliver(purchase("dur-in", "RENEWAL", "dur-in-13", at: later)) == "purchase_recorded")
 
-        try server.claimUser("dur-out")
+        try server.claimUser("dur-out", at: start - 60_000)
         #expect(try client.deliver(purchase("dur-out", "RENEWAL", "dur-out-13", at: later)) == "commission_created")
         #expect(
             try client.deliver(purchase("dur-out", "INITIAL_PURCHASE", "dur-out-0", at: start)) == "commission_created")

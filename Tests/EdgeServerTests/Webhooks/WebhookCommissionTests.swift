@@ -73,10 +73,10 @@ import Testing
     ) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
-        try server.claimUser("d1")
         let client = server.client()
-        // Two years back: the webhook reads event times more than a day ahead as absent.
+        // Two years back: the webhook reads event times more than a day ahead as absent. The claim came first.
         let first = Timestamp.adding(months: -24, to: WallClock.milliseconds())
+        try server.claimUser("d1", at: first - 60_000)
         func renewal(_ months: Int, minus: Int64 = 0, transaction: String) throws -> String {
             let at = Timestamp.adding(months: months, to: first) - minus
             return try client.deliver(

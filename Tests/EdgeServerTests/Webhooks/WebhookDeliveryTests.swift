@@ -47,6 +47,40 @@ import Testing
         #expect(try Self.storedEvents(server).isEmpty)
     }
 
+    /// A member named twice was read as its last value while the body was stored as posted, so a reader of the
+    /// stored body taking the first (and `/client/claims` refuses the same) saw another price, user or event. It
+    /// is refused like a claim's, at any depth, and nothing is stored.
+    @Test(arguments: StoreKind.allCases) func aMemberNamedTwiceIs400AndNothingIsStored(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
+        defer { server.shutdown() }
+        try server.claimUser("m1")
+        let client = server.client()
+        let clean = String(
+            decoding: RevenueCatPayload.purchase(user: "m1", price: "9.99", transaction: "m-1", id: "evt-m1"),
+            as: UTF8.self)
+        func with(_ members: String) -> String {
+            clean.replacingOccurrences(of: #""event":{"#, with: #""event":{"# + members + ",")
+        }
+        let cases: [(body: String, path: String)] = [
+            (with(#""price":999.99"#), "event.price"),
+            (with(#""app\u005fuser_id":"someone_else""#), "event.app_user_id"),
+            (with(#""transaction_id":"m-2""#), "event.transaction_id"),
+            (with(#""id":"evt-other""#), "event.id"),
+            (with(#""experiments":[{"id":"a","id":"b"}]"#), "event.experiments[0].id"),
+            (#"{"api_version":"1.0","api_version":"2.0","event":{"id":"e1","type":"TEST"}}"#, "api_version"),
+            (#"{"api_version":"1.0","event":{"id":"e1","type":"TEST"},"event":{"id":"e2","type":"TEST"}}"#, "event"),
+        ]
+        for (body, path) in cases {
+            let response = try client.webhook(Array(body.utf8))
+            #expect(response.isError(400, "invalid_request"), "\(path): \(response.status) \(response.text)")
+            #expect(response.message == "The body names \(path) more than once", "\(response.message)")
+        }
+        #expect(try Self.storedEvents(server).isEmpty)
+        #expect(try client.commissions().isEmpty)
+        #expect(try client.deliver(Array(clean.utf8)) == "commission_created", "the body without a repeat is fine")
+        #expect(try Self.storedEvents(server).map(\.body) == [clean], "stored as posted")
+    }
+
     @Test func aTwoMebibyteBodyIsAJSON413() throws {
         let server = try TestServer.webhooks()
         defer { server.shutdown() }

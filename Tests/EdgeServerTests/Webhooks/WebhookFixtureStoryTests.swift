@@ -21,7 +21,9 @@ import Testing
     @Test func theFixtureCustomersStoryPostedAsItIs() throws {
         let server = try TestServer.webhooks()
         defer { server.shutdown() }
-        try server.claimUser("user_8412")
+        // The story begins with a trial on 2026-02-23: the claim came before it (purchases made before the claim
+        // are not the partner's).
+        try server.claimUser("user_8412", at: Timestamp.parse("2026-02-20T00:00:00Z")!)
         let client = server.client()
         for (file, outcome) in Self.story {
             let body = try Array(

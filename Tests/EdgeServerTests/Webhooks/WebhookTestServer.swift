@@ -1,3 +1,4 @@
+import EdgeStore
 import Foundation
 import LinkCore
 import TestSupport
@@ -31,6 +32,18 @@ extension TestServer {
     func claimUser(_ user: String, code: String = "SAM20") throws {
         let response = try client().claim(ClaimBody.recent(user: user, code: code))
         guard response.status == 200 else { throw TestError("claim \(user): \(response.status) \(response.text)") }
+    }
+
+    /// Records a claim of `user` for `part_sam` (`SAM20`, `prg_acme`) made at `claimedAt`, through the store as
+    /// the claim route would: for tests whose purchases are dated in the past (the fixtures' story of 2026, a
+    /// rule's months), since purchases made before the claim are not recorded and a claim over HTTP is made now.
+    func claimUser(_ user: String, at claimedAt: Int64) throws {
+        let (_, created) = try store.claim(
+            CustomerRecord(
+                id: EntityID.make(prefix: "cust_"), organizationID: "org_acme", customerID: user,
+                partnerID: "part_sam", programID: "prg_acme", code: "SAM20", clickID: nil, status: "lead",
+                claimedAt: claimedAt, firstSeenAt: claimedAt))
+        guard created else { throw TestError("claim \(user): already claimed") }
     }
 }
 

@@ -130,6 +130,44 @@ import Testing
         #expect(!elsewhere.warnings.contains { $0.contains("LEE") })
     }
 
+    /// The review's case: org_acme's `SAM20` copied as `sam20` by part_kim warned about part_demo too, a partner of
+    /// org_demo (a code is per organization: `/a/<public_key>/<code>`). Only the holders that make the code
+    /// 404 and claims 409 are named: active partners of that organization holding it active.
+    @Test(arguments: StoreKind.allCases) func theSharedCodeWarningNamesOnlyTheOrganizationsActiveHolders(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        try fixture.importJSON(ConfigFixtures.acme)
+        try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_demo","name":"Demo","public_key":"pk_demo","secret_key":"sk_demo_secret",
+              "programs":[{"id":"prg_demo","name":"Demo","partners":[
+                {"id":"part_demo","name":"Demo","status":"active","codes":[{"code":"Sam20","active":true}]}]}]}]}
+            """)
+        let report = try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[
+              {"id":"part_kim","name":"Kim","status":"active","codes":[{"code":"sam20","active":true}]},
+              {"id":"part_gone","name":"Gone","status":"inactive","codes":[{"code":"SAM20","active":true}]},
+              {"id":"part_old","name":"Old","status":"active","codes":[{"code":"sAm20","active":false}]}]}]}]}
+            """)
+        // The code is shown as one holder spells it.
+        #expect(
+            report.warnings.map { $0.lowercased() } == [
+                "code sam20 is held by more than one partner of org_acme (part_kim, part_sam): "
+                    + "its link answers 404 and claims answer 409 until only one holds it"
+            ])
+        // Once part_kim's code is inactive only part_sam holds it: no conflict and no warning, though an inactive
+        // partner, an inactive code and another organization's partner hold the same text.
+        let resolved = try fixture.importJSON(
+            """
+            {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[
+              {"id":"part_kim","codes":[{"code":"sam20","active":false}]}]}]}]}
+            """)
+        #expect(resolved.warnings.isEmpty, "\(resolved.warnings)")
+    }
+
     @Test(arguments: StoreKind.allCases) func exportRoundTripsWithoutSecrets(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }

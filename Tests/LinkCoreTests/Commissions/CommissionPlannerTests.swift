@@ -38,15 +38,16 @@ import Testing
     }
 
     /// The ledger of the claimed customer `cust_1`, shown as `status`. Its lifecycle is `lifecycle`, by default
-    /// `status` (`paying` for a refunded customer), set at `changedAt`.
+    /// `status` (`paying` for a refunded customer), set at `changedAt`; claimed at `claimedAt` (by default no
+    /// claim time, so that purchases of any time count).
     static func ledger(
         _ status: CustomerStatus = .lead, lifecycle: CustomerStatus? = nil, changedAt: Int64? = nil,
-        firstPaidAt: Int64? = nil, _ transactions: [Transaction] = []
+        firstPaidAt: Int64? = nil, claimedAt: Int64? = nil, _ transactions: [Transaction] = []
     ) -> CommissionLedger {
         CommissionLedger(
             customer: .init(
                 id: customerID, partnerID: "part_sam", programID: "prg_1", status: status, lifecycle: lifecycle,
-                statusChangedAt: changedAt, firstPaidAt: firstPaidAt),
+                statusChangedAt: changedAt, firstPaidAt: firstPaidAt, claimedAt: claimedAt),
             transactions: transactions)
     }
 

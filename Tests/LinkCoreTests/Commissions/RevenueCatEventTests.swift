@@ -210,6 +210,38 @@ import Testing
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "no error")")
     }
 
+    /// As `/client/claims` does: a repeated member is refused, not read as its last value, at any depth.
+    @Test(arguments: [
+        (#"{"api_version":"1.0","api_version":"1.0","event":{"id":"e1","type":"TEST"}}"#, "api_version"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":"TEST"},"event":{"id":"e2","type":"TEST"}}"#, "event"),
+        (#"{"api_version":"1.0","event":{"id":"e1","type":"RENEWAL","price":9.99,"price":0.01}}"#, "event.price"),
+        (#"{"api_version":"1.0","event":{"id":"e1","id":"e2","type":"TEST"}}"#, "event.id"),
+        (
+            #"{"api_version":"1.0","event":{"id":"e1","type":"TEST","app_user_id":"a","app\u005fuser_id":"b"}}"#,
+            "event.app_user_id"
+        ),
+        (
+            #"{"api_version":"1.0","event":{"id":"e1","type":"TEST","subscriber_attributes":{"$email":{"value":"a","value":"b"}}}}"#,
+            "event.subscriber_attributes.$email.value"
+        ),
+        (
+            #"{"api_version":"1.0","event":{"id":"e1","type":"TEST","experiments":[{},{"id":1,"id":2}]}}"#,
+            "event.experiments[1].id"
+        ),
+    ])
+    func refusesAMemberNamedTwice(body: String, path: String) {
+        let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(body) }
+        #expect(error?.message == "The body names \(path) more than once")
+    }
+
+    @Test func aLongRepeatedNameIsNotEchoed() {
+        let name = String(repeating: "n", count: 200)
+        let error = #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(#"{"api_version":"1.0","event":{"id":"e1","type":"TEST","\#(name)":1,"\#(name)":2}}"#)
+        }
+        #expect(error?.message == "The body names a member more than once")
+    }
+
     @Test func idAndTypeHaveALengthLimit() throws {
         let longest = String(repeating: "a", count: RevenueCatEvent.maximumIDLength)
         #expect(try Self.parse(#"{"api_version":"1","event":{"id":"\#(longest)","type":"TEST"}}"#).id == longest)

@@ -23,6 +23,17 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try parse(text) }
     }
 
+    @Test func repeatedMemberPathNamesTheFirstRepeat() throws {
+        #expect(try parse(#"{"a":1,"b":{"c":[1,{"d":2}]}}"#).repeatedMemberPath == nil)
+        #expect(try parse(#"{"a":{"b":1},"c":{"b":2}}"#).repeatedMemberPath == nil, "names repeat across objects")
+        #expect(try parse(#"{"a":1,"a":1}"#).repeatedMemberPath == "a")
+        #expect(try parse(#"{"a":1,"\u0061":2}"#).repeatedMemberPath == "a", "escapes are read first")
+        #expect(try parse(#"{"x":{"b":1,"b":2},"x":3}"#).repeatedMemberPath == "x", "the outer repeat first")
+        #expect(try parse(#"{"a":{"b":1,"b":2}}"#).repeatedMemberPath == "a.b")
+        #expect(try parse(#"{"a":[{},[{"c":1,"c":2}]]}"#).repeatedMemberPath == "a[1][0].c")
+        #expect(try parse(#"[{"c":1,"c":2}]"#).repeatedMemberPath == "[0].c")
+    }
+
     @Test func refusesInvalidUTF8AndDeepNesting() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
         #expect(throws: JSONParser.Failure.self) { try parse(String(repeating: "[", count: 100_000)) }
