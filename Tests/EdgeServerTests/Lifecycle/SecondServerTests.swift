@@ -118,12 +118,40 @@ import Testing
         #expect(next.child.waitForExit(within: 20)?.status == 0, "\(next.child.stderr)")
     }
 
+    @Test func aSecondServeOnABusyPortIsRefusedAndEveryConnectionReachesTheFirst() throws {
+        let data = try CrashRecoveryTests.dataDirectory()
+        defer { data.remove() }
+        let other = try TemporaryDirectory()
+        defer { other.remove() }
+        let first = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "first")
+        defer {
+            first.child.signal(SIGKILL)
+            _ = first.child.waitForExit(within: 5)
+        }
+        // Its own data directory, with no program: had it joined the port, its share of the taps would get a 404.
+        let second = try ChildProcess(
+            ["serve", "--host", "127.0.0.1", "--port", String(first.port), "--threads", "2", "--data", other.path],
+            outputIn: other.path, label: "second")
+        #expect(try Self.exitOfRefusedStart(second) == 1)
+        #expect(
+            second.stderr.contains("tolt-edge: cannot listen on 127.0.0.1:\(first.port): Address already in use"),
+            "\(second.stderr)")
+        for _ in 0..<40 {
+            // A connection of its own each time: the kernel spreads connections, not requests.
+            let status = try HTTPClient(port: first.port).request(
+                "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)]
+            ).status
+            #expect(status == 302)
+        }
+        first.child.signal(SIGTERM)
+        #expect(first.child.waitForExit(within: 20)?.status == 0)
+    }
 }
 
 /// The same in one process, as an embedding program (or the test suite) starts servers: refused while another holds
 /// the directory or the port, free again once it has stopped.
 @Suite struct SecondServerInProcessTests {
-    /// A one-loop server on `directory` and `port`, over TLS with `certificate`.
+    /// A two-loop server on `directory` and `port` (0: any free one), over TLS when a `certificate` is given.
     static func server(on directory: String, port: Int = 0, certificate: TestCertificate? = nil) throws -> EdgeServer {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -132,6 +160,30 @@ import Testing
         configuration.dataDirectory = directory
         configuration.tls = certificate.map { TLSFiles(certificate: $0.certificate, key: $0.key) }
         return try EdgeServer(configuration: configuration, log: { _ in })
+    }
+
+    /// A listening socket on a port of 127.0.0.1 the kernel picks, with `SO_REUSEPORT` (what another server's
+    /// listeners have) or without, and its port. The caller closes it.
+    static func holdPort(sharing: Bool) throws -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if sharing { setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0
+                    && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw TestError("cannot hold a port: errno \(errno)")
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     @Test func aSecondServerOnTheSameDirectoryIsRefusedUntilTheFirstHasStopped() throws {
@@ -153,5 +205,43 @@ import Testing
         defer { second.stop() }
         #expect(try fixture.store.allClicks().map(\.id) == [id], "the first server's click, stored at its stop")
         #expect(try SecondServerTests.tap(HTTPClient(port: second.port), count: 1).count == 1)
+    }
+
+    /// A port held by a socket that shares it (another server's listeners) or not: the start fails with the usual
+    /// message, over TLS too, and leaves the data directory free for the next attempt.
+    @Test(arguments: [false, true], [false, true]) func aBusyPortFailsTheStart(sharing: Bool, tls: Bool) throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.standard)
+        defer { fixture.remove() }
+        let certificate = try tls ? TestCertificate(in: fixture.directory, name: "busy") : nil
+        let (holder, port) = try Self.holdPort(sharing: sharing)
+        defer { close(holder) }
+        #expect {
+            _ = try Self.server(on: fixture.directory, port: port, certificate: certificate)
+        } throws: { error in
+            "\(error)" == "cannot listen on 127.0.0.1:\(port): Address already in use"
+        }
+        let server = try Self.server(on: fixture.directory, certificate: certificate)
+        defer { server.stop() }
+        #expect(server.port != port)
+    }
+
+    /// The metrics listener never shared its port: a port held either way stops the start too.
+    @Test(arguments: [false, true]) func aBusyMetricsPortFailsTheStart(sharing: Bool) throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.standard)
+        defer { fixture.remove() }
+        let (holder, port) = try Self.holdPort(sharing: sharing)
+        defer { close(holder) }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 1
+        configuration.dataDirectory = fixture.directory
+        configuration.metricsHost = "127.0.0.1"
+        configuration.metricsPort = port
+        #expect {
+            _ = try EdgeServer(configuration: configuration, log: { _ in })
+        } throws: { error in
+            "\(error)".hasSuffix("cannot listen on 127.0.0.1:\(port): Address already in use")
+        }
     }
 }
