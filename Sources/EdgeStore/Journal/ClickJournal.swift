@@ -72,6 +72,14 @@ public final class ClickJournal: Sendable {
         lock.release()
     }
 
+    /// Throws what opening a journal on `dataDirectory` would throw when another journal holds the directory, and
+    /// keeps nothing: for what a start does before it opens its journal (`serve --demo` imports its program first),
+    /// so that a second server is refused before it writes anywhere. A directory that is not there yet is free.
+    public static func checkNotInUse(dataDirectory: String) throws {
+        guard FileSystem.isDirectory(dataDirectory) else { return }
+        try DataDirectoryLock(dataDirectory: dataDirectory).release()
+    }
+
     /// Whether `text` is a node id as ``init(dataDirectory:segmentSize:maximumBytes:)`` makes them.
     static func isNodeID(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }

@@ -94,6 +94,27 @@ import Testing
             "a clean stop leaves no pid behind")
     }
 
+    /// `serve --demo` imports its program before the server opens its journal: beside a running server, it is refused
+    /// first, so it never writes over the running server's configuration.
+    @Test func aSecondServeDemoIsRefusedBeforeItImportsItsProgram() throws {
+        let data = try CrashRecoveryTests.dataDirectory()
+        defer { data.remove() }
+        let directory = data.path
+        let first = try ChildServer(dataDirectory: directory, outputIn: directory, label: "first")
+        defer {
+            first.child.signal(SIGKILL)
+            _ = first.child.waitForExit(within: 5)
+        }
+        let demo = try ChildProcess(
+            ["serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--data", directory], outputIn: directory,
+            label: "demo")
+        #expect(try Self.exitOfRefusedStart(demo) == 1)
+        #expect(demo.stderr.contains("is in use by another tolt-edge serve (pid \(first.child.pid))"), "\(demo.stderr)")
+        let export = try ChildProcess.run(["export", "--data", directory], outputIn: directory)
+        #expect(export.status == 0 && export.stdout.contains("pk_acme"), "\(export.stderr)")
+        #expect(!export.stdout.contains("pk_demo"), "the demo program was not imported")
+    }
+
     /// The kernel drops the lock with the process: a server killed with SIGKILL leaves its directory to the next one
     /// at once, whatever pid the lock file still names, and the next one stores the killed one's clicks.
     @Test func aKilledServersDataDirectoryIsFreeAtOnce() throws {
