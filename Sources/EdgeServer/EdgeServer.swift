@@ -46,7 +46,8 @@ public final class EdgeServer: Sendable {
             log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
         }
         let directory = configuration.dataDirectory
-        // The journal first: a data directory that cannot be made (a file in its place, no permission) stops the start.
+        // The journal first: a data directory that cannot be made (a file in its place, no permission) or that another
+        // server's journal holds stops the start, before the store or a port is touched.
         journal = try ClickJournal(dataDirectory: directory, maximumBytes: configuration.journalMaximumBytes)
         log(
             "node \(journal.nodeID) (\(directory)/node-id, in every journal segment's name); the journal holds at most "
@@ -140,9 +141,9 @@ public final class EdgeServer: Sendable {
 
     /// Stops accepting, lets the loops answer what they have in flight (requests on workers, for up to 30 s) and
     /// close their connections (up to 5 s more) and seal their journal segments, joins every thread the server
-    /// started, and moves every journaled click into the store. Returns whether the journal was drained completely.
-    /// Once it returns, the server holds no thread and no connection; its store connections and journal descriptors
-    /// close as it is released.
+    /// started, moves every journaled click into the store, and gives up the data directory (another server may
+    /// start on it from then on). Returns whether the journal was drained completely. Once it returns, the server
+    /// holds no thread and no connection; its store connections and journal descriptors close as it is released.
     @discardableResult
     public func stop() -> Bool {
         // One stop at a time: a second caller (a signal and a test's teardown, say) waits for the first and then
@@ -159,6 +160,9 @@ public final class EdgeServer: Sendable {
                 thread.join()
             }
             for failure in journal.takeFailures() { log("journal: \(failure)") }
+            // Last: the data directory is free for the next server (of this process too) only once nothing writes
+            // or reads the journal.
+            defer { journal.release() }
             do {
                 try ingester.drain()
                 return true

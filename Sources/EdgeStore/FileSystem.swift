@@ -66,6 +66,12 @@ enum FileSystem {
         return bytes
     }
 
+    /// Whether `path` is a directory (symbolic links followed).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Whether `path` is a regular file (symbolic links followed).
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()

@@ -134,6 +134,8 @@ enum ServeCommand {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }
             if options.flags.contains("demo") {
+                // A second `serve --demo` on a directory in use must not import over the running server's program.
+                try ClickJournal.checkNotInUse(dataDirectory: configuration.dataDirectory)
                 let store = try configuration.storeLocation.openMigrated()
                 try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: store)
             }

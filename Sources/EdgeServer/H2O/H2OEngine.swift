@@ -72,20 +72,12 @@ final class H2OEngine: Sendable {
         // h2o formats times with localtime_r, which reads the time zone file on first use: read it now, not
         // during the first request.
         tzset()
-        var listeners: [Int32] = []
-        var port = configuration.port
-        do {
-            for _ in 0..<configuration.threads {
-                let descriptor = try Listener.open(host: configuration.host, port: port)
-                listeners.append(descriptor)
-                port = Listener.localPort(descriptor)
-            }
-        } catch {
-            for descriptor in listeners { close(descriptor) }
-            throw error
-        }
+        // A port another socket holds fails here, also when it shares its port (another tolt-edge serve):
+        // `Listener.Sharing.opensGroup`.
+        let listeners = try Listener.openGroup(
+            host: configuration.host, port: configuration.port, count: configuration.threads)
         self.listeners = listeners
-        self.port = port
+        self.port = listeners.first.map(Listener.localPort) ?? configuration.port
         // Larger bodies get a 413 in the API's error shape before a handler sees them (H2OEngine+OwnErrors).
         let config: UnsafeMutablePointer<h2o_globalconf_t> = tolt_h2o_config_create(Self.maximumBodySize) {
             _, request in H2OLoop.of(request!).handle(request!)

@@ -29,7 +29,7 @@ final class MetricsListener: Sendable {
         do {
             // One listener, no SO_REUSEPORT: a second server given the same port must fail at start, not take
             // every other scrape.
-            descriptor = try Listener.open(host: host, port: port, sharesPort: false)
+            descriptor = try Listener.open(host: host, port: port, sharing: .none)
         } catch {
             // Listener's messages name --host; this one is --metrics-host and --metrics-port.
             throw ConfigurationError("the metrics listener (--metrics-host \(host), --metrics-port \(port)): \(error)")

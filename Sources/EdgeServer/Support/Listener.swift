@@ -4,9 +4,41 @@
 
 /// Listening sockets: one per loop thread on the same address, spread by the kernel (`SO_REUSEPORT`).
 enum Listener {
+    /// How a listener shares its port.
+    enum Sharing {
+        /// Never: `SO_REUSEPORT` stays off, so that a port another socket holds is refused (the metrics listener).
+        case none
+        /// Bound alone, then shared: `SO_REUSEPORT` is off at the bind, so that a port any other socket holds is
+        /// refused, also one whose holders share it (another `tolt-edge serve`: joining its listeners would have the
+        /// kernel split the connections between two servers); it is turned on after the bind, before `listen`, so
+        /// that the loops' other listeners can join this one. The port is held from the bind on: no other server can
+        /// slip in between the check and the listeners.
+        case opensGroup
+        /// Bound with `SO_REUSEPORT` to the port an `.opensGroup` listener of this server holds.
+        case joinsGroup
+    }
+
+    /// Opens `count` non-blocking listeners on `host:port` for the loop threads, spread by the kernel
+    /// (`SO_REUSEPORT`): the first one ``Sharing/opensGroup``, so a busy port fails here with `Address already in
+    /// use`; the others join it, on the port it got when `port` is 0.
+    static func openGroup(host: String, port: Int, count: Int) throws -> [Int32] {
+        var listeners: [Int32] = []
+        var port = port
+        do {
+            for index in 0..<count {
+                let descriptor = try open(host: host, port: port, sharing: index == 0 ? .opensGroup : .joinsGroup)
+                listeners.append(descriptor)
+                port = localPort(descriptor)
+            }
+        } catch {
+            for descriptor in listeners { close(descriptor) }
+            throw error
+        }
+        return listeners
+    }
+
     /// Opens a non-blocking listener on `host:port` (an IPv4 or IPv6 address or a name such as `localhost`).
-    /// `sharesPort: false` leaves `SO_REUSEPORT` off, so that a port another socket holds is refused.
-    static func open(host: String, port: Int, sharesPort: Bool = true) throws -> Int32 {
+    static func open(host: String, port: Int, sharing: Sharing) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC
@@ -21,14 +53,22 @@ enum Listener {
         guard descriptor >= 0 else { throw ConfigurationError("socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        if sharesPort { setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) }
+        if sharing == .joinsGroup {
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw ConfigurationError("cannot listen on \(host):\(port): \(reason)")
         }
-        guard listen(descriptor, 4096) == 0 else {
+        // Linux reads a bound socket's SO_REUSEPORT each time another socket binds the port, and forms the group at
+        // listen: turned on now, after a bind no other socket shared, it lets this server's other listeners in.
+        guard
+            sharing != .opensGroup
+                || setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) == 0,
+            listen(descriptor, 4096) == 0
+        else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw ConfigurationError("cannot listen on \(host):\(port): \(reason)")

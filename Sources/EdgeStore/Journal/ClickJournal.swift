@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Loop threads append through their own ``JournalWriter``; the ``ClickIngester`` moves records into the
 /// store and deletes each segment once it is sealed and consumed. Segments left by an earlier process
-/// (after a crash) are sealed by definition and ingested first.
+/// (after a crash) are sealed by definition and ingested first. That holds only while one journal at a time uses the
+/// directory: the journal holds ``DataDirectoryLock`` from its start until ``release()``, and a second one is refused.
 public final class ClickJournal: Sendable {
     /// The journal's directory.
     public let directory: String
@@ -20,6 +21,9 @@ public final class ClickJournal: Sendable {
     /// The bound on bytes written and not yet ingested (`--journal-max-bytes`), shared out among the writers.
     public let room: JournalRoom
     private let runID: String
+    /// This journal's claim on the data directory: without it, another one would take our open segments for an
+    /// earlier process's and delete them under our writers.
+    private let lock: DataDirectoryLock
     /// The segments writers hold, with their writers' markers.
     private let live = Mutex<[String: UInt32]>([:])
     private let failures = Mutex(JournalWriteFailures())
@@ -27,15 +31,22 @@ public final class ClickJournal: Sendable {
 
     /// Opens (creating) the journal under `dataDirectory/journal`. `maximumBytes` bounds the bytes written and not yet
     /// ingested (``JournalRoom``); by default half the room the volume has for the journal now
-    /// (``defaultMaximumBytes(directory:)``).
+    /// (``defaultMaximumBytes(directory:)``). Throws at once, touching nothing, when another journal holds the data
+    /// directory (another `tolt-edge serve`, or a server of this process not yet stopped).
     public init(dataDirectory: String, segmentSize: Int = 64 << 20, maximumBytes: Int? = nil) throws {
         directory = dataDirectory + "/journal"
         self.segmentSize = segmentSize
+        guard FileSystem.makeDirectory(dataDirectory) else {
+            throw StoreError.io("cannot create \(dataDirectory): \(String(cString: strerror(errno)))")
+        }
+        guard FileSystem.isDirectory(dataDirectory) else {
+            throw StoreError.io("cannot create \(dataDirectory): \(String(cString: strerror(ENOTDIR)))")
+        }
+        // Before anything else of the directory is touched.
+        lock = try DataDirectoryLock(dataDirectory: dataDirectory)
         // Segments hold whole client addresses until they are ingested (`--ip-storage` applies in the store), so the
         // directory is the server's user's alone: created 0700, and made so when an older build left it 0755.
-        guard FileSystem.makeDirectory(dataDirectory), FileSystem.makeDirectory(directory, mode: 0o700),
-            chmod(directory, 0o700) == 0
-        else {
+        guard FileSystem.makeDirectory(directory, mode: 0o700), chmod(directory, 0o700) == 0 else {
             throw StoreError.io("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
         let nodeFile = dataDirectory + "/node-id"
@@ -52,6 +63,21 @@ public final class ClickJournal: Sendable {
         // The time first, so names sort oldest first; the node id, so that two nodes (or two data directories of
         // one process, started in the same millisecond) never name a segment alike.
         runID = String(Clock.epochMilliseconds()) + "-" + node + "-" + String(getpid())
+    }
+
+    /// Gives the data directory up, so that another journal (a server started after this one stopped) may open it.
+    /// Call it once no writer writes any more and the ingester is done: ``EdgeServer/stop()`` does, last. Calling it
+    /// again does nothing; the process ending (or the journal being freed) releases it too.
+    public func release() {
+        lock.release()
+    }
+
+    /// Throws what opening a journal on `dataDirectory` would throw when another journal holds the directory, and
+    /// keeps nothing: for what a start does before it opens its journal (`serve --demo` imports its program first),
+    /// so that a second server is refused before it writes anywhere. A directory that is not there yet is free.
+    public static func checkNotInUse(dataDirectory: String) throws {
+        guard FileSystem.isDirectory(dataDirectory) else { return }
+        try DataDirectoryLock(dataDirectory: dataDirectory).release()
     }
 
     /// Whether `text` is a node id as ``init(dataDirectory:segmentSize:maximumBytes:)`` makes them.

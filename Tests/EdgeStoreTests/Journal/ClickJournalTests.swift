@@ -153,6 +153,7 @@ import Testing
         // The sixth frame's write was cut short: only its first half reached the file.
         let cut = whole + (try Self.size(path) - whole) / 2
         #expect(truncate(path, off_t(cut)) == 0)
+        crashed.release()  // the process dies: the kernel drops its lock
 
         // The next process: the segment is nobody's, so it is read to its end, and deleted.
         let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
@@ -182,6 +183,7 @@ import Testing
         let writer = first.makeWriter(stream: 0)
         let expected = (0..<7).map { Self.append($0, to: writer) }
         if sealed { writer.close() }
+        first.release()  // the process ends
         let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let log = LogLines()
         let ingester = ClickIngester(journal: restarted, store: try fixture.reopen(), log: log.append)
@@ -209,6 +211,7 @@ import Testing
 
         // Two more clicks, then the process dies (the writer never seals its segment).
         expected += (3..<5).map { Self.append($0, to: writer) }
+        first.release()  // the kernel drops a dead process's lock
         let second = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         #expect(second.nodeID == first.nodeID, "the node keeps its id across restarts")
         // A fresh store connection and ingester know nothing but what the store says.

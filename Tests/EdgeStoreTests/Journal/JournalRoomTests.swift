@@ -68,6 +68,7 @@ import Testing
             ClickJournalTests.stage(ClickJournalTests.click(Int.random(in: 0..<1_000_000)), to: writer)
         }
         writer.close()
+        journal.release()  // the process ends
         // A restart finds the unread segment on disk: the new writer's share is what is left, not the whole bound.
         let restarted = try ClickJournal(dataDirectory: fixture.directory, maximumBytes: Self.bound)
         let next = restarted.makeWriter(stream: 0)

@@ -54,6 +54,7 @@ import Testing
         let oldName = "1767225600000-4242-00000001-1.journal"
         try FileManager.default.moveItem(
             atPath: journal.directory + "/" + name, toPath: journal.directory + "/" + oldName)
+        journal.release()  // the process ends
         let restarted = try ClickJournal(dataDirectory: fixture.directory)
         #expect(restarted.segmentNames() == [oldName])
         try ClickIngester(journal: restarted, store: try fixture.reopen()).pass()
@@ -69,6 +70,7 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(ClickJournal.isNodeID(journal.nodeID))
+        journal.release()  // the process ends: the journals below are the next starts
         #expect(try ClickJournal(dataDirectory: data.path).nodeID == journal.nodeID, "made once")
 
         // An older build left it 0644: made private at the next start.
