@@ -256,7 +256,9 @@ extension DashboardHandler {
             + #"\#(DashboardForm.stringOrNull(program.id)),"partners":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(partner.id)),\#(members)}]}]}]}"#
         if let message = try DashboardForm.save(json, into: api.writer, check: check) {
-            let (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            var (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            // Shown beside the code field, which names it already.
+            if code != nil, reason.hasPrefix("code: ") { reason.removeFirst("code: ".count) }
             return try self.partner(context, partnerID: partner.id, error: reason, code: code)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")

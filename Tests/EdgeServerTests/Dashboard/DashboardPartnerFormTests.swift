@@ -55,7 +55,10 @@ import Testing
                 "/dashboard/partners/part_bo/codes", session: session, fields: [("csrf_token", token), ("code", code)])
             #expect(refused.status == 400, "\(code)")
             let error = Self.codeError(refused.text) ?? ""
-            #expect(error.contains("is already a code of"), "\(code): \(error) \(refused.text)")
+            let holder = code == "SAM20" ? "Sam" : "Lee"
+            #expect(
+                error == "\(code) is already a code of \(holder); a code two active partners share stops working for both",
+                "\(code): \(error) \(refused.text)")
         }
         #expect(try server.store.configRecords() == before)
         // Idle is inactive: its IDLE5 stops nobody.
