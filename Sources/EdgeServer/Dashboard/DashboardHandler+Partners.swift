@@ -198,11 +198,13 @@ extension DashboardHandler {
     /// `{code}` its links send would change, or reactivate it without a word.
     static func notAlreadyHeld(_ code: String, by partnerID: String, in records: ConfigRecords) throws {
         let folded = ASCII.lowercased(code)
-        guard let held = records.codes.first(where: { $0.partnerID == partnerID && ASCII.lowercased($0.code) == folded }),
+        guard
+            let held = records.codes.first(where: { $0.partnerID == partnerID && ASCII.lowercased($0.code) == folded }),
             let partner = records.partners.first(where: { $0.id == partnerID })
         else { return }
         throw StoreError.invalidConfig(
-            "\(partner.name) already has the code \(held.code)" + (held.active ? "" : " (inactive: reactivate it above)"))
+            "\(partner.name) already has the code \(held.code)"
+                + (held.active ? "" : " (inactive: reactivate it above)"))
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {

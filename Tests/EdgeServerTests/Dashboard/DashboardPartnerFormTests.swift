@@ -23,7 +23,8 @@ import Testing
         let before = try server.store.configRecords()
         for (code, stored, state) in [
             ("sam20", "SAM20", ""), ("SAM20", "SAM20", ""), ("Sam20", "SAM20", ""),
-            ("old10", "OLD10", " (inactive: reactivate it above)"), (" OLD10 ", "OLD10", " (inactive: reactivate it above)"),
+            ("old10", "OLD10", " (inactive: reactivate it above)"),
+            (" OLD10 ", "OLD10", " (inactive: reactivate it above)"),
         ] {
             let refused = try client.dashboardPost(
                 "/dashboard/partners/part_sam/codes", session: session, fields: [("csrf_token", token), ("code", code)])
@@ -57,7 +58,8 @@ import Testing
             let error = Self.codeError(refused.text) ?? ""
             let holder = code == "SAM20" ? "Sam" : "Lee"
             #expect(
-                error == "\(code) is already a code of \(holder); a code two active partners share stops working for both",
+                error
+                    == "\(code) is already a code of \(holder); a code two active partners share stops working for both",
                 "\(code): \(error) \(refused.text)")
         }
         #expect(try server.store.configRecords() == before)
@@ -120,9 +122,10 @@ import Testing
         let expected = records.partners.filter { ["prg_acme", "prg_play", "prg_bare"].contains($0.programID) }
             .sorted { ($0.name.lowercased(), $0.name, $0.id) < ($1.name.lowercased(), $1.name, $1.id) }.map(\.id)
         #expect(ids == expected, "\(ids)")
-        #expect(Array(ids.prefix(8)) == [
-            "part_a", "part_b", "part_bo", "part_idle", "part_lee", "part_ab", "part_z99", "part_aa",
-        ])
+        #expect(
+            Array(ids.prefix(8)) == [
+                "part_a", "part_b", "part_bo", "part_idle", "part_lee", "part_ab", "part_z99", "part_aa",
+            ])
         #expect(ids.last == "part_sam")
         #expect(ids.firstIndex(of: "part_z99")! < ids.firstIndex(of: "part_z98")!, "by name, not by id")
     }
