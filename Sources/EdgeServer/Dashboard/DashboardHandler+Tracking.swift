@@ -54,6 +54,10 @@ extension DashboardHandler {
         if let problem = context.formProblem {
             var shown = current
             for field in Self.trackingFields { shown[field.name] = context.form[field.name] ?? shown[field.name] }
+            // An unticked box is absent from the post: shown unticked, not as stored.
+            if context.form["commission_type"] != nil {
+                shown["commission_recurring"] = context.form["commission_recurring"] ?? ""
+            }
             let field = Self.trackingFields.first { $0.name == problem.field }?.name
             return trackingPage(
                 context, program: program, values: shown,

@@ -28,6 +28,16 @@ import Testing
         #expect(try checkbox("prg_acme").hasSuffix(" checked"), "a recurring rule")
         #expect(!(try checkbox("prg_play").contains("checked")), "a first-purchase rule")
 
+        // A post the form cannot read (a NUL) with the box unticked shows it again unticked, not as it starts.
+        let unreadable = try client.dashboardPost(
+            "/dashboard/programs/prg_bare/tracking", session: session,
+            fields: [
+                ("csrf_token", token), ("commission_type", "percent"), ("commission_percent", "20"),
+                ("app_name", "a\u{0}b"),
+            ])
+        #expect(unreadable.status == 400)
+        #expect(!(try Self.recurringCheckbox(unreadable.text).contains("checked")))
+
         // What a browser sends after choosing "A percentage of revenue" and typing 20, the box left as shown.
         let page = try client.dashboardPage("/dashboard/programs/prg_bare/tracking", session: session).text
         var fields = [("csrf_token", token), ("commission_type", "percent"), ("commission_percent", "20")]
