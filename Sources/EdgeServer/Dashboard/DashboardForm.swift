@@ -75,6 +75,17 @@ enum DashboardForm {
         }
     }
 
+    /// Checks `json` (an import document) against `records` as an import would, writing nothing; returns the
+    /// importer's error message, or `nil` when it would be saved.
+    static func check(_ json: String, against records: ConfigRecords) throws -> String? {
+        do {
+            try ConfigImporter.validate(try ConfigDocument(json: Array(json.utf8)), against: records)
+            return nil
+        } catch let error as StoreError where error.isInvalidConfig {
+            return error.message
+        }
+    }
+
     /// The form field an importer's message is about, among `fields` (name and path below `prefix`), and what to
     /// show: the reason beside that field, or the whole message above the form when it names none of them.
     static func fieldError(

@@ -17,7 +17,7 @@ extension DashboardHandler {
         guard context.isPost else {
             return integrationsPage(
                 context, organization: organization, values: ["timezone": organization.timezone], error: nil,
-                saved: context.request.query["saved"] != nil)
+                saved: context.request.query["saved"] != nil, kept: context.request.query["kept"] != nil)
         }
         if let problem = context.formProblem {
             // The authorization is never shown again, whatever was posted.
@@ -32,6 +32,11 @@ extension DashboardHandler {
         let authorization = context.form["webhook_authorization"]?.trimmingSpaces
         let timezone = context.form["timezone"]?.trimmingSpaces
         let values = ["timezone": timezone ?? organization.timezone]
+        // An empty authorization keeps the stored one (the field is never filled in, so a save of the page's form
+        // must not clear it); with none stored there is nothing to keep, and it is required.
+        if authorization == "", timezone == nil, organization.revenueCatAuthorizationDigest != nil {
+            return Self.redirect(to: "/dashboard/settings/integrations?kept=1")
+        }
         for (field, value) in [("webhook_authorization", authorization), ("timezone", timezone)] where value == "" {
             return integrationsPage(
                 context, organization: organization, values: values, error: (field, "is required"), saved: false,
@@ -58,7 +63,7 @@ extension DashboardHandler {
 
     private func integrationsPage(
         _ context: Context, organization: OrganizationRecord, values: [String: String],
-        error: (field: String?, reason: String)?, saved: Bool, status: Int = 200
+        error: (field: String?, reason: String)?, saved: Bool, kept: Bool = false, status: Int = 200
     ) -> APIResponse {
         func errorFor(_ name: String) -> String? { error?.field == name ? error?.reason : nil }
         let base = publicURL?.text ?? "https://<your edge host>"
@@ -70,6 +75,10 @@ extension DashboardHandler {
             : "Set (stored as a digest; it is never shown)."
         var content = ""
         if saved { content += #"<p class="notice" role="status" id="saved">Saved.</p>"# }
+        if kept {
+            content +=
+                #"<p class="notice" role="status" id="kept">The field was empty: the stored authorization is kept.</p>"#
+        }
         if let error, error.field == nil {
             content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
         } else if error != nil {
@@ -89,12 +98,16 @@ extension DashboardHandler {
         content +=
             #"<form class="stack" method="post" action="/dashboard/settings/integrations" aria-labelledby="webhook">"#
         content += DashboardForm.csrf(context.csrfToken)
-        // `new-password`: browsers offer no saved password (the sign-in's secret key) for it.
+        // `new-password`: browsers offer no saved password (the sign-in's secret key) for it. Required only while
+        // none is stored: then an empty one keeps it.
+        let isStored = organization.revenueCatAuthorizationDigest != nil
         content += DashboardForm.input(
             "webhook_authorization", label: "Authorization header value", value: nil,
             error: errorFor("webhook_authorization"),
-            hint: "The exact value RevenueCat sends. It replaces the one stored.",
-            type: "password", attributes: #" autocomplete="new-password" required"#)
+            hint: isStored
+                ? "The exact value RevenueCat sends. It replaces the one stored. Left empty, the stored one is kept."
+                : "The exact value RevenueCat sends. Required: none is stored yet.",
+            type: "password", attributes: #" autocomplete="new-password""# + (isStored ? "" : " required"))
         content += #"<div><button type="submit">Save the authorization</button></div></form>"#
         content += #"<h2 id="time-zone">Time zone</h2>"#
         content +=

@@ -153,7 +153,7 @@ extension DashboardHandler {
 
     /// Links to the first page (from a later one) and to the next one (after the page's last id), keeping the
     /// filters; nothing when the list fits on one page. Lists newest first call them Newest and Older; a list in
-    /// another order (partners, by id) names them for what they are.
+    /// another order (partners, by name) names them for what they are.
     static func pager<Item>(
         path: String, keep: [String: String], isFirstPage: Bool, page: Page<Item>, id: KeyPath<Item, String>,
         labels: (first: String, next: String) = ("Newest", "Older")

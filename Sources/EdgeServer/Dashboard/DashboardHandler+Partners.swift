@@ -12,9 +12,13 @@ extension DashboardHandler {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         let programIDs = Set(programs.map(\.id))
-        // By id, as the store lists them; 50 a page after `starting_after`, like every list.
+        // By name (without case, then as written), then id: generated ids would look like no order at all. 50 a page
+        // after `starting_after`, the last partner of the page before (from the first page if it is not listed).
         let after = Self.cursor(context.request.query, prefix: "part_")
-        let all = records.partners.filter { programIDs.contains($0.programID) && (after == nil || $0.id > after!) }
+        let ordered = records.partners.filter { programIDs.contains($0.programID) }.map { ($0.name.lowercased(), $0) }
+            .sorted { ($0.0, $0.1.name, $0.1.id) < ($1.0, $1.1.name, $1.1.id) }.map(\.1)
+        let start = after.flatMap { after in ordered.firstIndex { $0.id == after } }.map { $0 + 1 } ?? 0
+        let all = ordered[start...]
         let partners = Array(all.prefix(Self.pageSize))
         var content = ""
         if partners.isEmpty {
@@ -58,11 +62,16 @@ extension DashboardHandler {
         content += DashboardForm.input(
             "name", label: "Name", value: values["name"], error: nameError, attributes: " required")
         content += DashboardForm.input(
-            "code", label: "First code (optional)", value: values["code"], hint: "Letters, digits, - and _.")
+            "code", label: "First code (optional)", value: values["code"], hint: Self.codeHint)
         content += #"<div><button type="submit">Add partner</button></div></form>"#
         return page(
             context, status: error == nil ? 200 : 400, title: "Partners", current: "partners", content: content)
     }
+
+    /// What a code may be (``CodeRules``, as the importer checks it) and how links match it.
+    static let codeHint =
+        "Up to 64 bytes: no spaces, control characters or / ? # %. Links match it without case for A–Z only"
+        + " (SAM20 is sam20; É is not é)."
 
     func addPartner(_ context: Context) throws -> APIResponse {
         if let problem = context.formProblem {
@@ -148,7 +157,8 @@ extension DashboardHandler {
         content += #"<h2 id="add-code">Add a code</h2>"#
         content += #"<form class="inline" method="post" action="\#(base)/codes" aria-labelledby="add-code">"#
         content += DashboardForm.csrf(context.csrfToken)
-        content += DashboardForm.input("code", label: "Code", value: code, error: error, attributes: " required")
+        content += DashboardForm.input(
+            "code", label: "Code", value: code, error: error, hint: Self.codeHint, attributes: " required")
         content += #"<div><button type="submit">Add code</button></div></form>"#
         if partner.isActive {
             content +=
@@ -173,10 +183,28 @@ extension DashboardHandler {
             return try partner(context, partnerID: partnerID, error: reason, code: context.form["code"])
         }
         let code = (context.form["code"] ?? "").trimmingSpaces
+        let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
         return try change(
             context, partnerID: partnerID,
             #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code,
-            check: Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID))
+            check: { records in
+                try Self.notAlreadyHeld(code, by: partnerID, in: records)
+                try shared(records)
+            })
+    }
+
+    /// Refuses a code the partner already holds, in any case (codes match without case for ASCII letters): the
+    /// importer would take it as that code and rename it (`SAM20` to `sam20`), so its deactivate address and the
+    /// `{code}` its links send would change, or reactivate it without a word.
+    static func notAlreadyHeld(_ code: String, by partnerID: String, in records: ConfigRecords) throws {
+        let folded = ASCII.lowercased(code)
+        guard
+            let held = records.codes.first(where: { $0.partnerID == partnerID && ASCII.lowercased($0.code) == folded }),
+            let partner = records.partners.first(where: { $0.id == partnerID })
+        else { return }
+        throw StoreError.invalidConfig(
+            "\(partner.name) already has the code \(held.code)"
+                + (held.active ? "" : " (inactive: reactivate it above)"))
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
@@ -230,22 +258,24 @@ extension DashboardHandler {
             + #"\#(DashboardForm.stringOrNull(program.id)),"partners":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(partner.id)),\#(members)}]}]}]}"#
         if let message = try DashboardForm.save(json, into: api.writer, check: check) {
-            let (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            var (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
+            // Shown beside the code field, which names it already.
+            if code != nil, reason.hasPrefix("code: ") { reason.removeFirst("code: ".count) }
             return try self.partner(context, partnerID: partner.id, error: reason, code: code)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
     }
 
     /// The active partner of the organization, other than `partnerID`, that holds `code` as an active code (codes
-    /// match without case). The importer only warns about such a code (an import file may mean it); the dashboard
+    /// match without case for ASCII letters, as links match them: `É` is not `é`). The importer only warns about such a code (an import file may mean it); the dashboard
     /// refuses it, since a code two active partners share stops working for both (links `404`, claims `409`).
     static func activeHolder(
         of code: String, in records: ConfigRecords, organizationID: String, except partnerID: String? = nil
     ) -> PartnerRecord? {
         let programs = Set(records.programs.filter { $0.organizationID == organizationID }.map(\.id))
-        let folded = code.lowercased()
+        let folded = ASCII.lowercased(code)
         let holders = Set(
-            records.codes.filter { $0.active && $0.code.lowercased() == folded && $0.partnerID != partnerID }.map(
+            records.codes.filter { $0.active && ASCII.lowercased($0.code) == folded && $0.partnerID != partnerID }.map(
                 \.partnerID))
         return records.partners.first {
             holders.contains($0.id) && programs.contains($0.programID) && $0.status == "active"

@@ -45,7 +45,7 @@ extension DashboardHandler {
         }
         guard context.isPost else {
             let saved = context.request.query["saved"] != nil
-            return trackingPage(context, program: program, values: Self.values(of: program), error: nil, saved: saved)
+            return trackingPage(context, program: program, values: Self.values(of: program), saved: saved)
         }
         // A field the post leaves out keeps its value (a browser sends every field of this form; a script or an
         // older page may not), an empty one clears it; the checkbox is absent when unticked, so it follows the rule
@@ -54,11 +54,15 @@ extension DashboardHandler {
         if let problem = context.formProblem {
             var shown = current
             for field in Self.trackingFields { shown[field.name] = context.form[field.name] ?? shown[field.name] }
+            // An unticked box is absent from the post: shown unticked, not as stored.
+            if context.form["commission_type"] != nil {
+                shown["commission_recurring"] = context.form["commission_recurring"] ?? ""
+            }
             let field = Self.trackingFields.first { $0.name == problem.field }?.name
             return trackingPage(
                 context, program: program, values: shown,
-                error: (field, field == nil ? DashboardForm.message(problem) : problem.reason), saved: false,
-                status: 400)
+                errors: field.map { [$0: problem.reason] } ?? [:],
+                formError: field == nil ? DashboardForm.message(problem) : nil, saved: false, status: 400)
         }
         var values: [String: String] = [:]
         for field in Self.trackingFields { values[field.name] = context.form[field.name] ?? current[field.name] ?? "" }
@@ -70,32 +74,63 @@ extension DashboardHandler {
         if context.form["commission_type"] == nil, commissionTerms.contains(where: { context.form[$0] != nil }) {
             return trackingPage(
                 context, program: program, values: current,
-                error: (nil, "A commission's amount or months need its rule (commission_type); nothing was saved."),
+                formError: "A commission's amount or months need its rule (commission_type); nothing was saved.",
                 saved: false, status: 400)
         }
         guard ["none", "percent", "fixed"].contains(values["commission_type"] ?? "") else {
             return trackingPage(
                 context, program: program, values: current,
-                error: (nil, "That commission rule is not one this form offers; nothing was saved."),
-                saved: false, status: 400)
+                formError: "That commission rule is not one this form offers; nothing was saved.", saved: false,
+                status: 400)
         }
-        if let (field, reason) = Self.checkNumbers(&values) {
+        // Every invalid field at once: the numbers in the form's words, then each other part of the program checked
+        // by the importer on its own (it stops at the first invalid field of a document).
+        var errors = Self.checkNumbers(&values)
+        var formError: String?
+        for part in Self.documentParts where !part.fields.contains(where: { errors[$0] != nil }) {
+            let json = Self.trackingDocument(
+                organizationID: context.organization.id, programID: program.id, values, only: part.member)
+            guard let message = try DashboardForm.check(json, against: records) else { continue }
+            let (field, reason) = DashboardForm.fieldError(
+                message, below: "organizations[0].programs[0].", fields: Self.trackingFields)
+            if let field { errors[field] = reason } else { formError = formError ?? reason }
+        }
+        if !errors.isEmpty || formError != nil {
             return trackingPage(
-                context, program: program, values: values, error: (field, reason), saved: false, status: 400)
+                context, program: program, values: values, errors: errors, formError: formError, saved: false,
+                status: 400)
         }
         let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
         if let message = try DashboardForm.save(json, into: api.writer) {
-            let error = DashboardForm.fieldError(
+            let (field, reason) = DashboardForm.fieldError(
                 message, below: "organizations[0].programs[0].", fields: Self.trackingFields)
-            return trackingPage(context, program: program, values: values, error: error, saved: false, status: 400)
+            return trackingPage(
+                context, program: program, values: values, errors: field.map { [$0: reason] } ?? [:],
+                formError: field == nil ? reason : nil, saved: false, status: 400)
         }
         return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
     }
 
+    /// The program's members in the import document, each with the form fields it is written from: checked one by
+    /// one so that every invalid field is found.
+    private static let documentParts: [(member: String, fields: [String])] = [
+        ("deep_link_template", ["deep_link_template"]), ("google_play_url", ["google_play_url"]),
+        ("app_store_url", ["app_store_url"]), ("claim_window_days", ["claim_window_days"]),
+        (
+            "commission",
+            [
+                "commission_type", "commission_percent", "commission_fixed_cents", "commission_recurring",
+                "commission_duration_months",
+            ]
+        ),
+        ("app_name", ["app_name"]), ("app_icon_url", ["app_icon_url"]), ("brand_color", ["brand_color"]),
+        ("og_image_url", ["og_image_url"]), ("og_description", ["og_description"]),
+    ]
+
     /// Checks the number fields against the importer's bounds and writes each as the importer reads it (`007` →
-    /// `7`, `12.50` → `12.5`); returns the first one out of bounds, with the reason in the form's words (the
-    /// importer's speak of JSON: "must be an integer, not a string", "or null").
-    static func checkNumbers(_ values: inout [String: String]) -> (field: String, reason: String)? {
+    /// `7`, `12.50` → `12.5`); returns every one out of bounds, with the reason in the form's words (the importer's
+    /// speak of JSON: "must be an integer, not a string", "or null").
+    static func checkNumbers(_ values: inout [String: String]) -> [String: String] {
         /// The field as a whole number in `range`, written back plainly; `false` when it is not one.
         func wholeNumber(_ name: String, in range: ClosedRange<Int>) -> Bool {
             let text = (values[name] ?? "").trimmingSpaces
@@ -106,36 +141,36 @@ extension DashboardHandler {
             return true
         }
         func isEmpty(_ name: String) -> Bool { (values[name] ?? "").trimmingSpaces.isEmpty }
+        var errors: [String: String] = [:]
         if !isEmpty("claim_window_days"), !wholeNumber("claim_window_days", in: 1...3650) {
-            return ("claim_window_days", "must be a whole number of days from 1 to 3650, or empty for no limit")
+            errors["claim_window_days"] = "must be a whole number of days from 1 to 3650, or empty for no limit"
         }
         switch values["commission_type"] {
         case "percent":
             let text = (values["commission_percent"] ?? "").trimmingSpaces
-            if text.isEmpty { return ("commission_percent", "is required for a percentage of revenue") }
-            guard let basisPoints = Self.basisPoints(percent: text) else {
-                return ("commission_percent", "must be a number from 0.01 to 100, with at most two decimals")
+            if text.isEmpty {
+                errors["commission_percent"] = "is required for a percentage of revenue"
+            } else if let basisPoints = Self.basisPoints(percent: text) {
+                values["commission_percent"] = Self.percentText(basisPoints: basisPoints)
+            } else {
+                errors["commission_percent"] = "must be a number from 0.01 to 100, with at most two decimals"
             }
-            values["commission_percent"] = Self.percentText(basisPoints: basisPoints)
         case "fixed":
-            if isEmpty("commission_fixed_cents") { return ("commission_fixed_cents", "is required for a fixed amount") }
-            if !wholeNumber("commission_fixed_cents", in: 1...CommissionRule.maximumFixedCents) {
-                return (
-                    "commission_fixed_cents",
+            if isEmpty("commission_fixed_cents") {
+                errors["commission_fixed_cents"] = "is required for a fixed amount"
+            } else if !wholeNumber("commission_fixed_cents", in: 1...CommissionRule.maximumFixedCents) {
+                errors["commission_fixed_cents"] =
                     "must be a whole number of cents from 1 to \(CommissionRule.maximumFixedCents)"
-                )
             }
-        default: return nil
+        default: return errors
         }
         if !isEmpty("commission_duration_months"),
             !wholeNumber("commission_duration_months", in: 1...CommissionRule.maximumDurationMonths)
         {
-            return (
-                "commission_duration_months",
+            errors["commission_duration_months"] =
                 "must be a whole number of months from 1 to \(CommissionRule.maximumDurationMonths), or empty for no limit"
-            )
         }
-        return nil
+        return errors
     }
 
     /// `12.5` → 1250: a percentage written with digits and at most two decimals, from 0.01 to 100; else `nil`.
@@ -151,8 +186,11 @@ extension DashboardHandler {
         return (1...10_000).contains(basisPoints) ? basisPoints : nil
     }
 
-    /// The import document that sets every field of the form on one program.
-    static func trackingDocument(organizationID: String, programID: String, _ values: [String: String]) -> String {
+    /// The import document that sets every field of the form on one program, or only its member `only` (a name of
+    /// ``documentParts``): the others are left out, so they keep their stored values.
+    static func trackingDocument(
+        organizationID: String, programID: String, _ values: [String: String], only: String? = nil
+    ) -> String {
         func string(_ name: String) -> String { DashboardForm.stringOrNull(values[name]?.trimmingSpaces) }
         var commission = "null"
         let recurring = values["commission_recurring"] == "on" ? "true" : "false"
@@ -168,14 +206,24 @@ extension DashboardHandler {
                 + #""recurring":\#(recurring),"duration_months":\#(months)}"#
         default: break
         }
+        let links: [String] = ["deep_link_template", "google_play_url", "app_store_url"].filter {
+            only == nil || only == $0
+        }
+        var members = [
+            ("claim_window_days", DashboardForm.numberOrText(values["claim_window_days"])),
+            ("commission", commission),
+        ]
+        for name in ["app_name", "app_icon_url", "brand_color", "og_image_url", "og_description"] {
+            members.append((name, string(name)))
+        }
+        var program = #""id":\#(DashboardForm.stringOrNull(programID))"#
+        if !links.isEmpty {
+            let fields = links.map { #""\#($0)":\#(string($0))"# }
+            program += #","app_links":{"# + fields.joined(separator: ",") + "}"
+        }
+        for (name, value) in members where only == nil || only == name { program += #","\#(name)":\#(value)"# }
         return #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organizationID)),"programs":[{"#
-            + #""id":\#(DashboardForm.stringOrNull(programID)),"#
-            + #""claim_window_days":\#(DashboardForm.numberOrText(values["claim_window_days"])),"#
-            + #""app_links":{"deep_link_template":\#(string("deep_link_template")),"#
-            + #""google_play_url":\#(string("google_play_url")),"app_store_url":\#(string("app_store_url"))},"#
-            + #""commission":\#(commission),"app_name":\#(string("app_name")),"#
-            + #""app_icon_url":\#(string("app_icon_url")),"brand_color":\#(string("brand_color")),"#
-            + #""og_image_url":\#(string("og_image_url")),"og_description":\#(string("og_description"))}]}]}"#
+            + program + "}]}]}"
     }
 
     /// The form's values for a stored program.
@@ -186,7 +234,9 @@ extension DashboardHandler {
             "claim_window_days": program.claimWindowDays.map(String.init) ?? "", "app_name": program.appName ?? "",
             "app_icon_url": program.appIconURL ?? "", "brand_color": program.brandColor ?? "",
             "og_image_url": program.ogImageURL ?? "", "og_description": program.ogDescription ?? "",
-            "commission_type": "none",
+            // Ticked while there is no rule: a rule the form creates is recurring unless unticked, as an import's
+            // `recurring` defaults to true.
+            "commission_type": "none", "commission_recurring": "on",
         ]
         if let rule = program.commission {
             switch rule.amount {
@@ -212,11 +262,12 @@ extension DashboardHandler {
         return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
+    /// The form with `values`; `errors` beside their fields, `formError` above the form.
     private func trackingPage(
-        _ context: Context, program: ProgramRecord, values: [String: String], error: (field: String?, reason: String)?,
-        saved: Bool, status: Int = 200
+        _ context: Context, program: ProgramRecord, values: [String: String], errors: [String: String] = [:],
+        formError: String? = nil, saved: Bool, status: Int = 200
     ) -> APIResponse {
-        func errorFor(_ name: String) -> String? { error?.field == name ? error?.reason : nil }
+        func errorFor(_ name: String) -> String? { errors[name] }
         func input(_ name: String, _ label: String, hint: String? = nil, type: String = "text", _ extra: String = "")
             -> String
         {
@@ -229,11 +280,12 @@ extension DashboardHandler {
             content +=
                 #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
         }
-        if let error, error.field == nil {
-            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
-        } else if error != nil {
+        if let formError {
+            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(formError))</p>"#
+        } else if !errors.isEmpty {
+            let marked = errors.count == 1 ? "the field" : "the \(errors.count) fields"
             content +=
-                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
+                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix \#(marked) marked below.</p>"#
         }
         let action = "/dashboard/programs/\(HTML.urlComponent(program.id))/tracking"
         content += #"<form class="stack" method="post" action="\#(action)" novalidate>"#
@@ -241,7 +293,8 @@ extension DashboardHandler {
         content += "<h2>App links</h2>"
         content += input(
             "deep_link_template", "Deep-link template",
-            hint: "Where a phone with the app goes, e.g. myapp://claim?code={code}&click={click_id}. Empty: none.")
+            hint: "Where a phone with the app goes, e.g. myapp://claim?code={code}&click={click_id}: {code} and"
+                + " {click_id} are the only placeholders. Empty: none.")
         content += input("google_play_url", "Google Play URL", type: "url")
         content += input("app_store_url", "App Store URL", type: "url")
         content += "<h2>Code claim window</h2>"

@@ -27,6 +27,13 @@ public enum ConfigImporter {
         }
     }
 
+    /// Plans `document` against `existing` as ``importDocument(_:into:check:)`` does, and writes nothing: throws
+    /// the first invalid field (``StoreError/invalidConfig(_:)``). The dashboard checks a form's parts with it, one
+    /// at a time, to show every invalid field at once.
+    public static func validate(_ document: ConfigDocument, against existing: ConfigRecords) throws {
+        _ = try ConfigMerge(document: document, existing: existing)
+    }
+
     /// The stored configuration in the import form, ids included, without secrets: no secret key and no
     /// RevenueCat authorization.
     public static func exportDocument(from store: any Store) throws -> [UInt8] {

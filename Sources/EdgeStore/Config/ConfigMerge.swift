@@ -87,7 +87,10 @@ struct ConfigMerge {
             record.claimWindowDays = days
         }
         record.deepLinkTemplate = try Self.apply(document.deepLinkTemplate, to: record.deepLinkTemplate) {
-            do { _ = try DeepLinkTemplate($0) } catch let error as ConfigValidationError {
+            do {
+                _ = try DeepLinkTemplate($0)
+                try DeepLinkTemplate.validatePlaceholders($0)
+            } catch let error as ConfigValidationError {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
         }

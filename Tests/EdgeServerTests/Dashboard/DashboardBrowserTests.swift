@@ -200,6 +200,40 @@ import Testing
         #expect(program?.commission?.durationMonths == 12)
     }
 
+    /// A person gives a program without a commission its first rule: "A percentage of revenue", 20, Save, the
+    /// Recurring box left as the form shows it. The rule is recurring, as README says `recurring` defaults to.
+    /// Then, with an authorization stored, Settings → Integrations saves with the password field left empty (no
+    /// `required` stops the browser) and keeps it.
+    @Test func aFirstCommissionIsRecurringAndAnEmptyAuthorizationKeepsTheStoredOne() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        let origin = "http://127.0.0.1:\(server.port)"
+        try Self.signIn(browser, origin: origin)
+        #expect(eventually { Self.path(browser) == "/dashboard" })
+        try browser.open("\(origin)/dashboard/programs/prg_bare/tracking")
+        _ = try browser.run(
+            """
+            document.querySelector('#field-commission_type').value = 'percent';
+            document.querySelector('#field-commission_percent').value = '20';
+            """)
+        try browser.click(try #require(try browser.element("form.stack button[type=submit]")))
+        #expect(eventually { Self.text(browser, "#saved") != nil })
+        let rule = try server.store.configRecords().programs.first { $0.id == "prg_bare" }?.commission
+        #expect(rule == CommissionRule(amount: .percent(basisPoints: 2000), recurring: true, durationMonths: nil))
+
+        let digest = try server.store.configRecords().organizations.first { $0.id == "org_acme" }?
+            .revenueCatAuthorizationDigest
+        #expect(digest != nil, "the webhook fixture stores an authorization")
+        try browser.open("\(origin)/dashboard/settings/integrations")
+        try browser.click(try #require(try browser.element("form[aria-labelledby=webhook] button[type=submit]")))
+        #expect(eventually { Self.text(browser, "#kept") != nil }, "\(Self.path(browser))")
+        #expect(
+            try server.store.configRecords().organizations.first { $0.id == "org_acme" }?
+                .revenueCatAuthorizationDigest == digest)
+    }
+
     @Test func anAddedCodeHasALinkThatCopiesAndAQRCode() throws {
         let server = try Self.server()
         defer { server.shutdown() }

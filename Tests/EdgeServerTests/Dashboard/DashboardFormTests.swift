@@ -272,7 +272,7 @@ import Testing
         #expect(lee.contains("<td>android</td>"))
     }
 
-    @Test func thePartnerListIsPagedByIdFiftyAtATime() throws {
+    @Test func thePartnerListIsPagedFiftyAtATime() throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let partners = (0..<60).map {
@@ -338,9 +338,10 @@ import Testing
             try client.dashboardPage("/dashboard/settings/integrations", session: session).text.contains(
                 #"value="Europe/Berlin""#))
 
-        // Refused beside the field, nothing written: an empty value, an unknown zone; and a post with no field.
+        // Refused beside the field, nothing written: an empty zone, an unknown zone, an authorization too short; and
+        // a post with no field.
         for (fields, field) in [
-            ([("webhook_authorization", "  ")], "webhook_authorization"), ([("timezone", "")], "timezone"),
+            ([("webhook_authorization", "short")], "webhook_authorization"), ([("timezone", "")], "timezone"),
             ([("timezone", "Mars/Olympus")], "timezone"),
         ] {
             let refused = try post(fields)
@@ -353,6 +354,53 @@ import Testing
         let missingToken = try client.dashboardPost(
             "/dashboard/settings/integrations", session: session, fields: [("timezone", "Asia/Tokyo")])
         #expect(missingToken.status == 403)
+    }
+
+    /// README: the authorization field "left empty keeps the stored one". With one stored, the field is not
+    /// `required` and an empty (or blank) post keeps it; with none stored there is nothing to keep, so the field is
+    /// `required` and an empty post is refused beside it.
+    @Test func anEmptyAuthorizationKeepsTheStoredOneAndIsRequiredOnlyWithoutOne() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try Self.signedIn(server)
+        func digest() throws -> String? {
+            try server.store.configRecords().organizations.first { $0.id == "org_acme" }?.revenueCatAuthorizationDigest
+        }
+        func field(_ page: String) throws -> String {
+            let start = try #require(page.range(of: #"<input id="field-webhook_authorization""#))
+            return String(page[start.lowerBound...].prefix { $0 != ">" })
+        }
+        func post(_ value: String) throws -> HTTPResponse {
+            try client.dashboardPost(
+                "/dashboard/settings/integrations", session: session,
+                fields: [("csrf_token", token), ("webhook_authorization", value)])
+        }
+        // None stored: required, and an empty post is refused beside the field.
+        let unset = try client.dashboardPage("/dashboard/settings/integrations", session: session).text
+        let unsetField = try field(unset)
+        #expect(unsetField.hasSuffix(" required"), "\(unsetField)")
+        let refused = try post("")
+        #expect(refused.status == 400)
+        #expect(refused.text.contains(#"id="field-webhook_authorization-error""#), "\(refused.text)")
+        #expect(try digest() == nil)
+
+        #expect(try post("Bearer first-secret-value").status == 303)
+        let stored = try #require(try digest())
+        let set = try client.dashboardPage("/dashboard/settings/integrations", session: session).text
+        let setField = try field(set)
+        #expect(!setField.contains("required"), "\(setField)")
+        #expect(set.contains("Left empty, the stored one is kept."))
+        for empty in ["", "   "] {
+            let kept = try post(empty)
+            #expect(kept.status == 303, "\(kept.text)")
+            #expect(kept.header("location") == "/dashboard/settings/integrations?kept=1")
+            #expect(try digest() == stored)
+        }
+        let page = try client.dashboardPage("/dashboard/settings/integrations?kept=1", session: session).text
+        #expect(page.contains("The field was empty: the stored authorization is kept."))
+        // A new value still replaces it.
+        #expect(try post("Bearer second-secret-value").status == 303)
+        #expect(try digest() != stored)
     }
 
     @Test func headAnswersLikeGet() throws {

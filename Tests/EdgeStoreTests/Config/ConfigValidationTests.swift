@@ -172,6 +172,16 @@ import Testing
             name: "template with a right-to-left override",
             json: link("deep_link_template", #"myapp://claim?c={code}\u202e"#), path: templatePath + invisible),
         Case(
+            name: "template with an unknown placeholder", json: link("deep_link_template", "myapp://x?{nope}"),
+            path: templatePath + "has an unknown placeholder {nope}: only {code} and {click_id} are filled in"),
+        Case(
+            name: "template with a misspelt placeholder",
+            json: link("deep_link_template", "myapp://x?c={code}&k={clickid}"),
+            path: templatePath + "has an unknown placeholder {clickid}"),
+        Case(
+            name: "template with a placeholder in capitals", json: link("deep_link_template", "myapp://x?c={Code}"),
+            path: templatePath + "has an unknown placeholder {Code}"),
+        Case(
             name: "https template with a user name",
             json: link("deep_link_template", "https://apps.apple.com@evil.example/{code}"),
             path: templatePath + "must not hold a user name or password"),

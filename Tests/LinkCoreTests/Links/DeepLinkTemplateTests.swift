@@ -60,6 +60,42 @@ import Testing
         #expect(twice.count == 3)
     }
 
+    /// Only `{code}` and `{click_id}` are filled in: a misspelt placeholder would be sent as it is in every redirect,
+    /// so a template being written (import, dashboard) that has another `{…}`, or a lone brace, is refused with the
+    /// placeholder named.
+    @Test(arguments: [
+        ("myapp://x?{nope}", "{nope}"), ("myapp://x?c={code}&k={clickid}", "{clickid}"),
+        ("myapp://x?c={Code}", "{Code}"), ("https://app.example/{CLICK_ID}", "{CLICK_ID}"),
+        ("myapp://x?c={code}&k={}", "{}"), ("myapp://x?c={ code }", "{ code }"),
+    ])
+    func unknownPlaceholdersAreRefusedByName(_ text: String, _ placeholder: String) throws {
+        let error = try #require(throws: ConfigValidationError.self) {
+            try DeepLinkTemplate.validatePlaceholders(text)
+        }
+        #expect(
+            error.reason == "has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in",
+            "\(error.reason)")
+    }
+
+    @Test(arguments: ["myapp://x?c={code", "myapp://x?c=code}", "myapp://x?c={{code}}", "myapp://x?c={code}}"])
+    func loneBracesAreRefused(_ text: String) throws {
+        let error = try #require(throws: ConfigValidationError.self) {
+            try DeepLinkTemplate.validatePlaceholders(text)
+        }
+        #expect(error.reason.contains("only {code} and {click_id} are filled in"), "\(error.reason)")
+        #expect(error.reason.contains("%7B") && error.reason.contains("%7D"), "\(error.reason)")
+    }
+
+    /// The check is for writing; a stored template with another `{…}` still parses, so the link path serves it as it
+    /// was (the braces sent as they are).
+    @Test func knownPlaceholdersPassAndAStoredUnknownOneIsStillServed() throws {
+        for text in ["myapp://claim?c={code}&k={click_id}", "myapp://open", "myapp://{click_id}{code}{code}"] {
+            try DeepLinkTemplate.validatePlaceholders(text)
+        }
+        let stored = try DeepLinkTemplate("myapp://x?c={code}&k={clickid}")
+        #expect(stored.chunks(encodedCode: Array("S".utf8)) == [Array("myapp://x?c=S&k={clickid}".utf8)])
+    }
+
     @Test func webURLRules() throws {
         try URLRules.validateWebURL("https://apps.apple.com/app/id1")
         #expect(throws: ConfigValidationError.self) { try URLRules.validateWebURL("javascript:alert(1)") }
