@@ -25,14 +25,21 @@ public final class EdgeServer: Sendable {
     private let log: @Sendable (String) -> Void
     /// The watcher's and the ingester's threads, joined by ``stop()``.
     private let background = Mutex<[ServerThread]>([])
-    private let stopLock = Mutex<Void>(())
+    /// The first ``stop()``'s result, once it has returned: later calls return it and touch nothing.
+    private let stopped = Mutex<Bool?>(nil)
 
     /// Opens the journal and the store (migrating it), loads the configuration, and binds the listeners. A store that
     /// cannot be reached (``StoreError/unavailable(_:)``) does not stop the start: the server answers `503` on links
     /// and claims until the watcher has migrated it and loaded a configuration, in the background.
-    public init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog)
-        throws
-    {
+    ///
+    /// `seeding`, when given, writes to the store once the journal holds the data directory and the store is
+    /// migrated, before the first configuration is loaded (`serve --demo` imports its program there): a server that
+    /// is refused the directory writes nothing, and the first load sees what it wrote. It needs the store: one that
+    /// cannot be reached then stops the start.
+    public init(
+        configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = EdgeServer.standardLog,
+        seeding: ((any Store) throws -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.log = log
         // A peer gone mid-write must fail the write, not kill the process (h2o writes with writev, which has no
@@ -64,6 +71,7 @@ public final class EdgeServer: Sendable {
                     + "answered 503 until it can, retrying in the background")
         }
         let mainStore = startup.connection()
+        if let seeding { try seeding(mainStore) }
         let signer = ClickSigner()
         watcher = ConfigWatcher(
             store: startup.connection(),
@@ -146,9 +154,11 @@ public final class EdgeServer: Sendable {
     /// holds no thread and no connection; its store connections and journal descriptors close as it is released.
     @discardableResult
     public func stop() -> Bool {
-        // One stop at a time: a second caller (a signal and a test's teardown, say) waits for the first and then
-        // finds nothing left to drain.
-        stopLock.withLock { _ in
+        // One stop at a time, and one only: a second caller (a signal and a test's teardown, say) waits for the
+        // first and gets its result. It must not drain again: the data directory is no longer this server's, and
+        // another server may hold it by then, whose open segments a drain would take for sealed ones and delete.
+        stopped.withLock { stopped in
+            if let result = stopped { return result }
             engine.stop()
             metricsListener?.stop()
             ingester.stop()
@@ -165,9 +175,11 @@ public final class EdgeServer: Sendable {
             defer { journal.release() }
             do {
                 try ingester.drain()
+                stopped = true
                 return true
             } catch {
                 log("could not drain the click journal: \(error); it stays on disk and is ingested at the next start")
+                stopped = false
                 return false
             }
         }

@@ -29,7 +29,7 @@ enum PruneCommand {
             guard let text = options.value("before") else {
                 throw CommandLineOptions.UsageError(message: "prune needs --before DATE")
             }
-            guard let before = parseDate(text) else {
+            guard let before = Timestamp.parseDateOrTime(text) else {
                 throw CommandLineOptions.UsageError(
                     message: "--before \(text): not a date (YYYY-MM-DD) or an RFC 3339 time (2026-06-01T00:00:00Z)")
             }
@@ -44,16 +44,5 @@ enum PruneCommand {
             Output.out("deleted \(deleted) \(noun) created before \(Timestamp.format(before))\n")
             return 0
         }
-    }
-
-    /// `2026-06-01` (midnight UTC) or an RFC 3339 time, in milliseconds since 1970; `nil` for anything else.
-    static func parseDate(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        let isDay =
-            bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
-            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
-        if isDay { return Timestamp.parse(text + "T00:00:00Z") }
-        guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") else { return nil }
-        return Timestamp.parse(text)
     }
 }

@@ -133,14 +133,13 @@ enum ServeCommand {
             } catch {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }
-            if options.flags.contains("demo") {
-                // A second `serve --demo` on a directory in use must not import over the running server's program.
-                try ClickJournal.checkNotInUse(dataDirectory: configuration.dataDirectory)
-                let store = try configuration.storeLocation.openMigrated()
-                try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: store)
-            }
+            // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
+            // on a directory in use is refused before it writes over the running server's program.
+            let seeding: ((any Store) throws -> Void)? =
+                options.flags.contains("demo")
+                ? { try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: $0) } : nil
             EdgeServer.prepareSignals()
-            let server = try EdgeServer(configuration: configuration)
+            let server = try EdgeServer(configuration: configuration, seeding: seeding)
             server.start()
             let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
             let scheme = configuration.tls == nil ? "http" : "https"

@@ -40,7 +40,7 @@ extension DashboardHandler {
             content += "</tbody></table></div>"
         }
         content += Self.pager(
-            path: "/dashboard/partners", keep: [:], isFirstPage: after == nil,
+            path: "/dashboard/partners", keep: [:], isFirstPage: start == 0,
             page: Page(items: partners, hasMore: all.count > partners.count), id: \.id,
             labels: ("First page", "Next page"))
         content += #"<h2 id="add-partner">Add a partner</h2>"#
@@ -70,8 +70,8 @@ extension DashboardHandler {
 
     /// What a code may be (``CodeRules``, as the importer checks it) and how links match it.
     static let codeHint =
-        "Up to 64 bytes: no spaces, control characters or / ? # %. Links match it without case for A–Z only"
-        + " (SAM20 is sam20; É is not é)."
+        "Up to \(CodeRules.maximumLength) bytes: no spaces, control characters, invisible characters or / ? # %."
+        + " Links match it without case for A–Z only (SAM20 is sam20; É is not é)."
 
     func addPartner(_ context: Context) throws -> APIResponse {
         if let problem = context.formProblem {
@@ -266,9 +266,10 @@ extension DashboardHandler {
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
     }
 
-    /// The active partner of the organization, other than `partnerID`, that holds `code` as an active code (codes
-    /// match without case for ASCII letters, as links match them: `É` is not `é`). The importer only warns about such a code (an import file may mean it); the dashboard
-    /// refuses it, since a code two active partners share stops working for both (links `404`, claims `409`).
+    /// The active partner of the organization, other than `partnerID`, that holds `code` as an active code (codes match
+    /// without case for ASCII letters, as links match them: `É` is not `é`). The importer only warns about such a code
+    /// (an import file may mean it); the dashboard refuses it, since a code two active partners share stops working for
+    /// both (links `404`, claims `409`).
     static func activeHolder(
         of code: String, in records: ConfigRecords, organizationID: String, except partnerID: String? = nil
     ) -> PartnerRecord? {

@@ -116,9 +116,8 @@ final class APIHandler: Sendable {
             query.startingAfter = after
         }
         if let since = request.query["since"] {
-            // A date alone (`2026-01-31`, as the stats take) is its midnight UTC.
-            let time = since.utf8.count == 10 ? since + "T00:00:00Z" : since
-            guard let millis = Timestamp.parse(time) else {
+            // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
+            guard let millis = Timestamp.parseDateOrTime(since) else {
                 throw APIError.invalidRequest(
                     "since must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31")
             }

@@ -8,11 +8,12 @@ enum Listener {
     enum Sharing {
         /// Never: `SO_REUSEPORT` stays off, so that a port another socket holds is refused (the metrics listener).
         case none
-        /// Bound alone, then shared: `SO_REUSEPORT` is off at the bind, so that a port any other socket holds is
-        /// refused, also one whose holders share it (another `tolt-edge serve`: joining its listeners would have the
-        /// kernel split the connections between two servers); it is turned on after the bind, before `listen`, so
-        /// that the loops' other listeners can join this one. The port is held from the bind on: no other server can
-        /// slip in between the check and the listeners.
+        /// Bound alone, then shared: `SO_REUSEPORT` is off at the bind, so that a port another socket listens on or
+        /// holds without sharing is refused, also one whose listeners share it (another `tolt-edge serve`: joining
+        /// its listeners would have the kernel split the connections between two servers); it is turned on once the
+        /// socket listens, so that the loops' other listeners can join this one, and a server starting at the same
+        /// moment cannot (a socket that only is bound could still be joined by another `SO_REUSEADDR` bind). A
+        /// program of the same user that binds with `SO_REUSEPORT` itself (an older tolt-edge) can still join.
         case opensGroup
         /// Bound with `SO_REUSEPORT` to the port an `.opensGroup` listener of this server holds.
         case joinsGroup
@@ -62,12 +63,14 @@ enum Listener {
             close(descriptor)
             throw ConfigurationError("cannot listen on \(host):\(port): \(reason)")
         }
-        // Linux reads a bound socket's SO_REUSEPORT each time another socket binds the port, and forms the group at
-        // listen: turned on now, after a bind no other socket shared, it lets this server's other listeners in.
+        // Linux reads a listening socket's SO_REUSEPORT each time another socket binds the port, and gives it a group
+        // when the first one joins: turned on once this socket listens (a bound socket that does not listen yet can
+        // still be joined by another SO_REUSEADDR bind, so two servers starting at once could both get through), it
+        // lets this server's other listeners in, and no socket bound without SO_REUSEPORT.
         guard
+            listen(descriptor, 4096) == 0,
             sharing != .opensGroup
-                || setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) == 0,
-            listen(descriptor, 4096) == 0
+                || setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
         else {
             let reason = String(cString: strerror(errno))
             close(descriptor)

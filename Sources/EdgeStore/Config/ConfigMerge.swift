@@ -86,10 +86,14 @@ struct ConfigMerge {
             }
             record.claimWindowDays = days
         }
-        record.deepLinkTemplate = try Self.apply(document.deepLinkTemplate, to: record.deepLinkTemplate) {
+        let storedTemplate = record.deepLinkTemplate
+        record.deepLinkTemplate = try Self.apply(document.deepLinkTemplate, to: storedTemplate) {
             do {
                 _ = try DeepLinkTemplate($0)
-                try DeepLinkTemplate.validatePlaceholders($0)
+                // Only on a new template: one stored before the rule is served as it was, so the same document
+                // imported again (an export, the dashboard's form with every field) still goes through; it is
+                // warned about below.
+                if $0 != storedTemplate { try DeepLinkTemplate.validatePlaceholders($0) }
             } catch let error as ConfigValidationError {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
@@ -152,6 +156,13 @@ struct ConfigMerge {
         }
         warn("deep_link_template", record.deepLinkTemplate) { (text) throws(ConfigValidationError) in
             _ = try DeepLinkTemplate(text)
+        }
+        if let template = record.deepLinkTemplate, (try? DeepLinkTemplate(template)) != nil {
+            do { try DeepLinkTemplate.validatePlaceholders(template) } catch {
+                report.warnings.append(
+                    "\(path).deep_link_template: the stored template \(error.reason), and is sent with it as it is;"
+                        + " set a new one")
+            }
         }
         warn("google_play_url", record.googlePlayURL) { (url) throws(ConfigValidationError) in
             try URLRules.validatePageURL(url)

@@ -31,8 +31,9 @@ public final class ClickJournal: Sendable {
 
     /// Opens (creating) the journal under `dataDirectory/journal`. `maximumBytes` bounds the bytes written and not yet
     /// ingested (``JournalRoom``); by default half the room the volume has for the journal now
-    /// (``defaultMaximumBytes(directory:)``). Throws at once, touching nothing, when another journal holds the data
-    /// directory (another `tolt-edge serve`, or a server of this process not yet stopped).
+    /// (``defaultMaximumBytes(directory:)``). Throws at once, when another journal holds the data directory (another
+    /// `tolt-edge serve`, or a server of this process not yet stopped), having made nothing but the directory (when it
+    /// was missing) and its lock file.
     public init(dataDirectory: String, segmentSize: Int = 64 << 20, maximumBytes: Int? = nil) throws {
         directory = dataDirectory + "/journal"
         self.segmentSize = segmentSize
@@ -70,14 +71,6 @@ public final class ClickJournal: Sendable {
     /// again does nothing; the process ending (or the journal being freed) releases it too.
     public func release() {
         lock.release()
-    }
-
-    /// Throws what opening a journal on `dataDirectory` would throw when another journal holds the directory, and
-    /// keeps nothing: for what a start does before it opens its journal (`serve --demo` imports its program first),
-    /// so that a second server is refused before it writes anywhere. A directory that is not there yet is free.
-    public static func checkNotInUse(dataDirectory: String) throws {
-        guard FileSystem.isDirectory(dataDirectory) else { return }
-        try DataDirectoryLock(dataDirectory: dataDirectory).release()
     }
 
     /// Whether `text` is a node id as ``init(dataDirectory:segmentSize:maximumBytes:)`` makes them.

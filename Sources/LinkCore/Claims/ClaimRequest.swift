@@ -16,7 +16,8 @@ public struct ClaimRequest: Sendable, Equatable {
     ///
     /// A member named twice is refused rather than read as its last value (a front end that reads the first would see
     /// another claim), and so are identifiers (`public_id`, `app_user_id`, `code`, `click_id`) that are blank or hold
-    /// control characters or line separators: no configured value holds them, and no app needs them in an id.
+    /// control characters or line separators: no configured value holds them, and no app needs them in an id. A
+    /// `code` is read without the whitespace around it first (``pastedCode(_:)``): a person pastes or types it.
     public init(body: [UInt8]) throws(ClaimFailure) {
         let root: JSONValue
         do { root = try JSONParser.parse(body) } catch { throw .invalidRequest("The body is not valid JSON: \(error)") }

@@ -1,5 +1,14 @@
 /// ISO 8601 timestamps as milliseconds since 1970, without Foundation.
 public enum Timestamp {
+    /// Parses a date, `2026-06-01`, as its midnight UTC, or a time as ``parse(_:)`` does; `nil` for anything else.
+    public static func parseDateOrTime(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        let isDay =
+            bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
+        return parse(isDay ? text + "T00:00:00Z" : text)
+    }
+
     /// Parses `2026-11-29T19:39:21Z`, with optional fractional seconds and a `Z` or `±hh:mm` / `±hhmm`
     /// offset; `nil` for anything else, including impossible dates.
     public static func parse(_ text: String) -> Int64? {

@@ -76,8 +76,8 @@ import Testing
         defer { server.shutdown() }
         let (client, session, token) = try DashboardFormTests.signedIn(server)
         let hint =
-            "Up to 64 bytes: no spaces, control characters or / ? # %. Links match it without case for A–Z only"
-            + " (SAM20 is sam20; É is not é)."
+            "Up to 64 bytes: no spaces, control characters, invisible characters or / ? # %. Links match it without"
+            + " case for A–Z only (SAM20 is sam20; É is not é)."
         for path in ["/dashboard/partners", "/dashboard/partners/part_sam"] {
             let page = try client.dashboardPage(path, session: session).text
             #expect(page.contains(#"<p class="hint" id="field-code-hint">\#(hint)</p>"#), "\(path): \(page)")

@@ -110,6 +110,18 @@ import Testing
                 .header("location") == "myapp://claim?c=SAM20&k={clickid}"
         }
         #expect(served)
+        // The form posts every field, the stored template as it is: a change to another field is saved, and the
+        // template is left as it was (the rule is for a template written now).
+        let (formClient, session, token) = try DashboardFormTests.signedIn(server)
+        let saved = try formClient.dashboardPost(
+            "/dashboard/programs/prg_acme/tracking", session: session,
+            fields: Self.replacing(
+                Self.validFields(token),
+                [("deep_link_template", "myapp://claim?c={code}&k={clickid}"), ("claim_window_days", "9")]))
+        #expect(saved.status == 303, "\(saved.status) \(saved.text)")
+        let after = try #require(try server.store.configRecords().programs.first { $0.id == "prg_acme" })
+        #expect(after.claimWindowDays == 9)
+        #expect(after.deepLinkTemplate == "myapp://claim?c={code}&k={clickid}")
     }
 
     /// README: "an invalid value is shown beside its field". Every invalid field of one post is marked at once, each
@@ -137,7 +149,7 @@ import Testing
         #expect(refused.text.contains("fix the 7 fields marked below"), "\(refused.text)")
         #expect(try server.store.configRecords().programs == before)
 
-        // The review's post: three fields, three marks.
+        // A colour, a claim window and a percentage, all invalid in one post: three fields, three marks.
         let three = try client.dashboardPost(
             path, session: session,
             fields: Self.replacing(

@@ -139,7 +139,7 @@ import Testing
         #expect(next.child.waitForExit(within: 20)?.status == 0, "\(next.child.stderr)")
     }
 
-    @Test func aSecondServeOnABusyPortIsRefusedAndEveryConnectionReachesTheFirst() throws {
+    @Test func aSecondServeOnABusyPortIsRefusedAndTheFirstGoesOnServing() throws {
         let data = try CrashRecoveryTests.dataDirectory()
         defer { data.remove() }
         let other = try TemporaryDirectory()
@@ -225,7 +225,15 @@ import Testing
         second.start()
         defer { second.stop() }
         #expect(try fixture.store.allClicks().map(\.id) == [id], "the first server's click, stored at its stop")
-        #expect(try SecondServerTests.tap(HTTPClient(port: second.port), count: 1).count == 1)
+        let taps = try SecondServerTests.tap(HTTPClient(port: second.port), count: 1)
+        #expect(taps.count == 1)
+        // The first server stopped again (a signal and a teardown, say) returns its first result and touches
+        // nothing: the directory is the second's now, whose open segment a drain would take for a sealed one and
+        // delete, and the second's later clicks would go into an unlinked file.
+        #expect(first.stop())
+        let later = try SecondServerTests.tap(HTTPClient(port: second.port), count: 3)
+        #expect(second.stop())
+        #expect(Set(try fixture.store.allClicks().map(\.id)) == Set([id] + taps + later), "every answered click stored")
     }
 
     /// A port held by a socket that shares it (another server's listeners) or not: the start fails with the usual

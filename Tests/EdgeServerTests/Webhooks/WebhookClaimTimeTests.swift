@@ -10,8 +10,8 @@ import Testing
 @Suite struct WebhookClaimTimeTests {
     static let day: Int64 = 86_400_000
 
-    /// The review's case: a customer claimed now, then an `INITIAL_PURCHASE` dated 60 days earlier. It earned a
-    /// commission; now it is `before_claim`, its refund too, and the first renewal after the claim pays.
+    /// A customer claimed now, then an `INITIAL_PURCHASE` dated 60 days earlier: `before_claim`, no commission, its
+    /// refund `before_claim` too, and the first renewal after the claim pays.
     @Test(arguments: StoreKind.allCases) func aPurchaseMadeBeforeTheClaimEarnsNothing(kind: StoreKind) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }

@@ -53,7 +53,9 @@ import Testing
         do {
             let second = try ClickJournal(dataDirectory: data.path)
             #expect(second.nodeID == first.nodeID)
-            #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
+            withExtendedLifetime(second) {
+                #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
+            }
         }
         #expect(throws: Never.self) { _ = try ClickJournal(dataDirectory: data.path) }
     }

@@ -47,6 +47,17 @@ import Testing
         #expect(Timestamp.parse("2100-03-01T00:00:00Z") == 4_107_542_400_000)
     }
 
+    /// What `since` on `/v1/clicks` and `prune --before` take: a date is its midnight UTC, a time is read as
+    /// ``Timestamp/parse(_:)`` reads it, and nothing else passes.
+    @Test func aDateOrATime() {
+        #expect(Timestamp.parseDateOrTime("2026-01-01") == 1_767_225_600_000)
+        #expect(Timestamp.parseDateOrTime("2024-02-29") == Timestamp.parse("2024-02-29T00:00:00Z"))
+        #expect(Timestamp.parseDateOrTime("2026-01-01T01:00:00+01:00") == 1_767_225_600_000)
+        for text in ["2026-02-30", "2026-1-01", "2026-01-0x", "20260101", "2026-01-01T", "2026-01-01Z", ""] {
+            #expect(Timestamp.parseDateOrTime(text) == nil, "\(text)")
+        }
+    }
+
     @Test func aLeapSecondReadsAsTheNextMinute() {
         #expect(Timestamp.parse("2016-12-31T23:59:60Z") == Timestamp.parse("2017-01-01T00:00:00Z"))
     }
