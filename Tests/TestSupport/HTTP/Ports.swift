@@ -13,11 +13,19 @@ package enum Ports {
         return port
     }
 
-    /// A TCP socket bound to 127.0.0.1 on a port the kernel picks, listening when `backlog` is given, and that port.
-    /// The caller closes it.
-    package static func bindLoopback(listening backlog: Int32? = nil) throws -> (descriptor: Int32, port: Int) {
+    /// A TCP socket bound to 127.0.0.1 on a port the kernel picks, listening when `backlog` is given, and that port;
+    /// with `sharing`, bound with `SO_REUSEADDR` and `SO_REUSEPORT`, as a server's listeners that share their port
+    /// are. The caller closes it.
+    package static func bindLoopback(listening backlog: Int32? = nil, sharing: Bool = false) throws -> (
+        descriptor: Int32, port: Int
+    ) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestError("socket failed: errno \(errno)") }
+        if sharing {
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
