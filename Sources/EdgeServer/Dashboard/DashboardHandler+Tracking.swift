@@ -280,6 +280,15 @@ extension DashboardHandler {
             content +=
                 #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
         }
+        // A template stored before placeholders were checked (or by another tool) is served as it is: say so, as
+        // `tolt-edge import` warns, since saving the form keeps it.
+        if let template = program.deepLinkTemplate {
+            do { try DeepLinkTemplate.validatePlaceholders(template) } catch {
+                content +=
+                    #"<p class="error" role="status" id="template-warning">The stored deep-link template "#
+                    + HTML.escape(error.reason) + ", and links send it as it is: set a new one.</p>"
+            }
+        }
         if let formError {
             content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(formError))</p>"#
         } else if !errors.isEmpty {

@@ -37,14 +37,16 @@ extension H2OEngine {
     }
 
     /// Makes h2o's own error with `response.status` go out as `response`, with the reason phrase and headers
-    /// ``H2OResponder`` gives every API answer, and `Access-Control-Allow-Origin: *`: h2o answers before the path is
-    /// routed, so the header every `/client/claims` answer carries (README, CORS) goes on all of them, which is
-    /// harmless, since they hold nothing but the error.
+    /// ``H2OResponder`` gives every API answer. h2o answers before the path is routed, so the headers a route
+    /// promises on every answer go on all of them: `Access-Control-Allow-Origin: *`, as every `/client/claims`
+    /// answer has, and the dashboard's security headers (no framing, no sniffing, a policy that loads nothing),
+    /// harmless on a JSON error anywhere else.
     private static func replaceError(_ response: APIResponse, in config: UnsafeMutablePointer<h2o_globalconf_t>) {
         var headers: [(name: [UInt8], value: [UInt8])] = response.headers.map {
             (Array($0.name.lowercased().utf8), Array($0.value.utf8))
         }
         headers.append((Array("access-control-allow-origin".utf8), Array("*".utf8)))
+        headers += DashboardHandler.securityHeaders(nonce: nil).map { (Array($0.name.utf8), Array($0.value.utf8)) }
         headers.append((Array("server".utf8), Array(serverName.bytes)))
         headers.append((Array("content-type".utf8), Array(StaticText.json.bytes)))
         headers.append((Array("cache-control".utf8), Array(StaticText.noStore.bytes)))

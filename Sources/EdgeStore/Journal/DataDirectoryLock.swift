@@ -27,6 +27,13 @@ final class DataDirectoryLock: Sendable {
         guard opened >= 0 else {
             throw StoreError.io("cannot open \(path): \(String(cString: strerror(errno)))")
         }
+        // The file is written (the pid) and emptied: it must be this directory's own, not a link (O_NOFOLLOW refuses
+        // a symbolic one) to a file of another name, which it would overwrite.
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+            close(opened)
+            throw StoreError.io("\(path) is not a plain file of its own (a hard link, or not a file): remove it")
+        }
         // Private like the node id: a descriptor of any other user's, even read-only, could take the lock.
         _ = fchmod(opened, 0o600)
         // A lock of an open file description: a second journal of this same process, on a descriptor of its own,

@@ -22,8 +22,9 @@ public struct ClaimRequest: Sendable, Equatable {
         let root: JSONValue
         do { root = try JSONParser.parse(body) } catch { throw .invalidRequest("The body is not valid JSON: \(error)") }
         guard case .object(let members) = root else { throw .invalidRequest("The body must be a JSON object") }
-        var names = Set<String>()
-        for member in members where !names.insert(member.key).inserted {
+        // By code points, as JSON compares names (not by `String`'s canonical equivalence).
+        var names = Set<[UInt8]>()
+        for member in members where !names.insert(Array(member.key.utf8)).inserted {
             let shown = member.key.unicodeScalars.count <= 64 ? member.key : "a member"
             throw .invalidRequest("The body names \(shown) more than once")
         }

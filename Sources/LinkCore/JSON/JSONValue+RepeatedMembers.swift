@@ -3,14 +3,16 @@ extension JSONValue {
     /// `event.subscriber_attributes.$email`, `items[2].id`), or `nil` when no object does.
     ///
     /// Readers disagree about a repeated member (``subscript(_:)`` reads the last, others the first), so a body
-    /// that repeats one means different things to different readers: one that moves money is refused instead.
+    /// that repeats one means different things to different readers: one that moves money is refused instead. Names
+    /// are the same when their code points are (JSON's rule), not when Swift's `String` calls them equal: `"é"` and
+    /// `"e\u0301"` are two members (a RevenueCat subscriber attribute is the app's to name).
     ///
     ///     try JSONParser.parse(Array(#"{"a":{"b":1,"b":2}}"#.utf8)).repeatedMemberPath  // "a.b"
     public var repeatedMemberPath: String? {
         switch self {
         case .object(let members):
-            var names = Set<String>()
-            for member in members where !names.insert(member.key).inserted { return member.key }
+            var names = Set<[UInt8]>()
+            for member in members where !names.insert(Array(member.key.utf8)).inserted { return member.key }
             for member in members {
                 if let inner = member.value.repeatedMemberPath { return member.key + Self.joining(inner) }
             }

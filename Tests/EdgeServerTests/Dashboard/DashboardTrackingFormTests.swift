@@ -122,6 +122,11 @@ import Testing
         let after = try #require(try server.store.configRecords().programs.first { $0.id == "prg_acme" })
         #expect(after.claimWindowDays == 9)
         #expect(after.deepLinkTemplate == "myapp://claim?c={code}&k={clickid}")
+        // The page says the stored template is sent as it is, as an import warns.
+        let page = try formClient.dashboardPage("/dashboard/programs/prg_acme/tracking", session: session).text
+        #expect(page.contains(#"id="template-warning""#) && page.contains("unknown placeholder {clickid}"), "\(page)")
+        let clean = try formClient.dashboardPage("/dashboard/programs/prg_play/tracking", session: session).text
+        #expect(!clean.contains(#"id="template-warning""#))
     }
 
     /// README: "an invalid value is shown beside its field". Every invalid field of one post is marked at once, each

@@ -41,8 +41,12 @@ import Testing
         #expect(response.header("content-length") == String(response.body.count), "\(label)")
         #expect(response.header("cache-control") == "no-store", "\(label)")
         #expect(response.header("server") == "tolt-edge", "\(label)")
-        // Answered before routing, so with the CORS header every claims answer carries: a browser can read it.
+        // Answered before routing, so with the CORS header every claims answer carries (a browser can read it) and
+        // the security headers every dashboard answer carries.
         #expect(response.header("access-control-allow-origin") == "*", "\(label)")
+        #expect(response.header("x-frame-options") == "DENY", "\(label)")
+        #expect(response.header("x-content-type-options") == "nosniff", "\(label)")
+        #expect(response.header("content-security-policy")?.contains("frame-ancestors 'none'") == true, "\(label)")
         #expect(response.header("connection") == "close" && upload.closed, "\(label): the connection stays open")
         #expect(
             String(decoding: response.rawHead.prefix(30), as: UTF8.self).hasPrefix("HTTP/1.1 413 Payload Too Large"))
@@ -57,7 +61,7 @@ import Testing
         #expect(clicks.status == 200, "\(label): \(clicks.status) \(clicks.text)")
     }
 
-    @Test(arguments: ["/client/claims", "/v1/clicks", "/a/pk_acme/SAM20", "/no/such/path"])
+    @Test(arguments: ["/client/claims", "/v1/clicks", "/a/pk_acme/SAM20", "/dashboard/sign-in", "/no/such/path"])
     func aTwoMebibyteBodyIs413InTheErrorShape(path: String) throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -94,4 +94,27 @@ import Testing
         #expect(flock(holder, LOCK_UN) == 0)
         #expect(throws: Never.self) { _ = try ClickJournal(dataDirectory: data.path) }
     }
+
+    /// The lock file is written and emptied, so it must be the directory's own: a hard link to a file elsewhere (a
+    /// symbolic one is refused by O_NOFOLLOW) or a directory in its place is refused, and the other file is left as
+    /// it was.
+    @Test func aLockFileThatIsAHardLinkOrADirectoryIsRefusedAndLeftAlone() throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let elsewhere = data.path + "/elsewhere.txt"
+        try "keep me\n".write(toFile: elsewhere, atomically: false, encoding: .utf8)
+        let path = data.path + "/journal.lock"
+        #expect(link(elsewhere, path) == 0)
+        #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == "keep me\n")
+        #expect(unlink(path) == 0)
+        #expect(symlink(elsewhere, path) == 0)
+        #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == "keep me\n")
+        #expect(unlink(path) == 0)
+        #expect(mkdir(path, 0o700) == 0)
+        #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
+        #expect(rmdir(path) == 0)
+        #expect(throws: Never.self) { _ = try ClickJournal(dataDirectory: data.path) }
+    }
 }

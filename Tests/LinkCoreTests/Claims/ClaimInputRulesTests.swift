@@ -48,6 +48,10 @@ import Testing
         let request = try ClaimRequest(
             body: Array(#"{"public_id":"pk","app_user_id":"u","code":"C","meta":{"a":1,"a":2}}"#.utf8))
         #expect(request.code == "C")
+        // Names are compared by code point, as JSON does: a composed and a decomposed "é" are two names.
+        let twoNames = try ClaimRequest(
+            body: Array(#"{"public_id":"pk","app_user_id":"u","code":"C","\u00e9":1,"e\u0301":2}"#.utf8))
+        #expect(twoNames.code == "C")
     }
 
     @Test(arguments: ["public_id", "app_user_id", "code", "click_id"])

@@ -32,6 +32,10 @@ import Testing
         #expect(try parse(#"{"a":{"b":1,"b":2}}"#).repeatedMemberPath == "a.b")
         #expect(try parse(#"{"a":[{},[{"c":1,"c":2}]]}"#).repeatedMemberPath == "a[1][0].c")
         #expect(try parse(#"[{"c":1,"c":2}]"#).repeatedMemberPath == "[0].c")
+        // Names are compared by code point, as JSON does: a composed and a decomposed "é" are two names, and so
+        // are "K" and the Kelvin sign, which Swift's `String` calls equal.
+        #expect(try parse(#"{"a":{"\u00e9":1,"e\u0301":2}}"#).repeatedMemberPath == nil)
+        #expect(try parse(#"{"K":1,"\u212a":2}"#).repeatedMemberPath == nil)
     }
 
     @Test func refusesInvalidUTF8AndDeepNesting() {
