@@ -85,7 +85,7 @@ final class ClaimClient: Sendable {
     /// cancelled.
     private func exchange(_ request: URLRequest) async throws -> Result<ClaimResult, ToltError> {
         do {
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await send(request)
             guard let http = response as? HTTPURLResponse else {
                 return .failure(.unexpectedResponse("The answer was not HTTP", httpStatus: nil))
             }
@@ -103,6 +103,65 @@ final class ClaimClient: Sendable {
         }
     }
 }
+
+extension ClaimClient {
+    /// The answer to `request`. On Linux not through `URLSession.data(for:)`: swift-corelibs-foundation's version
+    /// cancels its transfer synchronously on the session's queue from inside the task's cancellation, which holds the
+    /// task's status lock, while a transfer finishing on that queue resumes the task under the same lock, so a
+    /// cancellation that meets an answer deadlocks both threads (a test run hung so in
+    /// `ClaimRetryTests.cancellingTheTaskStopsTheRetries`; an app's cancelled claim could hang the same way). Here the
+    /// cancellation only hands the transfer's cancel to another thread, and the answer resumes the task from the
+    /// session's delegate queue: neither lock is taken inside the other.
+    fileprivate func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
+            let transfer = CancellableTransfer()
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let task = session.dataTask(with: request) { data, response, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else if let data, let response {
+                            continuation.resume(returning: (data, response))
+                        } else {
+                            continuation.resume(throwing: URLError(.badServerResponse))
+                        }
+                    }
+                    transfer.start(task)
+                }
+            } onCancel: {
+                DispatchQueue.global().async { transfer.cancel() }
+            }
+        #else
+            return try await session.data(for: request)
+        #endif
+    }
+}
+
+#if canImport(FoundationNetworking)
+    /// A data task a cancellation may reach before it has started: it is then cancelled as soon as it starts.
+    private final class CancellableTransfer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: URLSessionDataTask?
+        private var cancelled = false
+
+        func start(_ task: URLSessionDataTask) {
+            let cancelled = lock.withLock {
+                self.task = task
+                return self.cancelled
+            }
+            task.resume()
+            if cancelled { task.cancel() }
+        }
+
+        func cancel() {
+            let task = lock.withLock {
+                cancelled = true
+                return self.task
+            }
+            task?.cancel()
+        }
+    }
+#endif
 
 /// The body of `POST /client/claims`.
 private struct ClaimBody: Encodable {

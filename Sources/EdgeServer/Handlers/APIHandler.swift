@@ -118,8 +118,11 @@ final class APIHandler: Sendable {
         if let since = request.query["since"] {
             // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
             guard let millis = Timestamp.parseDateOrTime(since) else {
+                // A query string reads an unencoded `+` as a space: the offset of `…T12:00:00+01:00` arrives so.
+                let plus = since.utf8.contains(0x20) ? " (a + in a query string is a space: write it %2B)" : ""
                 throw APIError.invalidRequest(
-                    "since must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31")
+                    "since must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31"
+                        + plus)
             }
             query.since = millis
         }

@@ -128,6 +128,10 @@ import Testing
             #expect(response.status == 400, "\(query)")
             #expect(try response.json["error"]?.stringValue == "invalid_request", "\(query)")
         }
+        // An offset's unencoded `+` arrives as a space: the message says how to write it.
+        let plus = try Self.list(server, "?since=2026-01-01T01:00:00+01:00")
+        #expect(plus.status == 400)
+        #expect(try plus.json["message"]?.stringValue?.contains("write it %2B") == true, "\(plus.text)")
     }
 
     @Test func partnerAndSinceFilterTheList() throws {
