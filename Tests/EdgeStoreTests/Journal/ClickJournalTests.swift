@@ -156,7 +156,7 @@ import Testing
         crashed.release()  // the process dies: the kernel drops its lock
 
         // The next process: the segment is nobody's, so it is read to its end, and deleted.
-        let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let restarted = try ClickJournal.reopened(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let log = LogLines()
         let ingester = ClickIngester(journal: restarted, store: try fixture.reopen(), log: log.append)
         try ingester.pass()
@@ -184,7 +184,7 @@ import Testing
         let expected = (0..<7).map { Self.append($0, to: writer) }
         if sealed { writer.close() }
         first.release()  // the process ends
-        let restarted = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let restarted = try ClickJournal.reopened(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         let log = LogLines()
         let ingester = ClickIngester(journal: restarted, store: try fixture.reopen(), log: log.append)
         try ingester.pass()
@@ -212,7 +212,7 @@ import Testing
         // Two more clicks, then the process dies (the writer never seals its segment).
         expected += (3..<5).map { Self.append($0, to: writer) }
         first.release()  // the kernel drops a dead process's lock
-        let second = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
+        let second = try ClickJournal.reopened(dataDirectory: fixture.directory, segmentSize: 64 << 10)
         #expect(second.nodeID == first.nodeID, "the node keeps its id across restarts")
         // A fresh store connection and ingester know nothing but what the store says.
         try ClickIngester(journal: second, store: try fixture.reopen()).pass()

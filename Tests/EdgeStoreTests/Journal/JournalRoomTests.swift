@@ -70,7 +70,7 @@ import Testing
         writer.close()
         journal.release()  // the process ends
         // A restart finds the unread segment on disk: the new writer's share is what is left, not the whole bound.
-        let restarted = try ClickJournal(dataDirectory: fixture.directory, maximumBytes: Self.bound)
+        let restarted = try ClickJournal.reopened(dataDirectory: fixture.directory, maximumBytes: Self.bound)
         let next = restarted.makeWriter(stream: 0)
         ClickJournalTests.stage(ClickJournalTests.click(1), to: next)
         #expect(next.flushOutcome() == .journalFull)

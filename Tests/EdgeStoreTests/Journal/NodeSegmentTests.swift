@@ -55,7 +55,7 @@ import Testing
         try FileManager.default.moveItem(
             atPath: journal.directory + "/" + name, toPath: journal.directory + "/" + oldName)
         journal.release()  // the process ends
-        let restarted = try ClickJournal(dataDirectory: fixture.directory)
+        let restarted = try ClickJournal.reopened(dataDirectory: fixture.directory)
         #expect(restarted.segmentNames() == [oldName])
         try ClickIngester(journal: restarted, store: try fixture.reopen()).pass()
         #expect(try ClickJournalTests.stored(fixture.store) == expected)
@@ -71,17 +71,17 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(ClickJournal.isNodeID(journal.nodeID))
         journal.release()  // the process ends: the journals below are the next starts
-        #expect(try ClickJournal(dataDirectory: data.path).nodeID == journal.nodeID, "made once")
+        #expect(try ClickJournal.reopened(dataDirectory: data.path).nodeID == journal.nodeID, "made once")
 
         // An older build left it 0644: made private at the next start.
         chmod(path, 0o644)
-        _ = try ClickJournal(dataDirectory: data.path)
+        _ = try ClickJournal.reopened(dataDirectory: data.path)
         #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
 
         // Text that is not a node id (a path separator would make a checkpoint key ambiguous) stops the open.
         try "../other node\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
-            _ = try ClickJournal(dataDirectory: data.path)
+            _ = try ClickJournal.reopened(dataDirectory: data.path)
         } throws: { error in
             "\(error)".contains("node-id does not hold a node id")
         }
@@ -97,7 +97,7 @@ import Testing
         for text in ["", "\n", " \r\n\t\n"] {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             #expect {
-                _ = try ClickJournal(dataDirectory: data.path)
+                _ = try ClickJournal.reopened(dataDirectory: data.path)
             } throws: { error in
                 "\(error)".contains("node-id does not hold a node id")
             }
@@ -108,7 +108,7 @@ import Testing
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: data.path + "/elsewhere/node-id")
         #expect {
-            _ = try ClickJournal(dataDirectory: data.path)
+            _ = try ClickJournal.reopened(dataDirectory: data.path)
         } throws: { error in
             "\(error)".contains("cannot read \(path)")
         }
