@@ -111,21 +111,19 @@ extension DashboardHandler {
         return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
     }
 
-    /// The program's members in the import document, each with the form fields it is written from: checked one by
-    /// one so that every invalid field is found.
-    private static let documentParts: [(member: String, fields: [String])] = [
-        ("deep_link_template", ["deep_link_template"]), ("google_play_url", ["google_play_url"]),
-        ("app_store_url", ["app_store_url"]), ("claim_window_days", ["claim_window_days"]),
-        (
-            "commission",
-            [
-                "commission_type", "commission_percent", "commission_fixed_cents", "commission_recurring",
-                "commission_duration_months",
-            ]
-        ),
-        ("app_name", ["app_name"]), ("app_icon_url", ["app_icon_url"]), ("brand_color", ["brand_color"]),
-        ("og_image_url", ["og_image_url"]), ("og_description", ["og_description"]),
-    ]
+    /// The program's members in the import document, each with the form fields written from it (``trackingFields``
+    /// by the first name of their path, an app link by its own): checked one by one so that every invalid field is
+    /// found.
+    private static let documentParts: [(member: String, fields: [String])] = trackingFields.reduce(into: []) {
+        parts, field in
+        let path = field.path.split(separator: ".")
+        let member = String(path[path.first == "app_links" ? 1 : 0])
+        if parts.last?.member == member {
+            parts[parts.count - 1].fields.append(field.name)
+        } else {
+            parts.append((member, [field.name]))
+        }
+    }
 
     /// Checks the number fields against the importer's bounds and writes each as the importer reads it (`007` →
     /// `7`, `12.50` → `12.5`); returns every one out of bounds, with the reason in the form's words (the importer's
@@ -282,8 +280,8 @@ extension DashboardHandler {
         }
         // A template stored before placeholders were checked (or by another tool) is served as it is: say so, as
         // `tolt-edge import` warns, since saving the form keeps it.
-        if let template = program.deepLinkTemplate {
-            do { try DeepLinkTemplate.validatePlaceholders(template) } catch {
+        if let template = program.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
+            do { try template.validatePlaceholders() } catch {
                 content +=
                     #"<p class="error" role="status" id="template-warning">The stored deep-link template "#
                     + HTML.escape(error.reason) + ", and links send it as it is: set a new one.</p>"

@@ -89,11 +89,11 @@ struct ConfigMerge {
         let storedTemplate = record.deepLinkTemplate
         record.deepLinkTemplate = try Self.apply(document.deepLinkTemplate, to: storedTemplate) {
             do {
-                _ = try DeepLinkTemplate($0)
+                let template = try DeepLinkTemplate($0)
                 // Only on a new template: one stored before the rule is served as it was, so the same document
                 // imported again (an export, the dashboard's form with every field) still goes through; it is
                 // warned about below.
-                if $0 != storedTemplate { try DeepLinkTemplate.validatePlaceholders($0) }
+                if $0 != storedTemplate { try template.validatePlaceholders() }
             } catch let error as ConfigValidationError {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
@@ -157,8 +157,8 @@ struct ConfigMerge {
         warn("deep_link_template", record.deepLinkTemplate) { (text) throws(ConfigValidationError) in
             _ = try DeepLinkTemplate(text)
         }
-        if let template = record.deepLinkTemplate, (try? DeepLinkTemplate(template)) != nil {
-            do { try DeepLinkTemplate.validatePlaceholders(template) } catch {
+        if let template = record.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
+            do { try template.validatePlaceholders() } catch {
                 report.warnings.append(
                     "\(path).deep_link_template: the stored template \(error.reason), and is sent with it as it is;"
                         + " set a new one")
@@ -245,36 +245,11 @@ struct ConfigMerge {
     /// partners that make the conflict, as the link table counts them: active partners of that organization
     /// holding the code active, in any case (a code is per organization: `/a/<public_key>/<code>`).
     private func sharedCodeWarnings() -> [String] {
-        let table = LinkTable(existing)
-        var partners: [String: PartnerRecord] = [:]
-        for partner in existing.partners { partners[partner.id] = partner }
-        var organizationOfProgram: [String: String] = [:]
-        for program in existing.programs { organizationOfProgram[program.id] = program.organizationID }
-        var organizationsByID: [String: OrganizationRecord] = [:]
-        for organization in existing.organizations { organizationsByID[organization.id] = organization }
-        // The active holders of each organization's code, folded to lower case.
-        var holders: [String: Set<String>] = [:]
-        var order: [(key: String, code: String, organization: OrganizationRecord)] = []
-        for code in existing.codes where code.active {
-            guard let partner = partners[code.partnerID], partner.isActive,
-                let organizationID = organizationOfProgram[partner.programID],
-                let organization = organizationsByID[organizationID]
-            else { continue }
-            let key = organization.id + "\u{0}" + ASCII.lowercased(code.code)
-            if holders[key] == nil { order.append((key, code.code, organization)) }
-            holders[key, default: []].insert(partner.id)
+        LinkTable(existing).conflicts.map {
+            "code \($0.code) is held by more than one partner of \($0.organizationID) "
+                + "(\($0.partnerIDs.joined(separator: ", "))): "
+                + "its link answers 404 and claims answer 409 until only one holds it"
         }
-        var warnings: [String] = []
-        for (key, code, organization) in order {
-            guard let partnerIDs = holders[key], partnerIDs.count > 1,
-                case .conflict? = table.match(publicKey: organization.publicKey, code: code)
-            else { continue }
-            warnings.append(
-                "code \(code) is held by more than one partner of \(organization.id) "
-                    + "(\(partnerIDs.sorted().joined(separator: ", "))): "
-                    + "its link answers 404 and claims answer 409 until only one holds it")
-        }
-        return warnings
     }
 
     private static func apply(

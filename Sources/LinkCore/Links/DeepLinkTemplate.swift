@@ -57,33 +57,26 @@ public struct DeepLinkTemplate: Sendable, Equatable {
         }
     }
 
-    /// Refuses a `{` or `}` outside the two placeholders, `{code}` and `{click_id}` (in lowercase, as written here):
-    /// a misspelt one (`{clickid}`, `{Code}`, `{nope}`) would be sent as it is in every redirect, and the app's claim
-    /// would fail without a word. The error names the placeholder.
+    /// Refuses a `{` or `}` outside the two placeholders, `{code}` and `{click_id}` (in lowercase, as written here),
+    /// that is, in a literal piece of the parsed template: a misspelt one (`{clickid}`, `{Code}`, `{nope}`) would be
+    /// sent as it is in every redirect, and the app's claim would fail without a word. The error names the
+    /// placeholder.
     ///
     /// Checked when a template is written (an import, the dashboard), not by ``init(_:)``: a template stored before
     /// this rule (or by another tool) is still served as it was, its braces sent as they are.
-    public static func validatePlaceholders(_ text: String) throws(ConfigValidationError) {
-        let bytes = Array(text.utf8)
-        let known = [Array("{code}".utf8), Array("{click_id}".utf8)]
-        let lone = "has a lone { or }: only {code} and {click_id} are filled in (write a brace as %7B or %7D)"
-        var index = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x7B:
-                if let token = known.first(where: { bytes[index...].starts(with: $0) }) {
-                    index += token.count
-                    continue
-                }
-                // `{name}`: up to the next brace, which must close it.
-                guard let close = bytes[(index + 1)...].firstIndex(where: { $0 == 0x7B || $0 == 0x7D }),
-                    bytes[close] == 0x7D
-                else { throw .invalid(lone) }
-                let placeholder = String(decoding: bytes[index...close], as: UTF8.self)
-                throw .invalid("has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in")
-            case 0x7D: throw .invalid(lone)
-            default: index += 1
+    public func validatePlaceholders() throws(ConfigValidationError) {
+        func isBrace(_ byte: UInt8) -> Bool { byte == 0x7B || byte == 0x7D }
+        for case .literal(let bytes) in pieces {
+            guard let brace = bytes.firstIndex(where: isBrace) else { continue }
+            // `{name}`: up to the next brace, which must close it.
+            guard bytes[brace] == 0x7B, let close = bytes[(brace + 1)...].firstIndex(where: isBrace),
+                bytes[close] == 0x7D
+            else {
+                throw .invalid(
+                    "has a lone { or }: only {code} and {click_id} are filled in (write a brace as %7B or %7D)")
             }
+            let placeholder = String(decoding: bytes[brace...close], as: UTF8.self)
+            throw .invalid("has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in")
         }
     }
 

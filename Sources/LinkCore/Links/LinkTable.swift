@@ -11,8 +11,19 @@ public final class LinkTable: Sendable {
         case conflict
     }
 
+    /// A code two or more active partners of one organization hold, which matches as ``Match/conflict``.
+    public struct Conflict: Sendable, Equatable {
+        public let organizationID: String
+        /// As its first holder in the records spells it.
+        public let code: String
+        /// The holders, sorted.
+        public let partnerIDs: [String]
+    }
+
     public let revision: Int64
     public let organizations: [OrganizationRecord]
+    /// Every conflict, in the order its code first appears in the records (what `tolt-edge import` warns about).
+    public let conflicts: [Conflict]
     private let organizationByPublicKey: [String: Int]
     private let organizationBySecretKey: [String: Int]
     private let matches: [Match]
@@ -66,14 +77,24 @@ public final class LinkTable: Sendable {
             grouped[key, default: []].append(target)
         }
         var matches: [Match] = []
+        var conflicts: [Conflict] = []
         var entries: [(key: [UInt8], value: Int)] = []
         for key in order {
             let targets = grouped[key]!
-            let partnerCount = Set(targets.map(\.partnerID)).count
+            let partnerIDs = Set(targets.map(\.partnerID))
             entries.append((key, matches.count))
-            matches.append(partnerCount > 1 ? .conflict : .target(targets[0]))
+            if partnerIDs.count > 1 {
+                matches.append(.conflict)
+                conflicts.append(
+                    Conflict(
+                        organizationID: targets[0].organizationID, code: targets[0].code,
+                        partnerIDs: partnerIDs.sorted()))
+            } else {
+                matches.append(.target(targets[0]))
+            }
         }
         self.matches = matches
+        self.conflicts = conflicts
         self.index = ByteKeyTable(entries)
         targetsByReference = byReference
     }

@@ -66,11 +66,11 @@ import Testing
     @Test(arguments: [
         ("myapp://x?{nope}", "{nope}"), ("myapp://x?c={code}&k={clickid}", "{clickid}"),
         ("myapp://x?c={Code}", "{Code}"), ("https://app.example/{CLICK_ID}", "{CLICK_ID}"),
-        ("myapp://x?c={code}&k={}", "{}"), ("myapp://x?c={ code }", "{ code }"),
+        ("myapp://x?c={code}&k={}", "{}"), ("myapp://x?c={%20code%20}", "{%20code%20}"),
     ])
     func unknownPlaceholdersAreRefusedByName(_ text: String, _ placeholder: String) throws {
         let error = try #require(throws: ConfigValidationError.self) {
-            try DeepLinkTemplate.validatePlaceholders(text)
+            try DeepLinkTemplate(text).validatePlaceholders()
         }
         #expect(
             error.reason == "has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in",
@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: ["myapp://x?c={code", "myapp://x?c=code}", "myapp://x?c={{code}}", "myapp://x?c={code}}"])
     func loneBracesAreRefused(_ text: String) throws {
         let error = try #require(throws: ConfigValidationError.self) {
-            try DeepLinkTemplate.validatePlaceholders(text)
+            try DeepLinkTemplate(text).validatePlaceholders()
         }
         #expect(error.reason.contains("only {code} and {click_id} are filled in"), "\(error.reason)")
         #expect(error.reason.contains("%7B") && error.reason.contains("%7D"), "\(error.reason)")
@@ -90,8 +90,10 @@ import Testing
     /// was (the braces sent as they are).
     @Test func knownPlaceholdersPassAndAStoredUnknownOneIsStillServed() throws {
         for text in ["myapp://claim?c={code}&k={click_id}", "myapp://open", "myapp://{click_id}{code}{code}"] {
-            try DeepLinkTemplate.validatePlaceholders(text)
+            try DeepLinkTemplate(text).validatePlaceholders()
         }
+        // A placeholder written with spaces never gets that far: no template holds a space.
+        #expect(throws: ConfigValidationError.self) { try DeepLinkTemplate("myapp://x?c={ code }") }
         let stored = try DeepLinkTemplate("myapp://x?c={code}&k={clickid}")
         #expect(stored.chunks(encodedCode: Array("S".utf8)) == [Array("myapp://x?c=S&k={clickid}".utf8)])
     }
