@@ -183,17 +183,10 @@ import Testing
         return try EdgeServer(configuration: configuration, log: { _ in })
     }
 
-    /// ``server(on:port:certificate:)`` on a directory another server of this process has just given up. A lock is
-    /// the open file's, and a child process that other tests spawn at the same moment (`openssl`, a server) holds a
-    /// copy of every descriptor from its fork to its exec, the lock's too: the directory can look taken for that
-    /// moment. A lock never released still fails, after 5 s.
+    /// ``server(on:port:certificate:)`` on a directory another server of this process has just given up, waiting out
+    /// a child process's copy of the lock (``afterTheDirectoryIsFree(_:)``).
     static func serverAfterRelease(on directory: String, certificate: TestCertificate? = nil) throws -> EdgeServer {
-        var server: EdgeServer?
-        _ = eventually(within: 5) {
-            server = try? Self.server(on: directory, certificate: certificate)
-            return server != nil
-        }
-        return try server ?? Self.server(on: directory, certificate: certificate)
+        try afterTheDirectoryIsFree { try Self.server(on: directory, certificate: certificate) }
     }
 
     /// A listening socket on a port of 127.0.0.1 the kernel picks, with `SO_REUSEPORT` (what another server's
