@@ -92,7 +92,8 @@ extension SQLStore {
             let found = try db.rows(
                 """
                 SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at, claimed_at
-                FROM customers WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
+                FROM customers
+                WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
                     WHERE organization_id = ?1 AND app_user_id = ?2))
                 ORDER BY customer_id = ?2 DESC LIMIT 1
                 """, [.text(organizationID), .text(id)], Self.ledgerCustomer)
