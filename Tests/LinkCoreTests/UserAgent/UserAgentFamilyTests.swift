@@ -111,6 +111,11 @@ struct UserAgentFamilyTests {
         ("status-go/v0.151.15", .other),
         // Issue 15, tenth pass: zxing's Barcode Scanner fetching a scanned link's page title (zxing's source).
         ("ZXing (Android)", .other),
+        // Issue 15, eleventh pass: a Misskey fork, an XMPP client's URL previews and a forum's rich embeds, each by
+        // its own source (reference-agents.tsv).
+        ("CherryPick/4.11.1 (https://cherrypick.example)", .other),
+        ("Gajim 1.5.3", .other),
+        ("vanilla-forums-embed/1.0", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -493,6 +498,10 @@ struct UserAgentFamilyTests {
                 + "Wolvic/1.8.2", .other
         ),
         ("Mozilla/5.0 (Android 12; Mobile VR; rv:128.0) Gecko/128.0 Firefox/128.0 Wolvic/1.8.2", .other),
+        // Issue 15, eleventh pass: VK Teams' desktop app in the pages it opens, the signed-in account's address in its
+        // string (mail-ru-im/im-desktop), before and after its rename, on Linux too.
+        ("myteam Desktop user@corp.example ic18BnQc91gJZX4v 10.0.0(5432) Windows_10 PC", .desktop),
+        ("VKTeams Desktop user@corp.example ic1DcTU-u6i6jrDP 10.0.0(6543) Linux PC", .desktop),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
