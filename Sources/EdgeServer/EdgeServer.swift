@@ -173,12 +173,17 @@ public final class EdgeServer: Sendable {
             // Last: the data directory is free for the next server (of this process too) only once nothing writes
             // or reads the journal.
             defer { journal.release() }
+            let storedBefore = ingester.ingestedCount
             do {
                 try ingester.drain()
+                let stored = ingester.ingestedCount - storedBefore
+                log("stopped: the click journal is drained (\(stored) clicks stored on the way out)")
                 stopped = true
                 return true
             } catch {
-                log("could not drain the click journal: \(error); it stays on disk and is ingested at the next start")
+                log(
+                    "could not drain the click journal: \(error); its clicks stay in \(journal.directory) and the next "
+                        + "start stores them (none is lost); exiting with status 1")
                 stopped = false
                 return false
             }

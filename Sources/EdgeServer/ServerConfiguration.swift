@@ -28,9 +28,9 @@ public struct ServerConfiguration: Sendable {
     /// (`--dedupe-window`), in milliseconds: it gets the first tap's click id and counts as a click, not a unique
     /// click. 0 turns repeat taps off (every tap is a click).
     public var repeatTapWindow: Int64 = 3_600_000
-    /// The first taps each loop remembers for ``repeatTapWindow``: 64 bytes each (1 MiB per loop by default). A
-    /// loop holding more visitors within the window than this forgets the oldest (see ``RepeatTapTable``).
-    public var repeatTapSlots = 16_384
+    /// The visitors each loop remembers for ``repeatTapWindow``: 128 bytes each (2 MiB per loop by default). A
+    /// loop holding more visitors within the window than this forgets the oldest first (see ``RepeatTapTable``).
+    public var repeatTapVisitors = 16_384
     /// Where `GET /v1/stats/clicks` reads IANA timezones (TZif files) from: the system's tzdata.
     public var timeZoneDirectory = TimeZoneRules.zoneDirectory
     /// How long a dashboard session lasts after sign-in (`--dashboard-session`), in seconds.

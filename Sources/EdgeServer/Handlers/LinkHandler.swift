@@ -46,7 +46,7 @@ final class LinkHandler {
         let configuration = application.configuration
         repeatTaps =
             configuration.repeatTapWindow > 0
-            ? RepeatTapTable(slots: configuration.repeatTapSlots, window: configuration.repeatTapWindow) : nil
+            ? RepeatTapTable(visitors: configuration.repeatTapVisitors, window: configuration.repeatTapWindow) : nil
         linkRequests = application.load.counters[index]
         metrics = application.metrics.loops[index]
         generation = application.watcher.generation

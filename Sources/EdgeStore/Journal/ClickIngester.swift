@@ -24,8 +24,8 @@ public final class ClickIngester: Sendable {
     /// Failed country lookups are logged at the first and then once per this many, never per click.
     static let countryFailureLogInterval = 1000
 
-    /// The slots of the ingester's own repeat-tap table (4 MiB): it sees the taps of every loop.
-    public static let repeatTapSlots = 1 << 16
+    /// The visitors of the ingester's own repeat-tap table (8 MiB): it sees the taps of every loop.
+    public static let repeatTapVisitors = 1 << 16
 
     struct State {
         var segments: [String: SegmentProgress] = [:]
@@ -66,7 +66,7 @@ public final class ClickIngester: Sendable {
         self.log = log
         state = Mutex(
             State(
-                repeatTaps: repeatWindow > 0 ? RepeatTapTable(slots: Self.repeatTapSlots, window: repeatWindow) : nil))
+                repeatTaps: repeatWindow > 0 ? RepeatTapTable(visitors: Self.repeatTapVisitors, window: repeatWindow) : nil))
     }
 
     /// How many clicks this ingester has committed.

@@ -91,8 +91,11 @@ public final class JournalRoom: Sendable {
             let newlyRefused = refused - state.refusedAtReport
             if newlyRefused > 0 {
                 state.reportedFull = true
+                let writers = allowances.withLock { $0.count }
                 return "journal full: \(state.unread) bytes not yet in the store reach the bound of \(maximumBytes) "
-                    + "(--journal-max-bytes): refused \(newlyRefused) click\(newlyRefused == 1 ? "" : "s") "
+                    + "(--journal-max-bytes, shared out among \(writers) loop\(writers == 1 ? "" : "s"), so a loop "
+                    + "may refuse before the whole is reached): "
+                    + "refused \(newlyRefused) click\(newlyRefused == 1 ? "" : "s") "
                     + "(answered 503) since the last report; the store is not taking clicks fast enough"
             }
             guard state.reportedFull, !isFull else { return nil }

@@ -53,7 +53,7 @@ import Testing
         do {
             let second = try ClickJournal(dataDirectory: data.path)
             #expect(second.nodeID == first.nodeID)
-            withExtendedLifetime(second) {
+            _ = withExtendedLifetime(second) {
                 #expect(throws: StoreError.self) { _ = try ClickJournal(dataDirectory: data.path) }
             }
         }
