@@ -7,7 +7,8 @@ import Foundation
 /// The edge's answer to `POST /client/claims`, read into a result or an error; no I/O, so every answer shape
 /// is tested without a socket.
 ///
-/// Success is `200 {"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"…"}}`; a
+/// Success is `200 {"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"…"}}` (with
+/// `"same_claim":true|false` beside `already_claimed`); a
 /// refusal is `{"success":false,"message":"…","error":"<machine code>"}` with its status (and `Retry-After` on
 /// a `429`).
 enum ClaimAnswer {
@@ -21,10 +22,13 @@ enum ClaimAnswer {
     private struct Payload: Decodable {
         var status: String
         var appUserId: String
+        /// Sent with `already_claimed` (absent from an older edge's answer: `false`).
+        var sameClaim: Bool?
 
         enum CodingKeys: String, CodingKey {
             case status
             case appUserId = "app_user_id"
+            case sameClaim = "same_claim"
         }
     }
 
@@ -38,7 +42,9 @@ enum ClaimAnswer {
                     .unexpectedResponse("HTTP \(status) without a claim result: \(excerpt(body))", httpStatus: status))
             }
             return .success(
-                ClaimResult(status: ClaimResult.Status(rawValue: payload.status), appUserId: payload.appUserId))
+                ClaimResult(
+                    status: ClaimResult.Status(rawValue: payload.status), appUserId: payload.appUserId,
+                    isSameClaim: payload.sameClaim ?? false))
         }
         let wait = retryAfter.flatMap { seconds(retryAfter: $0, now: now) }
         if let envelope, let code = envelope.error, envelope.success == false {

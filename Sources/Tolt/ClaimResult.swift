@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let result = try await Tolt.claim(code: "SAM20", appUserId: Purchases.shared.appUserID)
-/// if result.status == .claimed { showThanks() }
+/// if result.status == .claimed || result.isSameClaim { showThanks() }
 /// ```
 public struct ClaimResult: Sendable, Hashable {
     /// How the claim ended: every status is a success, and claiming is safe to repeat.
@@ -30,7 +30,7 @@ public struct ClaimResult: Sendable, Hashable {
         /// `claimed`: this claim tied the user to the partner of the code or click.
         public static let claimed = Status(rawValue: "claimed")
         /// `already_claimed`: the user already had a partner in this organization (the first code wins), so
-        /// nothing changed.
+        /// nothing changed; ``ClaimResult/isSameClaim`` says whether that partner came from this same code or click.
         public static let alreadyClaimed = Status(rawValue: "already_claimed")
 
         /// ``rawValue``.
@@ -41,10 +41,17 @@ public struct ClaimResult: Sendable, Hashable {
     public let status: Status
     /// The app user id the claim was made for, as the edge stored it.
     public let appUserId: String
+    /// With ``Status/alreadyClaimed``: the user's partner was claimed earlier with this same code (in any case)
+    /// or, for a click claim, this same click, so the code the person entered is the one in effect. That is a
+    /// retry whose first answer was lost on the way (the edge stored the claim, the app never heard), or the app
+    /// claiming again on a later launch; `false` when another code or click came first (and with
+    /// ``Status/claimed``, which says so itself).
+    public let isSameClaim: Bool
 
     /// A result with these values; the SDK makes them from the edge's answer, apps may make their own in tests.
-    public init(status: Status, appUserId: String) {
+    public init(status: Status, appUserId: String, isSameClaim: Bool = false) {
         self.status = status
         self.appUserId = appUserId
+        self.isSameClaim = isSameClaim
     }
 }

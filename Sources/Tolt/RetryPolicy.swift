@@ -4,7 +4,8 @@ import Foundation
 /// jitter, honouring the edge's `Retry-After`, within a deadline. Other refusals (`4xx`) are final and never retried.
 ///
 /// Retrying a claim is always safe: the edge decides first-code-wins, so a claim that reached it before the
-/// connection broke answers `already_claimed` the second time and changes nothing.
+/// connection broke answers `already_claimed` the second time, with ``ClaimResult/isSameClaim`` set (the user's
+/// partner came from this claim's own code or click), and changes nothing.
 ///
 /// How long a claim can take: no wait is begun that would end more than ``deadline`` after the claim began, so the
 /// last attempt starts within it; an attempt itself lasts at most 30 s (the claim session's resource timeout). With

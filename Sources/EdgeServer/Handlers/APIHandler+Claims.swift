@@ -42,8 +42,8 @@ extension APIHandler {
             guard let organization = table.organization(publicKey: claim.publicID) else {
                 throw ClaimFailure.unknownPublicKey
             }
-            if try reader.customer(organizationID: organization.id, customerID: claim.appUserID) != nil {
-                return success(status: "already_claimed", appUserID: claim.appUserID)
+            if let existing = try reader.customer(organizationID: organization.id, customerID: claim.appUserID) {
+                return alreadyClaimed(existing, by: claim)
             }
             let now = Clock.epochMilliseconds()
             let (target, firstSeenAt) = try ClaimRules.resolve(
@@ -53,19 +53,38 @@ extension APIHandler {
                 partnerID: target.partnerID, programID: target.program.record.id, code: target.code,
                 clickID: claim.clickID, status: "lead", claimedAt: now, firstSeenAt: firstSeenAt)
             let result = try writer.claim(customer)
-            return success(status: result.created ? "claimed" : "already_claimed", appUserID: claim.appUserID)
+            // Not created: a racing claim for the same user won, and the store read it back.
+            return result.created
+                ? success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)
+                : alreadyClaimed(result.customer, by: claim)
         } catch let failure as ClaimFailure {
             throw APIError(status: failure.status, code: failure.code, message: failure.message)
         }
     }
 
-    private func success(status: String, appUserID: String) -> APIResponse {
+    /// `already_claimed`, with `same_claim`: whether the user's partner was claimed with this claim's code (in any
+    /// case) or, for a click claim, its click. It tells an app whose first answer was lost (or that claims again on
+    /// a later launch) that its code did apply, apart from a user whom another code had brought first.
+    private func alreadyClaimed(_ existing: CustomerRecord, by claim: ClaimRequest) -> APIResponse {
+        let sameClaim =
+            if let clickID = claim.clickID {
+                existing.clickID == clickID
+            } else if let code = claim.code {
+                ASCII.lowercased(existing.code) == ASCII.lowercased(code)
+            } else {
+                false
+            }
+        return success(status: "already_claimed", appUserID: claim.appUserID, sameClaim: sameClaim)
+    }
+
+    private func success(status: String, appUserID: String, sameClaim: Bool?) -> APIResponse {
         var response = APIResponse.success { object in
             object.string("message", "Success")
             object.member("data") { json in
                 json.object {
                     $0.string("status", status)
                     $0.string("app_user_id", appUserID)
+                    if let sameClaim { $0.raw("same_claim", sameClaim ? "true" : "false") }
                 }
             }
         }

@@ -9,8 +9,10 @@ import Testing
 /// ingester has stored the click.
 @Suite struct ClaimClickTests {
     /// Opens `/a/<key>/<code>` as an iPhone and returns the click id of the redirect.
-    static func openLink(_ client: HTTPClient, path: String = "/a/pk_acme/SAM20") throws -> String {
-        let response = try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+    static func openLink(
+        _ client: HTTPClient, path: String = "/a/pk_acme/SAM20", userAgent: String = Agents.iPhone
+    ) throws -> String {
+        let response = try client.request("GET", path, headers: [("User-Agent", userAgent)])
         guard response.status == 302, let id = LinkResponses.clickID(in: response), LinkResponses.isClickID(id) else {
             throw TestError("\(path) gave no click: \(response.status) \(response.header("location") ?? "-")")
         }
@@ -40,6 +42,14 @@ import Testing
         #expect(customer["status"] as? String == "lead")
         // And it is the click the link recorded.
         #expect(try server.waitForClick(click, within: 5))
+        // The same click again (an answer lost on the way) is this same claim; another click of the code (another
+        // visitor's: one visitor's taps within the dedupe window share the first one's id) is not.
+        let again = try client.claim(ClaimBody.make(user: "fresh", clickID: click, firstSeenAt: Self.recent))
+        #expect(again.isAlreadyClaimed(user: "fresh", sameClaim: true), "\(again.text)")
+        let otherClick = try Self.openLink(client, userAgent: Agents.iPhone + " another")
+        #expect(otherClick != click)
+        let other = try client.claim(ClaimBody.make(user: "fresh", clickID: otherClick, firstSeenAt: Self.recent))
+        #expect(other.isAlreadyClaimed(user: "fresh", sameClaim: false), "\(other.text)")
     }
 
     @Test func theClickWinsWhenACodeIsSentToo() throws {

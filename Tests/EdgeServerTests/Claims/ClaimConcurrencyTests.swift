@@ -70,9 +70,10 @@ import Testing
         let claimed = answers.filter {
             $0.1 == #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"racer"}}"# + "\n"
         }
+        // Each loser raced with another code than the winner's: not the same claim.
         let already = answers.filter {
-            $0.1 == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"racer"}}"#
-                + "\n"
+            $0.1 == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"racer","#
+                + #""same_claim":false}}"# + "\n"
         }
         #expect(claimed.count == 1, "\(answers)")
         #expect(already.count == Self.racers - 1, "\(answers)")

@@ -43,16 +43,21 @@ import Testing
         let client = server.client()
         #expect(try client.claim(ClaimBody.recent(user: "u1")).isClaim("claimed", user: "u1"))
         let before = try client.customerText()
-        for body in [
-            ClaimBody.make(user: "u1", code: "LEE"),  // another partner
-            ClaimBody.recent(user: "u1"),  // the same code again
-            ClaimBody.make(user: "u1", code: "NOPE"),  // whatever the code
-            ClaimBody.make(user: "u1", code: "SHARED"),
-            ClaimBody.make(user: "u1", code: "SAM20", firstSeenAt: WallClock.iso(offset: -400 * .day)),
-            ClaimBody.make(user: "u1", clickID: "clk_not_even_a_click"),
+        // `same_claim` says whether the partner came from this claim's own code (any case): a retry whose answer
+        // was lost, or the app claiming again on a later launch.
+        for (body, sameClaim) in [
+            (ClaimBody.make(user: "u1", code: "LEE"), false),  // another partner
+            (ClaimBody.recent(user: "u1"), true),  // the same code again
+            (ClaimBody.recent(user: "u1", code: " sam20 "), true),  // in another case, pasted with spaces
+            (ClaimBody.make(user: "u1", code: "NOPE"), false),  // whatever the code
+            (ClaimBody.make(user: "u1", code: "SHARED"), false),
+            (ClaimBody.make(user: "u1", code: "SAM20", firstSeenAt: WallClock.iso(offset: -400 * .day)), true),
+            (ClaimBody.make(user: "u1", clickID: "clk_not_even_a_click"), false),
         ] {
             let response = try client.claim(body)
-            #expect(response.isClaim("already_claimed", user: "u1"), "\(body): \(response.status) \(response.text)")
+            #expect(
+                response.isAlreadyClaimed(user: "u1", sameClaim: sameClaim),
+                "\(body): \(response.status) \(response.text)")
             #expect(response.header("access-control-allow-origin") == "*")
         }
         #expect(try client.customerText() == before)

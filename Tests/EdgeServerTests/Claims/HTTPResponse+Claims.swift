@@ -27,4 +27,12 @@ extension HTTPResponse {
             && text == #"{"success":true,"message":"Success","data":{"status":"\#(status)","app_user_id":"\#(user)"}}"#
                 + "\n"
     }
+
+    /// `already_claimed` for `user`, its `same_claim` as given: whether the user's partner came from this claim's
+    /// own code or click.
+    func isAlreadyClaimed(user: String, sameClaim: Bool) -> Bool {
+        status == 200
+            && text == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"\#(user)","#
+                + #""same_claim":\#(sameClaim)}}"# + "\n"
+    }
 }

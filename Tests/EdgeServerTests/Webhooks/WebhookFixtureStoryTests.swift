@@ -41,6 +41,7 @@ import Testing
         #expect(customer["revenue_cents"] as? Int == 499 + 4999 + 499)
         #expect(customer["commission_cents"] as? Int == 1200)
         // The transfer made user_9021 answer for the customer.
-        #expect(try client.claim(ClaimBody.recent(user: "user_9021")).isClaim("already_claimed", user: "user_9021"))
+        #expect(
+            try client.claim(ClaimBody.recent(user: "user_9021")).isAlreadyClaimed(user: "user_9021", sameClaim: true))
     }
 }

@@ -23,7 +23,17 @@ import Testing
         let already = try Self.read(
             200, #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"é"}}"#
         ).get()
-        #expect(already == ClaimResult(status: .alreadyClaimed, appUserId: "é"))
+        #expect(already == ClaimResult(status: .alreadyClaimed, appUserId: "é"), "an older edge's: not the same claim")
+        let same = try Self.read(
+            200,
+            #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"u","same_claim":true}}"#
+        ).get()
+        #expect(same == ClaimResult(status: .alreadyClaimed, appUserId: "u", isSameClaim: true))
+        let other = try Self.read(
+            200,
+            #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"u","same_claim":false}}"#
+        ).get()
+        #expect(other == ClaimResult(status: .alreadyClaimed, appUserId: "u", isSameClaim: false))
     }
 
     /// A success status newer than this SDK (a later edge's) is a success with that raw value, not an error.

@@ -27,7 +27,10 @@ import ToltTestSupport
             let first = try await Tolt.claim(code: "sam20", appUserId: "user-code")
             #expect(first == ClaimResult(status: .claimed, appUserId: "user-code"))
             let second = try await Tolt.claim(code: "LEE", appUserId: "user-code")
-            #expect(second == ClaimResult(status: .alreadyClaimed, appUserId: "user-code"))
+            #expect(second == ClaimResult(status: .alreadyClaimed, appUserId: "user-code", isSameClaim: false))
+            // The first code again, in another case (a later launch claiming again): the code did apply.
+            let again = try await Tolt.claim(code: "Sam20", appUserId: "user-code")
+            #expect(again == ClaimResult(status: .alreadyClaimed, appUserId: "user-code", isSameClaim: true))
         }
         let customer = try #require(try edge.customer("user-code"))
         #expect(customer.partnerId == "part_sam")

@@ -131,7 +131,7 @@ import ToltTestSupport
     }
 
     /// The first attempt reached the edge, which stored the claim, but its answer was lost: the retry is safe,
-    /// and the edge answers `already_claimed` without a second customer.
+    /// and the edge answers `already_claimed` without a second customer, saying it is this same claim.
     @Test func aRetryAfterALostAnswerIsAlreadyClaimed() async throws {
         let edge = try EdgeTestServer()
         defer { edge.shutdown() }
@@ -143,7 +143,7 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let result = try await Tolt.claim(code: "SAM20", appUserId: "lost")
-            #expect(result == ClaimResult(status: .alreadyClaimed, appUserId: "lost"))
+            #expect(result == ClaimResult(status: .alreadyClaimed, appUserId: "lost", isSameClaim: true))
         }
         #expect(proxy.requests.count == 2)
         #expect(try edge.customer("lost")?.partnerId == "part_sam")
