@@ -227,9 +227,7 @@ public final class EdgeServer: Sendable {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
-    /// Writes a line to standard error.
-    public static let standardLog: @Sendable (String) -> Void = { line in
-        let text = Array("tolt-edge: \(line)\n".utf8)
-        _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
+    /// Writes a line to standard error (``StandardError``: where descriptor 2 went before the libraries' output was
+    /// captured, if it was).
+    public static let standardLog: @Sendable (String) -> Void = { line in StandardError.write(line: line) }
 }

@@ -28,6 +28,11 @@ static inline h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *tok
     return req->headers.entries[index].value;
 }
 
+/** Every value of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
+    one name are one comma-separated list). One line is returned as it is; two or more are joined in the request's
+    pool. A zero-length vector when there is none. */
+h2o_iovec_t tolt_h2o_header_list(h2o_req_t *req, const h2o_token_t *token);
+
 /** Milliseconds since 1970 at which h2o began processing the request (no extra clock read). */
 static inline int64_t tolt_h2o_request_millis(h2o_req_t *req) {
     return (int64_t)req->processed_at.at.tv_sec * 1000 + req->processed_at.at.tv_usec / 1000;

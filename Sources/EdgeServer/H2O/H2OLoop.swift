@@ -23,6 +23,9 @@ final class H2OLoop {
     private let workersSending = WorkerCount()
     /// Requests this loop took in its current event-loop iteration.
     private var iterationRequests = 0
+    /// Connections closed for HTTP/2 rapid reset and not logged yet, and the second of the last such line.
+    private var rapidResetsUnlogged = 0
+    private var rapidResetLoggedSecond: UInt64 = .max
     /// Link responses held until the journal holding their clicks is written, and the ones being sent.
     private var held: [HeldSlot] = []
     private var sending: [HeldSlot] = []
@@ -146,10 +149,17 @@ final class H2OLoop {
         message: "This connection reset more streams than it completed and is being closed")
 
     /// Counts a request that went away before its answer (an HTTP/2 stream reset, mostly); closes its connection
-    /// once it abandons more requests than it completes (HTTP/2 rapid reset), which the engine logs.
+    /// once it abandons more requests than it completes (HTTP/2 rapid reset), which the loop logs at most once a
+    /// second (a client can open and close such connections as fast as it likes), with the count since the last line.
     private func abandoned(_ request: UnsafeMutablePointer<h2o_req_t>) {
         guard tolt_h2o_count_abandoned(request) != 0 else { return }
-        log?("loop \(index): closed an HTTP/2 connection that reset more streams than it completed")
+        rapidResetsUnlogged += 1
+        let second = Clock.monotonicNanoseconds() / 1_000_000_000
+        guard second != rapidResetLoggedSecond else { return }
+        let count = rapidResetsUnlogged
+        let closed = count == 1 ? "an HTTP/2 connection that" : "\(count) HTTP/2 connections (since the last line) that"
+        log?("loop \(index): closed \(closed) reset more streams than \(count == 1 ? "it" : "they") completed")
+        (rapidResetsUnlogged, rapidResetLoggedSecond) = (0, second)
     }
 
     // MARK: Held responses

@@ -32,9 +32,15 @@ extension HTTPRequest {
     }
 }
 
-/// ``HTTPRequestSource/HeaderReader`` for h2o: the header's token, looked up once at start-up.
+/// ``HTTPRequestSource/HeaderReader`` for h2o: the header's token, looked up once at start-up. `X-Forwarded-For` is
+/// read whole: a proxy may add its hop as a line of its own after the client's, and the first line alone would be
+/// the client's word for its own address.
 private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length in
-    let value = tolt_h2o_header(request.assumingMemoryBound(to: h2o_req_t.self), HeaderTokens.shared.request[Int(name)])
+    let token = HeaderTokens.shared.request[Int(name)]
+    let request = request.assumingMemoryBound(to: h2o_req_t.self)
+    let value =
+        name == HTTPHeaderName.xForwardedFor.rawValue
+        ? tolt_h2o_header_list(request, token) : tolt_h2o_header(request, token)
     length.pointee = value.len
     return UnsafeRawPointer(value.base)
 }

@@ -90,7 +90,8 @@ struct HTTPRequest {
     let receivedAt: Int64
     let source: HTTPRequestSource
 
-    /// The value of the first `name` header; empty when the request has none.
+    /// The value of the first `name` header (of every `X-Forwarded-For` line, joined with ", "); empty when the
+    /// request has none.
     @inline(__always)
     func header(_ name: HTTPHeaderName) -> UnsafeRawBufferPointer {
         var length = 0

@@ -89,6 +89,30 @@ import Testing
         #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "127.0.0.1")])))
     }
 
+    /// A proxy that adds its hop as a line of its own (HAProxy's `option forwardfor`) after the client's: the lines are
+    /// one list (RFC 9110 5.3). Before, only the first line was read, the client's own word, so each claim could name
+    /// a fresh address (an attacker's 40 claims all got 200), and a click's stored address was the client's choice.
+    @Test func forwardedForLinesAreReadAsOneList() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32"]) { $0.ipStorage = .full }
+        defer { server.shutdown() }
+        let client = server.client()
+        for index in 0..<30 {
+            let headers = [("X-Forwarded-For", "203.0.\(index).9"), ("X-Forwarded-For", "7.7.7.7")]
+            let response = try client.claim(Self.cheapClaim, headers: headers)
+            #expect(response.isError(404, "unknown_code"), "claim \(index + 1): \(response.status)")
+        }
+        let limited = try client.claim(
+            Self.cheapClaim, headers: [("X-Forwarded-For", "198.51.100.1"), ("X-Forwarded-For", "7.7.7.7")])
+        #expect(Self.isLimited(limited), "7.7.7.7, the hop the proxy added, is the client: \(limited.status)")
+        // A click stores the proxy's hop too, not the first line's.
+        let tap = try client.request(
+            "GET", "/a/pk_acme/SAM20",
+            headers: [("User-Agent", Agents.iPhone), ("X-Forwarded-For", "6.6.6.6"), ("X-Forwarded-For", "5.5.5.5")])
+        let click = try #require(LinkResponses.clickID(in: tap))
+        #expect(try server.waitForClick(click, within: 5))
+        #expect(try server.storedClicks().first { $0.id == click }?.ip == "5.5.5.5")
+    }
+
     /// Before: each IPv6 address had its own budget, though one host holds a whole /64.
     @Test func anIPv6SlashSixtyFourSharesOneBudget() throws {
         let server = try TestServer(trustedProxies: ["127.0.0.1/32"])
