@@ -22,8 +22,10 @@
 #
 # wrk taps from one address with one User-Agent, so with repeat taps on (the default) every tap of a target after
 # its first is a repeat: the table lookup answers it with the first tap's id and it is journaled as a repeat frame
-# (the path a repeat costs; a first tap costs the lookup and a store into the table on top of today's path). The
-# check at the end counts taps in the store's hourly click counts, which count repeats, not listed clicks.
+# (the path a repeat costs). ios-visitors is the same iPhone tap with a User-Agent that changes every request (wrk's
+# Lua request(), which costs wrk some speed of its own), so every tap is a first tap: minted, journaled as a click and
+# remembered, evicting the oldest once the tables are full, as under a load test of many visitors. The check at the
+# end counts taps in the store's hourly click counts, which count repeats, not listed clicks.
 #
 # Targets, each hit by `wrk -t1 -c64 -d${DURATION}s --latency` once per round, the order reversed every
 # other round: nginx with access_log off, nginx with a buffered access log (both `worker_processes` =
@@ -121,22 +123,25 @@ start_server "$port" "$data" --threads "$threads" "${store_args[@]}" ${SERVE_ARG
 
 # target → URL, User-Agent (nginx gets the desktop one), whether tolt-edge records a click for it.
 # TARGETS picks tolt-edge's targets (default all five); both nginx variants always run.
-server_targets=(${TARGETS:-ios-template android-play desktop-fallback desktop-qr preview-bot})
+server_targets=(${TARGETS:-ios-template ios-visitors android-play desktop-fallback desktop-qr preview-bot})
 targets=(nginx-nolog nginx-buffered "${server_targets[@]}")
 declare -A url ua clicks
 url[nginx-nolog]="http://127.0.0.1:$nolog_port/a/pk_acme/SAM20"
 url[nginx-buffered]="http://127.0.0.1:$buffered_port/a/pk_acme/SAM20"
 url[ios-template]="http://127.0.0.1:$port/a/pk_acme/SAM20"
+url[ios-visitors]="http://127.0.0.1:$port/a/pk_acme/SAM20"
 url[android-play]="http://127.0.0.1:$port/a/pk_beta/LEE10"
 url[desktop-fallback]="http://127.0.0.1:$port/a/pk_beta/LEE10"
 url[preview-bot]="http://127.0.0.1:$port/a/pk_acme/SAM20"
 ua[nginx-nolog]="$ua_desktop"
 ua[nginx-buffered]="$ua_desktop"
 ua[ios-template]="$ua_ios"
+ua[ios-visitors]="$ua_ios"
 ua[android-play]="$ua_android"
 ua[desktop-fallback]="$ua_desktop"
 ua[preview-bot]="$ua_preview"
-clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [android-play]=1 [desktop-fallback]=1 [preview-bot]=0)
+clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [ios-visitors]=1 [android-play]=1 [desktop-fallback]=1
+    [preview-bot]=0)
 
 # --- desktop-qr: the desktop page with its QR code, from a second tolt-edge with --public-url (its own data
 # directory). Its clicks are checked after its own SIGTERM, at the end.
@@ -196,6 +201,7 @@ check() {
 check nginx-nolog 302 "location:myapp://"
 check nginx-buffered 302 "location:myapp://"
 check ios-template 302 "location:myapp://claim?tolt_code=SAM20&tolt_click=clk_"
+check ios-visitors 302 "location:myapp://claim?tolt_code=SAM20&tolt_click=clk_"
 check android-play 302 "location:https://play.google.com/store/apps/details?id=com.beta&referrer="
 check desktop-fallback 200 'body:data-code="LEE10"'
 check preview-bot 200 'body:og:title'
@@ -205,12 +211,24 @@ if [[ -n "$qr_pid" ]]; then
         die "desktop-fallback: today's page must have no QR code"
     fi
 fi
-checked_clicks=3  # the three clicking checks above
+checked_clicks=4  # the four clicking checks above
 
 # --- rounds, the order reversed every other round.
 for target in "${targets[@]}"; do
     # Lua long brackets need no escaping for these User-Agents.
-    printf 'wrk.headers["User-Agent"] = [[%s]]\n' "${ua[$target]}" >"$work/$target.lua"
+    if [[ "$target" == *ios-visitors ]]; then
+        # A new visitor every request (the User-Agent's build number counts up): every tap is a first tap, minted
+        # and remembered, and once the loops' repeat-tap tables are full each one evicts the oldest.
+        cat >"$work/$target.lua" <<LUA
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format(nil, nil, {["User-Agent"] = [[${ua[$target]}]] .. " v" .. n})
+end
+LUA
+    else
+        printf 'wrk.headers["User-Agent"] = [[%s]]\n' "${ua[$target]}" >"$work/$target.lua"
+    fi
 done
 echo "== $rounds rounds of wrk -t1 -c64 -d${duration}s --latency per target; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 results="$work/results"
