@@ -83,6 +83,14 @@ struct H2OResponder: HTTPResponder {
                 &request.pointee.pool, &request.pointee.res.headers, name.baseAddress, name.count, 1, nil,
                 value.baseAddress, value.count)
         }
+        // A JSON answer may quote the request (an unknown path in a 404): never to be sniffed as a page. The dashboard's
+        // pages name it themselves.
+        if !response.body.isEmpty && !response.headers.contains(where: { $0.name == "x-content-type-options" }) {
+            // h2o 2.2 has no token for this name: added by its (static) name.
+            h2o_add_header_by_str(
+                &request.pointee.pool, &request.pointee.res.headers, StaticText.contentTypeOptions.pointer,
+                StaticText.contentTypeOptions.length, 0, nil, StaticText.noSniff.pointer, StaticText.noSniff.length)
+        }
         // An empty answer (a preflight's 204) has no content to type.
         writeHead(
             status: response.status, length: response.body.count,

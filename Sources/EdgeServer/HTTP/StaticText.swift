@@ -22,6 +22,8 @@ struct StaticText: @unchecked Sendable {
     static let json = StaticText("application/json")
     static let plain = StaticText("text/plain; charset=utf-8")
     static let noStore = StaticText("no-store")
+    static let noSniff = StaticText("nosniff")
+    static let contentTypeOptions = StaticText("x-content-type-options")
     static let acceptLanguage = StaticText("Accept-Language")
 
     /// The reason phrase for a status code.
