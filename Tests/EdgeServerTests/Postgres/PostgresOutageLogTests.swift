@@ -60,9 +60,28 @@ import Testing
         let cluster = try PostgresCluster()
         defer { cluster.remove() }
         let url = try Self.migratedCluster(cluster)
-        try cluster.stop()
         let data = try TemporaryDirectory()
         defer { data.remove() }
+        let secret = [("Authorization", "Bearer sk_acme_secret")]
+        // A first node journals a click while the database is down, and is killed: its journal waits for the next.
+        let first = try ChildServer(
+            dataDirectory: data.path + "/data", outputIn: data.path, label: "pgfirst",
+            arguments: ["--store", url.unmasked])
+        defer {
+            first.child.signal(SIGKILL)
+            _ = first.child.waitForExit(within: 5)
+        }
+        let firstClient = first.client()
+        #expect(
+            eventually(within: 20) { (try? firstClient.request("GET", "/v1/clicks", headers: secret))?.status == 200 })
+        try cluster.stop()
+        let tap = try firstClient.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        #expect(tap.status == 302)
+        #expect(eventually(within: 20) { first.child.stderr.contains("store unavailable") }, "\(first.child.stderr)")
+        first.child.signal(SIGKILL)
+        _ = first.child.waitForExit(within: 10)
+
+        // The next node starts while the (migrated) database is still down, and finds that click in the journal.
         let server = try ChildServer(
             dataDirectory: data.path + "/data", outputIn: data.path, label: "pgdown",
             arguments: ["--store", url.unmasked], within: 40)
@@ -82,11 +101,11 @@ import Testing
 
         try cluster.start()
         let client = server.client()
-        let served = eventually(within: 30) {
-            (try? client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_acme_secret")]))?.status
-                == 200
+        let stored = eventually(within: 30) {
+            let list = try? client.request("GET", "/v1/clicks", headers: secret)
+            return list?.status == 200 && (list?.jsonObject?["data"] as? [[String: Any]])?.count == 1
         }
-        #expect(served, "\(server.child.stderr)")
+        #expect(stored, "the click the first node journaled is stored: \(server.child.stderr)")
         server.child.signal(SIGTERM)
         #expect(server.child.waitForExit(within: 20)?.status == 0, "\(server.child.stderr)")
     }
