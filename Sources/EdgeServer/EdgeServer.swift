@@ -63,6 +63,8 @@ public final class EdgeServer: Sendable {
         // and migrates and loads in the background. Any other failure (not a database, say) stops the start.
         let startup = StoreStartup(location: configuration.storeLocation)
         log("store: \(startup.location)")
+        // libpq's notices (PostgreSQL's FATAL to idle connections as it shuts down) are lines of this log too.
+        PostgresNotices.route(to: log)
         do {
             try startup.prepare()
         } catch let error as StoreError where error.isUnavailable {

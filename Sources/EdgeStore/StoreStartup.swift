@@ -12,6 +12,8 @@ public final class StoreStartup: Sendable {
     /// Set once the migration succeeded; read without the lock, so that a request on a node whose store is still
     /// coming up gets its `503` at once instead of waiting on a migration in progress.
     private let migrated = Atomic<Bool>(false)
+    /// Why the last ``prepare()`` failed, for the `unavailable` that connections throw until one succeeds.
+    private let lastFailure = Mutex<String?>(nil)
 
     public init(location: StoreLocation) {
         self.location = location
@@ -26,17 +28,30 @@ public final class StoreStartup: Sendable {
         guard !isPrepared else { return }
         try migrating.withLock { _ in
             guard !isPrepared else { return }
-            _ = try location.openMigrated()
+            do {
+                _ = try location.openMigrated()
+            } catch {
+                lastFailure.withLock { $0 = "\(error)" }
+                throw error
+            }
             migrated.store(true, ordering: .releasing)
         }
     }
 
     /// A connection that opens itself on first use, once the store is prepared; until then every call throws
-    /// ``StoreError/unavailable(_:)``.
+    /// ``StoreError/unavailable(_:)`` saying that this node has not opened the store since it started, and why (the
+    /// store itself may well be migrated: a node that starts while a migrated database is down waits here too).
     public func connection() -> DeferredStore {
         DeferredStore { [self] in
-            guard isPrepared else { throw StoreError.unavailable("the store is not reachable yet (not migrated)") }
+            guard isPrepared else { throw StoreError.unavailable(notOpenedYet) }
             return try location.connect()
         }
+    }
+
+    /// Why a connection cannot open yet: what the last attempt to open the store met.
+    private var notOpenedYet: String {
+        let reason = lastFailure.withLock { $0 }
+        return "this node has not opened the store since it started"
+            + (reason.map { " (last attempt: \($0))" } ?? " (it has not tried yet)")
     }
 }

@@ -19,6 +19,8 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     private var handle: OpaquePointer?
     /// Statement names by SQL text, for this connection only.
     private var statements: [String: String] = [:]
+    /// What this connection's notices name (``PostgresNotices``); outlives `handle`, which holds it unretained.
+    private let noticeContext: PostgresNotices.Context
     /// Channels to `LISTEN` on, again after every reconnect.
     private var channels: [String] = []
     private var retryDelay = 0.0
@@ -37,6 +39,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     /// calls after it try again, so a node can start while the database is down.
     init(url: PostgresURL) {
         target = url
+        noticeContext = PostgresNotices.Context(target: url.masked)
         _ = try? ensureConnected()
     }
 
@@ -69,6 +72,9 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         }
         retryDelay = 0
         nextAttempt = 0
+        // The server's notices (a shutdown's FATAL to idle connections) go to the log as one line, not to stderr bare.
+        _ = PQsetNoticeProcessor(
+            handle, PostgresNotices.processor, Unmanaged.passUnretained(noticeContext).toOpaque())
         for channel in channels { try execute("LISTEN \(channel)") }
     }
 
@@ -340,11 +346,10 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         nextAttempt = 0
     }
 
+    /// libpq's message as one line (``PostgresMessage``).
     private static func oneLine(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
-        var text = String(cString: message)
-        while text.last == "\n" || text.last == " " { text.removeLast() }
-        return text.split(separator: "\n").joined(separator: " ")
+        return PostgresMessage.oneLine(String(cString: message))
     }
 }
 

@@ -130,12 +130,15 @@ package final class TLSClient {
         return []
     }
 
-    /// Sends one HTTP/1.1 request on this connection (kept alive) and reads the response; only responses with a
-    /// `Content-Length` (or none, for `HEAD`) are read.
-    package func request(_ method: String, _ path: String, headers: [(String, String)] = []) throws -> HTTPResponse {
+    /// Sends one HTTP/1.1 request on this connection (kept alive), with `body` (and its `Content-Length`) when there
+    /// is one, and reads the response; only responses with a `Content-Length` (or none, for `HEAD`) are read.
+    package func request(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> HTTPResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        try write(Array((head + "\r\n").utf8))
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        try write(Array((head + "\r\n").utf8) + body)
         var received = buffer
         buffer = []
         var headEnd: Int?

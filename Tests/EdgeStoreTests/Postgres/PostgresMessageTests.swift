@@ -1,0 +1,36 @@
+import Testing
+
+@testable import EdgeStore
+
+/// libpq's multi-line messages as one line: the messages libpq 15 writes, as it writes them.
+@Suite struct PostgresMessageTests {
+    @Test(arguments: [
+        (
+            "connection to server at \"127.0.0.1\", port 1 failed: Connection refused\n\tIs the server running on that "
+                + "host and accepting TCP/IP connections?\n",
+            "connection to server at \"127.0.0.1\", port 1 failed: Connection refused. Is the server running on that "
+                + "host and accepting TCP/IP connections?"
+        ),
+        (
+            "FATAL:  terminating connection due to administrator command\n",
+            "FATAL: terminating connection due to administrator command"
+        ),
+        (
+            "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n"
+                + "\tbefore or while processing the request.\n",
+            "server closed the connection unexpectedly. This probably means the server terminated abnormally before or "
+                + "while processing the request."
+        ),
+        (
+            "ERROR:  relation \"x\" does not exist\nLINE 1: SELECT * FROM x\n",
+            "ERROR: relation \"x\" does not exist. LINE 1: SELECT * FROM x"
+        ),
+        ("a line ended by a colon:\n\tContinued\n", "a line ended by a colon: Continued"),
+        ("", ""), ("\n\t \n", ""), ("one line", "one line"),
+    ])
+    func aMessageIsOneLineWithoutTabs(message: String, expected: String) {
+        let line = PostgresMessage.oneLine(message)
+        #expect(line == expected)
+        #expect(!line.contains("\n") && !line.contains("\t") && !line.contains("  "))
+    }
+}
