@@ -81,6 +81,9 @@ final class H2OLoop {
         while !engine.isStopping {
             h2o_evloop_run(evloop, 100)
             flushHeld()
+            // The wait above ends at least every 100 ms, requests or not: an idle loop's segment is sealed (and then
+            // deleted by the ingester) without waiting for a next tap.
+            link.sealJournalIfDue(at: Clock.monotonicSeconds())
             // A loop that found a batch of requests waiting is saturated: hand the core to whatever else is
             // runnable on it before polling again (see H2OEngine.yieldAfter).
             if iterationRequests >= H2OEngine.yieldAfter { sched_yield() }

@@ -65,6 +65,11 @@ final class LinkHandler {
     /// responses.
     func writeClicks() -> JournalFlushOutcome { journal.flushOutcome() }
 
+    /// Seals this loop's journal segment once its clicks are stored and it idles, or once it is old
+    /// (``JournalWriter/sealIfDue(at:)``), so that no click's address and User-Agent linger on disk. The engine calls it
+    /// after every event-loop iteration, with or without requests; `now` is ``Clock/monotonicSeconds()``.
+    func sealJournalIfDue(at now: Double) { journal.sealIfDue(at: now) }
+
     /// Seals the journal: called as the loop exits.
     func close() { journal.close() }
 

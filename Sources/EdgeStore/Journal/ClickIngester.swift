@@ -153,7 +153,7 @@ public final class ClickIngester: Sendable {
         var moved = false
         var budget = maximumBatches
         for name in names where budget > 0 {
-            moved = try ingest(segment: name, writerMarker: live[name], budget: &budget) || moved
+            moved = try ingest(segment: name, writer: live[name], budget: &budget) || moved
         }
         return moved
     }
@@ -163,8 +163,10 @@ public final class ClickIngester: Sendable {
         while try pass() {}
     }
 
-    /// Ingests one segment, `writerMarker` its writer's marker while a writer holds it.
-    private func ingest(segment name: String, writerMarker: UInt32?, budget: inout Int) throws -> Bool {
+    /// Ingests one segment; `writer` says, while a writer holds it, the marker its frames carry and where to tell
+    /// the writer how far the segment is committed (so that it seals the segment once it idles, ``JournalWriter``).
+    private func ingest(segment name: String, writer: LiveSegment?, budget: inout Int) throws -> Bool {
+        let writerMarker = writer?.marker
         let key = journal.checkpointKey(name)
         let isOwn = journal.isOwnSegment(name)
         let reader = JournalSegmentReader(path: journal.directory + "/" + name)
@@ -237,6 +239,7 @@ public final class ClickIngester: Sendable {
             if next > progress.offset {
                 let (clicks, repeats) = state.withLock { Self.classify(batch, in: $0.repeatTaps) }
                 try store.ingest(clicks, repeats: repeats, checkpoint: JournalCheckpoint(segment: key, offset: next))
+                writer?.ingested.offset.store(Int(next), ordering: .releasing)
                 progress.offset = next
                 progress.lastNumber = outcome.lastNumber
                 moved = true

@@ -24,8 +24,8 @@ public final class ClickJournal: Sendable {
     /// This journal's claim on the data directory: without it, another one would take our open segments for an
     /// earlier process's and delete them under our writers.
     private let lock: DataDirectoryLock
-    /// The segments writers hold, with their writers' markers.
-    private let live = Mutex<[String: UInt32]>([:])
+    /// The segments writers hold, with their writers' markers and how far the ingester has committed each.
+    private let live = Mutex<[String: LiveSegment]>([:])
     private let failures = Mutex(JournalWriteFailures())
     private let sequence = Atomic<Int>(0)
 
@@ -90,8 +90,8 @@ public final class ClickJournal: Sendable {
         JournalWriter(journal: self, stream: stream, allowance: room.register(unread: totalBytes), marker: marker)
     }
 
-    /// Segments a writer still appends to, with the marker its frames carry.
-    func liveSegments() -> [String: UInt32] { live.withLock { $0 } }
+    /// Segments a writer still appends to, with the marker its frames carry and where the ingester reports progress.
+    func liveSegments() -> [String: LiveSegment] { live.withLock { $0 } }
 
     /// What writers could not write since the last call, taken once, for the server to log off the loop threads:
     /// one line (how many clicks were refused, how many writes failed, the last error), or none.
@@ -126,7 +126,8 @@ public final class ClickJournal: Sendable {
         let name = "\(runID)-\(String(repeating: "0", count: max(0, 8 - number.count)))\(number)-\(stream).journal"
         let path = directory + "/" + name
         // Live before the file exists: the ingester deletes any listed segment that no writer holds.
-        live.withLock { $0[name] = marker }
+        let ingested = IngestedOffset()
+        live.withLock { $0[name] = LiveSegment(marker: marker, ingested: ingested) }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let error = StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))")
@@ -143,7 +144,7 @@ public final class ClickJournal: Sendable {
             sealed(name)
             throw StoreError.io("cannot write \(path): \(error)")
         }
-        return OpenSegment(name: name, descriptor: descriptor)
+        return OpenSegment(name: name, descriptor: descriptor, ingested: ingested)
     }
 
     func sealed(_ name: String) {
@@ -186,6 +187,22 @@ public final class ClickJournal: Sendable {
     func segmentNames() -> [String] {
         FileSystem.list(directory).filter { $0.hasSuffix(".journal") }.sorted()
     }
+}
+
+/// A segment a writer holds, as the ingester sees it.
+struct LiveSegment: Sendable {
+    /// The marker its frames carry.
+    let marker: UInt32
+    /// Where the ingester says how far it has committed the segment, for its writer to seal it once it idles.
+    let ingested: IngestedOffset
+}
+
+/// How far the ingester has committed one live segment: the byte offset just past the last frame it stored. The
+/// ingester alone stores it, after each commit; the segment's writer alone loads it (one atomic load, on its loop
+/// thread, to decide whether an idle segment may be sealed). A new one per segment, so a late store for a segment
+/// already sealed never speaks for the next.
+final class IngestedOffset: Sendable {
+    let offset = Atomic<Int>(0)
 }
 
 /// Random lower-case hex text, for ids that are not entity ids.

@@ -11,6 +11,13 @@ import LinkCore
 /// kernel's page cache, so a click answered after a flush survives a SIGKILL of the process. One system
 /// call per iteration rather than one per click, and no memory-mapped file: a loop thread never takes a page
 /// fault or waits for write-back of a page it is writing.
+///
+/// A segment holds each click's whole address and User-Agent until it is sealed and the ingester, having stored
+/// its last click, deletes it. Besides at ``ClickJournal/segmentSize`` and at ``close()``, the loop seals it through
+/// ``sealIfDue(at:)``, which it calls after every event-loop iteration (an idle loop still iterates ten times a
+/// second): once the ingester has stored every click in it and no click came for ``idleSealSeconds``, or once it is
+/// ``ageSealSeconds`` old and the ingester is storing its clicks. Either way the next click opens a new segment, as
+/// at 64 MiB.
 public final class JournalWriter {
     /// The most bytes staged before a flush is forced.
     static let stagingCapacity = 1 << 20
@@ -38,6 +45,24 @@ public final class JournalWriter {
     private var retryAt = 0.0
     /// Set when the staged clicks were refused because the journal reached its bound, rather than by a failed write.
     private var lostForRoom = false
+    /// Set by each write to the segment, cleared by ``sealIfDue(at:)``, which then notes the time: a write costs no
+    /// clock reading.
+    private var wroteSinceCheck = false
+    /// The monotonic time ``sealIfDue(at:)`` first saw the last write, and the segment open; 0 when it has not yet.
+    private var lastWriteSeenAt = 0.0
+    private var openSeenAt = 0.0
+
+    /// How long a segment whose clicks are all stored waits for another click before it is sealed (and then
+    /// deleted). Five seconds: a quiet loop's clicks leave the disk within seconds of being stored, as the README
+    /// says, while a loop tapped less often than that opens, seals and deletes at most one segment (a file, a
+    /// checkpoint row) per five seconds, which costs nothing measurable; a shorter pause would only add files when
+    /// taps come in bursts.
+    public static let idleSealSeconds = 5.0
+    /// The age past which a segment is sealed even though its loop keeps writing, once the ingester is storing its
+    /// clicks: a loop tapped every few seconds never idles, and would otherwise keep its clicks on disk until
+    /// 64 MiB (days at such a rate). At most one segment per loop a minute; none while the store is unreachable
+    /// (the ingester stores nothing then, and the clicks must stay anyway), so files never pile up.
+    public static let ageSealSeconds = 60.0
 
     init(
         journal: ClickJournal, stream: Int, allowance: JournalAllowance,
@@ -104,6 +129,31 @@ public final class JournalWriter {
         return !lostStaged ? .written : lostForRoom ? .journalFull : .writeFailed
     }
 
+    /// Seals the current segment when it holds clicks, nothing is staged, and either the ingester has stored every
+    /// click in it and none was written for ``idleSealSeconds``, or it is ``ageSealSeconds`` old and the ingester
+    /// has stored some of its clicks. `now` is ``Clock/monotonicSeconds()``; the loop calls this after each
+    /// iteration. Returns whether it sealed. The ingester then reads the seal and deletes the segment as it deletes
+    /// any sealed one it has stored, and the next click opens a new segment.
+    ///
+    /// Crash safety is the seal's at 64 MiB: a SIGKILL before the seal leaves a segment the next process ingests
+    /// from its checkpoint; after it, a sealed one. One atomic load of the ingester's progress, no lock.
+    @discardableResult
+    public func sealIfDue(at now: Double) -> Bool {
+        guard let current = segment, staged == 0, current.size > JournalFrame.segmentHeaderSize else { return false }
+        if openSeenAt == 0 { openSeenAt = now }
+        if wroteSinceCheck {
+            wroteSinceCheck = false
+            lastWriteSeenAt = now
+            if now - openSeenAt < Self.ageSealSeconds { return false }
+        }
+        let ingested = current.ingested.offset.load(ordering: .acquiring)
+        let idle = now - lastWriteSeenAt >= Self.idleSealSeconds && ingested >= current.size
+        let old = now - openSeenAt >= Self.ageSealSeconds && ingested > JournalFrame.segmentHeaderSize
+        guard idle || old else { return false }
+        seal()
+        return true
+    }
+
     /// Seals the current segment: the loop is exiting. Staged clicks are written first.
     public func close() {
         flush()
@@ -128,6 +178,7 @@ public final class JournalWriter {
         if segment == nil {
             do {
                 segment = try journal.openSegment(stream: stream, marker: marker)
+                openSeenAt = 0
                 count(JournalFrame.segmentHeaderSize)
             } catch {
                 // Creating a segment or writing its header failed (no file is left behind): the volume is full or
@@ -157,6 +208,7 @@ public final class JournalWriter {
         }
         current.size += staged
         count(staged)
+        wroteSinceCheck = true
         segment = current
         if current.size >= journal.segmentSize { seal() }
     }
@@ -223,6 +275,8 @@ public enum JournalFlushOutcome: Sendable, Equatable {
 struct OpenSegment {
     let name: String
     let descriptor: Int32
+    /// How far the ingester has committed it (``IngestedOffset``).
+    let ingested: IngestedOffset
     /// Bytes written so far, its header included.
     var size = JournalFrame.segmentHeaderSize
 }

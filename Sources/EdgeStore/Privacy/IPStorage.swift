@@ -1,6 +1,7 @@
-/// How much of a client's address a stored click keeps (`--ip-storage`). The journal holds the full address until
-/// the ingester stores the click; this decides what the store keeps, after the country was looked up from the full
-/// address.
+/// How much of a client's address a stored click keeps (`--ip-storage`). The journal holds the full address (and the
+/// whole User-Agent) until the segment holding the click is deleted: once the click is stored and its loop sealed the
+/// segment, which it does when no tap came for 5 seconds or the segment is a minute old (``JournalWriter``), or at
+/// 64 MiB or shutdown. This decides what the store keeps, after the country was looked up from the full address.
 public enum IPStorage: String, Sendable, CaseIterable {
     /// The address as the click carried it.
     case full
