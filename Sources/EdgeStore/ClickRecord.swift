@@ -2,12 +2,30 @@ import LinkCore
 
 /// A recorded click, as the journal carries it and the store keeps it.
 public struct ClickRecord: Sendable, Equatable {
-    /// The longest User-Agent kept, in bytes; longer ones are cut.
+    /// The longest User-Agent kept, in UTF-8 bytes; longer ones are cut (``keptText(_:limit:)``).
     public static let maximumUserAgentLength = 512
-    /// The longest referer kept, in bytes.
+    /// The longest referer kept, in UTF-8 bytes.
     public static let maximumRefererLength = 1024
     /// The longest client address kept, in bytes.
     public static let maximumIPLength = 64
+
+    /// A header's bytes as a click keeps them: read as UTF-8 (each byte that is not, such as a sequence the journal's
+    /// cut at `limit` bytes split, becomes U+FFFD), then cut after the last whole character that ends within `limit`
+    /// bytes. Reading alone could make the text up to three times longer than its bytes (U+FFFD is 3 bytes): what is
+    /// stored and listed stays within the limit README states. Characters here are Unicode scalars, not grapheme
+    /// clusters, whose length has no bound.
+    static func keptText(_ bytes: some Collection<UInt8>, limit: Int) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.count > limit else { return text }
+        var kept = String.UnicodeScalarView()
+        var length = 0
+        for scalar in text.unicodeScalars {
+            length += UTF8.width(scalar)
+            guard length <= limit else { break }
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
 
     public var id: String
     /// Milliseconds since 1970.

@@ -9,6 +9,22 @@ enum FileSystem {
         mkdir(path, mode) == 0 || errno == EEXIST
     }
 
+    /// Makes the file at `path` readable and writable by its owner only (0600), creating it empty with that mode
+    /// first when `create` is set and it is missing. Best effort: a file that cannot be made or changed is left to
+    /// whoever opens it next to report.
+    ///
+    /// An existing file is changed by its path and never opened: closing any descriptor of a file drops every POSIX
+    /// lock this process holds on it, and SQLite's connections in this process hold theirs on the database and its
+    /// `-shm` (SQLite's own opens share one descriptor per file to avoid that). A file this call creates
+    /// (`O_EXCL`) is new, so no lock on it can be held yet.
+    static func makePrivate(_ path: String, create: Bool) {
+        if create {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        _ = chmod(path, 0o600)
+    }
+
     /// The names in a directory, without `.` and `..`.
     static func list(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }

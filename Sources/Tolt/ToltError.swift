@@ -63,7 +63,7 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     public static let claimWindowClosed = ToltError(
         .claimWindowClosed, "The first open is outside the program's claim window")
     /// `invalid_request` (400): the edge refused the request as sent, for example an app user id longer than 256
-    /// characters or an empty code. Also its HTTP layer's refusals: `bad_request` (400), `payload_too_large` (413),
+    /// characters or 1,024 bytes, or an empty code. Also its HTTP layer's refusals: `bad_request` (400), `payload_too_large` (413),
     /// `unsupported_media_type` (415) and `expectation_failed` (417); ``code`` says which.
     public static let invalidRequest = ToltError(.invalidRequest, "The edge refused the request")
     /// `rate_limited` (429): too many claims from this address; ``retryAfter`` says how long to wait. Thrown

@@ -59,10 +59,13 @@ extension APIHandler {
         organizationID: String, partnerID: String?, days: ClosedRange<Int64>, zone: TimeZoneRules,
         byPartner: Bool = true
     ) throws -> [DailyClickCount] {
-        // Every hour that could start on one of the days: offsets stay within ±26 h.
+        // Every hour that could start on one of the days: offsets stay within ±26 h. The margin only finds the
+        // offsets; each query below reads the hours of its run that start on one of the days, no more.
         let margin: Int64 = 26 * 3600
-        var hour = days.lowerBound * 86_400 - margin
-        let end = (days.upperBound + 1) * 86_400 + margin
+        let first = days.lowerBound * 86_400
+        let past = (days.upperBound + 1) * 86_400
+        var hour = first - margin
+        let end = past + margin
         // Runs of hours with one offset: one store query each (two or three for a zone with daylight time).
         var spans: [(start: Int64, end: Int64, offset: Int64)] = []
         while hour < end {
@@ -77,18 +80,26 @@ extension APIHandler {
         let store = reader
         var merged: [DayAndPartner: (clicks: Int64, unique: Int64)] = [:]
         for span in spans {
+            // The run's hours whose local start (hour + offset) falls on one of the days: every row the query
+            // returns is a row of the answer (a day split by an offset change comes in two runs and merges into
+            // one row), so a run that fills its limit means an answer of that many rows or more, and the margin's
+            // days, never in the answer, never count towards it.
+            let start = max(span.start, first - span.offset)
+            let stop = min(span.end, past - span.offset)
+            guard start < stop else { continue }
             let rows = try store.clickCounts(
                 ClickCountQuery(
-                    organizationID: organizationID, partnerID: partnerID, from: span.start * 1000,
-                    to: span.end * 1000, offsetMilliseconds: span.offset * 1000, byPartner: byPartner))
+                    organizationID: organizationID, partnerID: partnerID, from: start * 1000, to: stop * 1000,
+                    offsetMilliseconds: span.offset * 1000, byPartner: byPartner))
             guard rows.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
             for row in rows where days.contains(row.day) {
                 merged[DayAndPartner(day: row.day, partnerID: row.partnerID), default: (0, 0)].clicks += row.clicks
                 merged[DayAndPartner(day: row.day, partnerID: row.partnerID), default: (0, 0)].unique +=
                     row.uniqueClicks
             }
+            // Checked after each run: no further run is read once the answer is too big.
+            guard merged.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
         }
-        guard merged.count < ClickCountQuery.maximumLimit else { throw Self.tooManyRows }
         return merged.map {
             DailyClickCount(
                 day: $0.key.day, partnerID: $0.key.partnerID, clicks: $0.value.clicks, uniqueClicks: $0.value.unique)

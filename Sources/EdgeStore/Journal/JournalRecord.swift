@@ -46,7 +46,8 @@ struct JournalRecord {
     let size: Int
 
     /// A click to encode. The User-Agent, referer and client address are cut to the ``ClickRecord`` limits
-    /// (at a byte, even inside a UTF-8 sequence); `clickID` points at ``ClickID/encodedLength`` bytes.
+    /// (at a byte, even inside a UTF-8 sequence: the link path does not look for characters; ``decode(_:)`` cuts
+    /// again at a character); `clickID` points at ``ClickID/encodedLength`` bytes.
     @inline(__always)
     init(
         clickID: UnsafeRawPointer, createdAt: Int64, platform: Platform, target: LinkTarget,
@@ -102,7 +103,9 @@ struct JournalRecord {
     }
 
     /// The click in a payload, or `nil` when the payload is not a version 1 click: another version, lengths
-    /// that do not add up to its size, or code fields without exactly three separators.
+    /// that do not add up to its size, or code fields without exactly three separators. The User-Agent, referer and
+    /// address are read with ``ClickRecord/keptText(_:limit:)``, so none is longer in UTF-8 than its limit (the
+    /// bytes the writer kept may end inside a character, or not be UTF-8 at all).
     static func decode(_ payload: UnsafeRawBufferPointer) -> ClickRecord? {
         guard payload.count >= fixedSize, payload[0] == version, Int(payload[1]) < platforms.count else { return nil }
         let codeFieldsLength = Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
@@ -127,8 +130,10 @@ struct JournalRecord {
             id: text(payload[clickIDOffset..<clickIDOffset + ClickID.encodedLength]),
             createdAt: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
             organizationID: text(codeFields[0]), programID: text(codeFields[1]), partnerID: text(codeFields[2]),
-            code: text(codeFields[3]), platform: platforms[Int(payload[1])], userAgent: text(agent),
-            referer: text(referer), ip: text(ip))
+            code: text(codeFields[3]), platform: platforms[Int(payload[1])],
+            userAgent: ClickRecord.keptText(agent, limit: ClickRecord.maximumUserAgentLength),
+            referer: ClickRecord.keptText(referer, limit: ClickRecord.maximumRefererLength),
+            ip: ClickRecord.keptText(ip, limit: ClickRecord.maximumIPLength))
     }
 
     @inline(__always)

@@ -11,8 +11,15 @@ public final class SQLiteStore: Store, SQLStore {
     public let path: String
 
     /// Opens (creating when missing) the database at `path`.
+    ///
+    /// The database and its `-wal` and `-shm` files hold client addresses, User-Agents and webhook bodies, like the
+    /// journal, so they are the server's user's alone (0600) whatever the umask: the database is created with that
+    /// mode before SQLite opens it (SQLite gives `-wal` and `-shm` the database file's mode when it makes them), and
+    /// files an older build left 0644 are changed on every open.
     public init(path: String) throws {
         self.path = path
+        FileSystem.makePrivate(path, create: true)
+        for suffix in ["-wal", "-shm"] { FileSystem.makePrivate(path + suffix, create: false) }
         connection = Mutex(try SQLiteConnection(path: path))
     }
 

@@ -4,6 +4,10 @@ public struct ClaimRequest: Sendable, Equatable {
     public static let maximumBodySize = 16 * 1024
     /// The longest app user id accepted, in characters.
     public static let maximumUserIDLength = 256
+    /// The longest app user id accepted, in UTF-8 bytes: the longest user id a RevenueCat event is read with
+    /// (``RevenueCatEvent/maximumIDLength``), so every claimed user is one a webhook can credit. 256 characters can
+    /// be far more (an emoji with modifiers is up to 35 bytes, a letter with combining marks has no bound).
+    public static let maximumUserIDBytes = RevenueCatEvent.maximumIDLength
 
     public var publicID: String
     public var appUserID: String
@@ -52,6 +56,11 @@ public struct ClaimRequest: Sendable, Equatable {
         appUserID = try identifier("app_user_id", required: true)!
         guard appUserID.count <= Self.maximumUserIDLength else {
             throw .invalidRequest("app_user_id must be 1–\(Self.maximumUserIDLength) characters")
+        }
+        guard appUserID.utf8.count <= Self.maximumUserIDBytes else {
+            throw .invalidRequest(
+                "app_user_id must be at most \(Self.maximumUserIDBytes) bytes in UTF-8 (it is \(appUserID.utf8.count)),"
+                    + " the longest user id a RevenueCat webhook is read with")
         }
         code = try Self.pastedCode(text("code", required: false))
         clickID = try identifier("click_id", required: false)

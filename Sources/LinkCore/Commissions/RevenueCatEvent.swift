@@ -9,7 +9,8 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// The largest body accepted, in bytes.
     public static let maximumBodySize = 1 << 20
     /// The longest id (event, user, transaction, product) read, in bytes; longer ones are refused or ignored.
-    /// Room for the longest app user id a claim accepts (256 characters of up to 4 bytes).
+    /// A claim's `app_user_id` is bounded by it too (``ClaimRequest/maximumUserIDBytes``), so every claimed user
+    /// can be found.
     public static let maximumIDLength = 1024
     /// The most user ids read from `aliases`, `transferred_from` or `transferred_to`.
     public static let maximumIDCount = 1000

@@ -92,17 +92,79 @@ public final class LinkTarget: Sendable {
 
     /// The referrer is one percent-encoded value, so the app reads `tolt_code=SAM20&tolt_click=clk_…` from it;
     /// the code inside is encoded once more so that it cannot add parameters of its own.
+    ///
+    /// Play hands the app one `referrer`, so a Play URL that already has one (the app's own campaign,
+    /// `referrer=utm_source%3Dnews`) does not get a second: its value leads the merged one,
+    /// `referrer=utm_source%3Dnews%26tolt_code%3D…%26tolt_click%3D…`. The app's parameters come first and
+    /// `tolt_click` last because the link path ends the URL with the click id, with nothing after it: the redirect
+    /// stays this prefix and the id, with no per-tap work. A `tolt_code` or `tolt_click` already in the app's value
+    /// (a URL copied from an earlier redirect) is dropped, so the SDK, which takes the first `tolt_click`, reads this
+    /// tap's. Empty parameters are dropped; the rest of the query is kept as it is, in its order.
     static func playPrefix(url: String, encodedCode: [UInt8]) -> [UInt8] {
         var bytes = Array(url.utf8)
         if let hash = bytes.firstIndex(of: 0x23) { bytes.removeSubrange(hash...) }
-        if !bytes.contains(0x3F) {
+        var appReferrer: [ArraySlice<UInt8>] = []
+        if let question = bytes.firstIndex(of: 0x3F) {
+            let query = bytes[(question + 1)...]
+            var kept: [UInt8] = Array(bytes[...question])
+            for pair in query.split(separator: 0x26) {
+                if pair.elementsEqual("referrer".utf8) { continue }
+                if pair.starts(with: "referrer=".utf8) {
+                    appReferrer += referrerParameters(pair.dropFirst(9))
+                    continue
+                }
+                if kept.last != 0x3F { kept.append(0x26) }
+                kept += pair
+            }
+            bytes = kept
+            if bytes.last != 0x3F { bytes.append(0x26) }
+        } else {
             bytes.append(0x3F)
-        } else if let last = bytes.last, last != 0x3F, last != 0x26 {
-            bytes.append(0x26)
         }
-        bytes.append(contentsOf: "referrer=tolt_code%3D".utf8)
+        bytes.append(contentsOf: "referrer=".utf8)
+        for parameter in appReferrer {
+            bytes += parameter
+            bytes.append(contentsOf: "%26".utf8)
+        }
+        bytes.append(contentsOf: "tolt_code%3D".utf8)
         bytes.append(contentsOf: PercentEncoding.encode(encodedCode))
         bytes.append(contentsOf: "%26tolt_click%3D".utf8)
         return bytes
+    }
+
+    /// The parameters of a `referrer` value as the URL holds it (`utm_source%3Dnews%26utm_medium%3Demail`: split at
+    /// each `%26`), without empty ones and without `tolt_code` and `tolt_click`, still encoded as they were.
+    private static func referrerParameters(_ value: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var parameters: [ArraySlice<UInt8>] = []
+        var start = value.startIndex
+        var index = value.startIndex
+        func take(_ end: Int) {
+            let parameter = value[start..<end]
+            if !parameter.isEmpty && !isToltParameter(parameter) { parameters.append(parameter) }
+        }
+        while index < value.endIndex {
+            if value[index] == 0x25, value[index...].starts(with: "%26".utf8) {
+                take(index)
+                index += 3
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        take(value.endIndex)
+        return parameters
+    }
+
+    /// Whether a referrer parameter is named `tolt_code` or `tolt_click` (followed by `%3D`, `=` or nothing).
+    private static func isToltParameter(_ parameter: ArraySlice<UInt8>) -> Bool {
+        for name in ["tolt_code", "tolt_click"] where parameter.starts(with: name.utf8) {
+            let rest = parameter.dropFirst(name.utf8.count)
+            if rest.isEmpty || rest.first == 0x3D || rest.prefix(3).elementsEqual("%3D".utf8)
+                || rest.prefix(3).elementsEqual("%3d".utf8)
+            {
+                return true
+            }
+        }
+        return false
     }
 }

@@ -182,4 +182,33 @@ import Testing
         #expect(response.status == 405)
         #expect(try response.json["error"]?.stringValue == "method_not_allowed")
     }
+
+    /// `user_agent` and `referer` are at most 512 and 1,024 bytes of UTF-8 as stored and listed: bytes that are not
+    /// UTF-8 (each read as the 3-byte U+FFFD) and a character cut at the limit no longer make them longer. An iPhone
+    /// agent and 400 bytes 0xFF were once listed as 1,264 bytes, a referer cut inside its last "é" as 1,026.
+    @Test(arguments: StoreKind.allCases) func theUserAgentAndRefererStayWithinTheirLimitsInUTF8(_ kind: StoreKind)
+        throws
+    {
+        let server = try TestServer(store: kind)
+        defer { server.shutdown() }
+        let agent = Agents.iPhone + " "
+        let referer = "https://r.example/" + String(repeating: "a", count: 1005)
+        var request = Array("GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: \(agent)".utf8)
+        request += [UInt8](repeating: 0xFF, count: 400)
+        request += Array("\r\nReferer: \(referer)é\r\n\r\n".utf8)
+        let tap = try server.client().exchange(request)
+        #expect(tap.status == 302, "\(tap.status) \(tap.text)")
+        let clickID = try #require(LinkResponses.clickID(in: tap))
+        #expect(try server.waitForClick(clickID))
+
+        let page = try Self.list(server)
+        let click = try #require(try page.json["data"]?.arrayValue?.first { $0["id"]?.stringValue == clickID })
+        let listedAgent = try #require(click["user_agent"]?.stringValue)
+        let replacements = (ClickRecord.maximumUserAgentLength - agent.utf8.count) / 3
+        #expect(listedAgent == agent + String(repeating: "\u{FFFD}", count: replacements))
+        #expect(listedAgent.utf8.count <= ClickRecord.maximumUserAgentLength)
+        #expect(click["referer"]?.stringValue == referer, "the half of é the cut left is dropped")
+        let stored = try #require(try server.storedClicks().first { $0.id == clickID })
+        #expect(stored.userAgent == listedAgent && stored.referer == referer)
+    }
 }

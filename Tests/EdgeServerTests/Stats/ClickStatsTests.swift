@@ -11,9 +11,9 @@ import Testing
     /// 2026-03-08T00:00:00Z: Los Angeles moves to daylight time at 10:00Z.
     static let march8: Int64 = 1_772_928_000_000
 
-    static func server() throws -> TestServer {
+    static func server(store: StoreKind = .sqlite) throws -> TestServer {
         let zones = String(try TestFiles.fixture("zoneinfo/America/Los_Angeles").dropLast("/America/Los_Angeles".count))
-        return try TestServer { $0.timeZoneDirectory = zones }
+        return try TestServer(store: store) { $0.timeZoneDirectory = zones }
     }
 
     static func click(_ name: String, at time: Int64, partner: String = "part_sam") -> ClickRecord {
@@ -118,6 +118,36 @@ import Testing
         try Self.seed(server, [Self.click("a", at: now), Self.click("b", at: now - 40 * 24 * Self.hour)])
         let rows = try Self.rows(Self.stats(server, ""))
         #expect(rows.count == 1 && rows[0].hasSuffix(" part_sam 1/1"), "\(rows)")
+    }
+
+    /// The cap is on the answer's rows: 400 partners with a click every day are 9,600 rows over 24 days (answered)
+    /// and 10,000 over 25 (refused), however many clicks the days around the range hold. The store was once asked
+    /// for 26 h on either side and its rows counted before the days outside the range were dropped, so the 24 days
+    /// were refused for the 10,400 rows of 26.
+    @Test(arguments: StoreKind.allCases) func theRowCapCountsTheAnswerNotTheDaysAroundIt(_ kind: StoreKind) throws {
+        let server = try Self.server(store: kind)
+        defer { server.shutdown() }
+        let partners = (0..<400).map { "part_p\($0)" }
+        // 2026-10-30 to 2026-11-27 at 12:00Z: two days before 2026-11-01 and two after 2026-11-25.
+        let firstNoon = Self.november30 - 31 * 24 * Self.hour + 12 * Self.hour
+        var clicks: [ClickRecord] = []
+        for day in 0..<29 {
+            for partner in partners {
+                clicks.append(
+                    Self.click("\(day)_\(partner)", at: firstNoon + Int64(day) * 24 * Self.hour, partner: partner))
+            }
+        }
+        try Self.seed(server, clicks)
+        let answered = try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-11-24"))
+        #expect(answered.count == 24 * 400)
+        #expect(answered.first == "2026-11-01 part_p0 1/1" && answered.last == "2026-11-24 part_p99 1/1")
+        let refused = try Self.stats(server, "?from=2026-11-01&to=2026-11-25")
+        #expect(refused.status == 400, "\(refused.text)")
+        #expect(try refused.json["error"]?.stringValue == "invalid_request")
+        #expect(try refused.json["message"]?.stringValue?.contains("10000 rows or more") == true, "\(refused.text)")
+        #expect(try refused.json["message"]?.stringValue?.contains("partner_id") == true, "\(refused.text)")
+        let onePartner = try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-11-25&partner_id=part_p7"))
+        #expect(onePartner.count == 25 && onePartner.allSatisfy { $0.hasSuffix(" part_p7 1/1") })
     }
 
     @Test func badParametersGet400NamingTheParameter() throws {

@@ -102,17 +102,35 @@ import Testing
         #expect(customer["status"] as? String == "refunded", "every paid purchase is refunded")
     }
 
-    /// A claim takes an `app_user_id` of up to 256 characters, but the webhook ignores user ids over 512 UTF-8
-    /// bytes: a claimed user whose id is 200 emoji (800 bytes) can never be attributed, so its purchases pay
-    /// nothing.
-    @Test func aUserIDTheClaimAcceptsIsOneTheWebhookAttributes() throws {
-        let server = try TestServer.webhooks()
+    /// A claim takes an `app_user_id` of up to 256 characters and 1,024 UTF-8 bytes, the longest user id the
+    /// webhook reads: the longest a claim accepts (256 four-byte emoji) is credited, and ids of at most 256
+    /// characters but more bytes (256 👩‍💻 of 11 bytes; one letter with 600 combining accents), which a claim once
+    /// accepted and no purchase could ever credit, are refused at the claim.
+    @Test(arguments: StoreKind.allCases) func everyUserIDAClaimAcceptsIsOneTheWebhookAttributes(_ kind: StoreKind)
+        throws
+    {
+        let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
-        let user = String(repeating: "\u{1F600}", count: 200)
-        try server.claimUser(user)
         let client = server.client()
-        let outcome = try client.deliver(RevenueCatPayload.purchase(user: user, price: "9.99", transaction: "emoji-1"))
+        let longest = String(repeating: "\u{1F600}", count: 256)
+        #expect(longest.utf8.count == ClaimRequest.maximumUserIDBytes)
+        try server.claimUser(longest)
+        let outcome = try client.deliver(
+            RevenueCatPayload.purchase(user: longest, price: "9.99", transaction: "emoji-1"))
         #expect(outcome == "commission_created")
+
+        let tooLong = [
+            String(repeating: "\u{1F469}\u{200D}\u{1F4BB}", count: 256),
+            "e" + String(repeating: "\u{0301}", count: 600),
+            String(repeating: "\u{1F600}", count: 255) + "e\u{0301}\u{0301}",
+        ]
+        for user in tooLong {
+            #expect(user.count <= ClaimRequest.maximumUserIDLength && user.utf8.count > 1024)
+            let response = try client.claim(ClaimBody.recent(user: user, code: "SAM20"))
+            #expect(response.isError(400, "invalid_request"), "\(user.utf8.count) bytes: \(response.text)")
+            #expect(response.message.contains("app_user_id") && response.message.contains("1024 bytes"))
+        }
+        #expect(try client.customers().count == 1, "only the longest id that fits was claimed")
     }
 
     /// `duration_months: 12` pays nothing for a purchase made 13 months after the first paid purchase when the

@@ -34,9 +34,14 @@ import Testing
 
         var testDescription: String { name }
 
-        /// The record the store must receive: the fields cut to their limits at a byte, then read as UTF-8.
+        /// The record the store must receive: the fields cut to their limits at a byte, read as UTF-8, then
+        /// characters dropped from the end until the text is within the limit again.
         var expected: ClickRecord {
-            func text(_ bytes: [UInt8], _ limit: Int) -> String { String(decoding: bytes.prefix(limit), as: UTF8.self) }
+            func text(_ bytes: [UInt8], _ limit: Int) -> String {
+                var scalars = String(decoding: bytes.prefix(limit), as: UTF8.self).unicodeScalars
+                while String(scalars).utf8.count > limit { scalars.removeLast() }
+                return String(scalars)
+            }
             return ClickRecord(
                 id: JournalRecordTests.clickID, createdAt: createdAt, organizationID: target.organizationID,
                 programID: target.program.record.id, partnerID: target.partnerID, code: target.code,
@@ -132,9 +137,28 @@ import Testing
         #expect(lengths[0] == ClickRecord.maximumUserAgentLength)
         #expect(lengths[1] == ClickRecord.maximumRefererLength)
         #expect(Int(bytes[8]) == ClickRecord.maximumIPLength)
-        // 0x41 then 255 two-byte "ü": the 512th byte is the first half of one, read back as U+FFFD.
+        // 0x41 then 255 two-byte "ü": the 512th byte is the first half of one, which is dropped (read as U+FFFD, it
+        // would make the text 514 bytes).
         let decoded = try #require(bytes.withUnsafeBytes { JournalRecord.decode($0) })
-        #expect(decoded.userAgent == "A" + String(repeating: "ü", count: 255) + "\u{FFFD}")
+        #expect(decoded.userAgent == "A" + String(repeating: "ü", count: 255))
+        #expect(decoded.userAgent.utf8.count == ClickRecord.maximumUserAgentLength - 1)
+    }
+
+    /// Bytes that are not UTF-8 are read as U+FFFD (3 bytes each), and the text is cut again at a character so it
+    /// stays within the limit in UTF-8: a 21-byte agent and 400 bytes 0xFF read back as the agent and 163 U+FFFD
+    /// (510 bytes), not all 400 (1,221 bytes).
+    @Test func textReadBackIsWithinTheLimitInUTF8() throws {
+        let agent = Array("Mozilla/5.0 (iPhone) ".utf8)
+        let click = Click(
+            name: "invalid UTF-8", target: Self.acme, userAgent: agent + [UInt8](repeating: 0xFF, count: 400),
+            referer: Array(String(repeating: "r", count: 1023).utf8) + Array("é".utf8), ip: [0xFF, 0x31])
+        let decoded = try #require(click.encoded().withUnsafeBytes { JournalRecord.decode($0) })
+        let replacements = (ClickRecord.maximumUserAgentLength - agent.count) / 3
+        #expect(decoded.userAgent == "Mozilla/5.0 (iPhone) " + String(repeating: "\u{FFFD}", count: replacements))
+        #expect(decoded.userAgent.utf8.count <= ClickRecord.maximumUserAgentLength)
+        #expect(decoded.referer == String(repeating: "r", count: 1023), "the cut half of é is dropped")
+        #expect(decoded.ip == "\u{FFFD}1")
+        #expect(decoded == click.expected)
     }
 
     /// Version 1, byte for byte. A change here breaks the ingestion of segments an earlier build left behind:

@@ -77,6 +77,31 @@ import Testing
         #expect(target("pk_a", "a b&c")?.linkPath == Array("/a/pk_a/A%20b%26c".utf8))
     }
 
+    /// Play hands the app one `referrer`: one the URL already has is merged into Tolt's, its parameters first and
+    /// `tolt_click` last (the link path writes the click id at the end), without empty parameters and without a
+    /// `tolt_code` or `tolt_click` of its own (the SDK reads the first `tolt_click`).
+    @Test(arguments: [
+        ("?id=a&referrer=utm_source%3Dnews", "?id=a&referrer=utm_source%3Dnews%26"),
+        ("?referrer=utm_source%3Dnews&id=a", "?id=a&referrer=utm_source%3Dnews%26"),
+        ("?id=a&referrer=utm_source=news&hl=en", "?id=a&hl=en&referrer=utm_source=news%26"),
+        ("?referrer=a%3D1&id=a&referrer=b%3D2", "?id=a&referrer=a%3D1%26b%3D2%26"),
+        ("?id=a&referrer=&x=1", "?id=a&x=1&referrer="),
+        ("?id=a&referrer", "?id=a&referrer="),
+        ("?referrer=%26%26u%3D1%26", "?referrer=u%3D1%26"),
+        (
+            "?id=a&referrer=tolt_code%3DOLD%26tolt_click%3Dclk_old%26u%3D1%26tolt_clicks%3D2",
+            "?id=a&referrer=u%3D1%26tolt_clicks%3D2%26"
+        ),
+        ("?id=a&referrer=tolt_code=OLD%26tolt_click%3dx%26tolt_code", "?id=a&referrer="),
+        ("?id=a&&hl=en&#frag", "?id=a&hl=en&referrer="),
+        ("?id=a&xreferrer=1&referrers=2", "?id=a&xreferrer=1&referrers=2&referrer="),
+        ("", "?referrer="), ("?", "?referrer="),
+    ]) func aReferrerThePlayURLHasIsMergedIntoOne(_ query: String, _ expected: String) {
+        let base = "https://play.google.com/store/apps/details"
+        let prefix = LinkTarget.playPrefix(url: base + query, encodedCode: Array("SAM20".utf8))
+        #expect(String(decoding: prefix, as: UTF8.self) == base + expected + "tolt_code%3DSAM20%26tolt_click%3D")
+    }
+
     @Test func keysFindTheirOrganizations() {
         #expect(table.organization(publicKey: "pk_b")?.id == "org_b")
         #expect(table.organization(secretKey: "sk_a")?.id == "org_a")

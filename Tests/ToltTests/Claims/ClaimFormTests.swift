@@ -184,4 +184,39 @@ import ToltTestSupport
         #expect(try edge.customer("android-2")?.clickId == stillEncoded.click)
         #expect(try edge.customer("android-2")?.partnerId == "part_lee")
     }
+
+    /// A Play URL with the app's own `referrer` (its campaign) gets one referrer, the app's parameters then Tolt's:
+    /// Play hands the app one value, and the SDK finds this tap's click in it, as Play gives it or still encoded.
+    @Test func theInstallReferrerOfAPlayURLThatHadItsOwnReferrer() async throws {
+        let config = ConfigFixtures.standard.replacingOccurrences(
+            of: "details?id=com.acme.lite&hl=en\"",
+            with: "details?id=com.acme.lite&referrer=utm_source%3Dnews%26tolt_click%3Dclk_stale&hl=en\"")
+        let edge = try EdgeTestServer(config: config)
+        defer { edge.shutdown() }
+        let sandbox = try ToltSandbox(defaultBaseURL: edge.baseURL)
+        defer { sandbox.remove() }
+        let tap = try edge.tap(code: "LEE", userAgent: Agents.android)
+        let location = try #require(tap.header("location"), "\(tap.status)")
+        let click = try Self.clickID(in: tap)
+        #expect(
+            location
+                == "https://play.google.com/store/apps/details?id=com.acme.lite&hl=en"
+                + "&referrer=utm_source%3Dnews%26tolt_code%3DLEE%26tolt_click%3D\(click)")
+        let components = try #require(URLComponents(string: location))
+        let referrers = try #require(components.queryItems).filter { $0.name == "referrer" }
+        #expect(referrers.count == 1)
+        let asPlayGivesIt = try #require(referrers.first?.value)
+        #expect(asPlayGivesIt == "utm_source=news&tolt_code=LEE&tolt_click=\(click)")
+        let stillEncoded = try #require(components.percentEncodedQueryItems?.first { $0.name == "referrer" }?.value)
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            let first = try await Tolt.claim(installReferrer: asPlayGivesIt, appUserId: "android-1")
+            #expect(first == ClaimResult(status: .claimed, appUserId: "android-1"))
+            let second = try await Tolt.claim(installReferrer: stillEncoded, appUserId: "android-2")
+            #expect(second?.status == .claimed)
+        }
+        #expect(try edge.customer("android-1")?.clickId == click)
+        #expect(try edge.customer("android-2")?.clickId == click)
+        #expect(try edge.customer("android-2")?.partnerId == "part_lee")
+    }
 }
