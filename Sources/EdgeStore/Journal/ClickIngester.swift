@@ -66,7 +66,8 @@ public final class ClickIngester: Sendable {
         self.log = log
         state = Mutex(
             State(
-                repeatTaps: repeatWindow > 0 ? RepeatTapTable(visitors: Self.repeatTapVisitors, window: repeatWindow) : nil))
+                repeatTaps: repeatWindow > 0
+                    ? RepeatTapTable(visitors: Self.repeatTapVisitors, window: repeatWindow) : nil))
     }
 
     /// How many clicks this ingester has committed.

@@ -32,7 +32,8 @@ extension HTTPResponse {
     /// own code or click.
     func isAlreadyClaimed(user: String, sameClaim: Bool) -> Bool {
         status == 200
-            && text == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"\#(user)","#
+            && text
+                == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"\#(user)","#
                 + #""same_claim":\#(sameClaim)}}"# + "\n"
     }
 }

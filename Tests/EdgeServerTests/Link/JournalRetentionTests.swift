@@ -44,7 +44,8 @@ import Testing
         // the slack is for a loaded test machine.
         let bound = JournalWriter.idleSealSeconds + 5
         let gone = eventually(within: bound) {
-            Self.journalFiles(under: server.directory, holding: agent).isEmpty && Self.segments(under: server.directory).isEmpty
+            Self.journalFiles(under: server.directory, holding: agent).isEmpty
+                && Self.segments(under: server.directory).isEmpty
         }
         #expect(gone, "still in the journal: \(Self.journalFiles(under: server.directory, holding: agent))")
         #expect(Self.journalFiles(under: server.directory, holding: "127.0.0.1").isEmpty, "nor the address")
