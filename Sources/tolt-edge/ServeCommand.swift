@@ -140,8 +140,7 @@ enum ServeCommand {
                 ? { try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: $0) } : nil
             EdgeServer.prepareSignals()
             let server = try EdgeServer(configuration: configuration, seeding: seeding)
-            // Before the loops run; after the signals are blocked, so the relay's thread leaves them to the waiting
-            // thread too.
+            // Before the loops run.
             StandardError.captureLibraryOutput()
             server.start()
             let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host

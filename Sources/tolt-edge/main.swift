@@ -1,8 +1,11 @@
+import EdgeServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// `tolt-edge <command> …`: the entry point dispatches on the first word.
+StandardError.openMissingStandardDescriptors()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first ?? "--help"
 let rest = Array(arguments.dropFirst())

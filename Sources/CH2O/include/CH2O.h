@@ -28,10 +28,24 @@ static inline h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *tok
     return req->headers.entries[index].value;
 }
 
-/** Every value of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
-    one name are one comma-separated list). One line is returned as it is; two or more are joined in the request's
-    pool. A zero-length vector when there is none. */
-h2o_iovec_t tolt_h2o_header_list(h2o_req_t *req, const h2o_token_t *token);
+/** The values of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
+    one name are one comma-separated list), keeping only the last lines: at most 32, and as many as fit in `maximum`
+    bytes (the last line always). One line is returned as it is; two or more are joined in the request's pool. A
+    zero-length vector when there is none. */
+h2o_iovec_t tolt_h2o_header_list(h2o_req_t *req, const h2o_token_t *token, size_t maximum);
+
+/** Points the C library's `stderr` stream (what libh2o's `fprintf(stderr, …)` writes to; libh2o 2.2 writes a line
+    for every HTTP/2 frame of a type it does not know) at a line-buffered stream that writes each line to descriptor
+    2 as `tolt-edge: library: <line>`, cut to `maximum_line` bytes, at most `per_second` lines a second, and says
+    once a second how many it dropped. Descriptor 2 itself is untouched: what is written to it directly (the Swift
+    runtime's fatal errors and backtraces, the server's own lines) goes out as before. 0, or -1 when the stream
+    cannot be made (then nothing changes). Call once, before the loops run. */
+int tolt_capture_library_stderr(int per_second, size_t maximum_line);
+
+/** Says how many library lines the last second dropped, once that second is over: a loop calls it after each of its
+    iterations (at least every 100 ms), so the count comes out even when no further line does. One atomic load when
+    nothing was dropped. */
+void tolt_report_dropped_library_lines(void);
 
 /** Milliseconds since 1970 at which h2o began processing the request (no extra clock read). */
 static inline int64_t tolt_h2o_request_millis(h2o_req_t *req) {

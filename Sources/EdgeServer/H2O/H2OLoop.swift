@@ -84,6 +84,9 @@ final class H2OLoop {
             // The wait above ends at least every 100 ms, requests or not: an idle loop's segment is sealed (and then
             // deleted by the ingester) without waiting for a next tap.
             link.sealJournalIfDue(at: Clock.monotonicSeconds())
+            // And what h2o's own lines dropped in the last second is said even when no further line comes
+            // (StandardError; one atomic load when nothing was dropped).
+            tolt_report_dropped_library_lines()
             // A loop that found a batch of requests waiting is saturated: hand the core to whatever else is
             // runnable on it before polling again (see H2OEngine.yieldAfter).
             if iterationRequests >= H2OEngine.yieldAfter { sched_yield() }

@@ -40,7 +40,7 @@ private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length 
     let request = request.assumingMemoryBound(to: h2o_req_t.self)
     let value =
         name == HTTPHeaderName.xForwardedFor.rawValue
-        ? tolt_h2o_header_list(request, token) : tolt_h2o_header(request, token)
+        ? tolt_h2o_header_list(request, token, 4096) : tolt_h2o_header(request, token)
     length.pointee = value.len
     return UnsafeRawPointer(value.base)
 }

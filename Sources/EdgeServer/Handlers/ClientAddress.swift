@@ -18,9 +18,11 @@ enum ClientAddress {
         guard request.peerAddress(into: &storage) else { return 0 }
         let length = SocketAddress.text(&storage, into: output)
         if proxies.isEmpty { return length }
+        // The header is read only from a trusted peer: anyone else's is never looked at, however long.
+        let peer = String(decoding: output[..<length], as: UTF8.self)
+        guard proxies.trusts(peer: peer) else { return length }
         let forwarded = request.header(.xForwardedFor)
         guard forwarded.count > 0 else { return length }
-        let peer = String(decoding: output[..<length], as: UTF8.self)
         let client = Array(
             proxies.clientAddress(peer: peer, forwardedFor: String(decoding: forwarded, as: UTF8.self)).utf8)
         let count = min(client.count, output.count)

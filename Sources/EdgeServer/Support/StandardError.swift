@@ -1,5 +1,4 @@
-import EdgeStore
-import Synchronization
+internal import CH2O
 
 #if canImport(Glibc)
     import Glibc
@@ -7,37 +6,30 @@ import Synchronization
 
 /// Standard error, shared by the server's own log lines and whatever the C libraries it links write there.
 ///
-/// libh2o writes some lines of its own to `stderr`, one per event a client can cause: version 2.2 prints
-/// `skipping frame (type:N)` for every HTTP/2 frame of a type it does not know, with a blocking write on the loop's
-/// thread. Nine bytes from a client bought a line in the log, so one connection could fill a disk, or, with a log
-/// pipe that pushes back (a slow reader, a container runtime's blocking log mode), stop every loop.
-/// ``captureLibraryOutput()`` gives the server's own lines a copy of descriptor 2 and points 2 at a pipe whose write
-/// end never blocks (a write into a full pipe fails, and the library goes on); a thread passes the libraries' lines
-/// on, each cut to ``maximumLineLength`` bytes and marked `library:`, at most ``linesPerSecond`` a second, and says
-/// once a second how many it dropped. The server's own lines are bounded where they are written (once a second,
-/// once per event of the operator's own making).
+/// libh2o writes some lines of its own to the C `stderr` stream, one per event a client can cause: version 2.2 prints
+/// `skipping frame (type:N)` for every HTTP/2 frame of a type it does not know. Nine bytes from a client bought a
+/// line in the log, so one connection could fill a disk (an attacker measured 35-48 MB a second) or, with a log pipe
+/// that pushes back, hold every loop in its writes. ``captureLibraryOutput()`` points the C `stderr` stream at a
+/// line-buffered stream (`tolt_capture_library_stderr`, in C: `fopencookie` does not import into Swift) that passes
+/// each line on to descriptor 2, marked `library:` and cut to ``maximumLineLength`` bytes, at most
+/// ``linesPerSecond`` a second, and says once a second how many it dropped. Descriptor 2 itself is not moved, so what
+/// is written to it directly, the server's own lines and the Swift runtime's fatal errors and backtraces, goes out
+/// whole, also at a crash.
 public enum StandardError {
     /// Library lines passed on per second; the rest are counted and dropped.
     public static let linesPerSecond = 10
     /// The bytes of a library line passed on; the rest of the line is dropped.
     public static let maximumLineLength = 512
 
-    /// Where the server's own lines go: 2, or after ``captureLibraryOutput()`` the copy of what 2 was.
-    private static let descriptor = Atomic<Int32>(2)
-    /// The relay's thread, kept for the process's life (it is never stopped).
-    private static let relay = Mutex<ServerThread?>(nil)
-
     /// Writes one line of the server's own, whole, prefixed with `tolt-edge: `.
     public static func write(line: String) { write(text: "tolt-edge: \(line)\n") }
 
-    /// Writes `text` as it is where the server's own lines go (a command's usage and errors too).
+    /// Writes `text` as it is to descriptor 2 (a command's usage and errors too); a failed write drops the rest.
     public static func write(text: String) {
-        let text = Array(text.utf8)
-        let target = descriptor.load(ordering: .acquiring)
-        text.withUnsafeBytes { bytes in
+        Array(text.utf8).withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(target, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0 && errno == EINTR {
@@ -49,74 +41,22 @@ public enum StandardError {
         }
     }
 
-    /// Moves what the libraries write to descriptor 2 behind the relay described above; the server's own lines keep
-    /// going where 2 went. Call once, before any loop starts (`tolt-edge serve` does). Leaves everything as it was
-    /// and returns `false` when a descriptor or the thread cannot be had.
+    /// Moves what the C libraries write to their `stderr` stream behind the bounded relay described above. Call once,
+    /// before any loop starts (`tolt-edge serve` does). Returns `false`, changing nothing, when the stream cannot be
+    /// made.
     @discardableResult
     public static func captureLibraryOutput() -> Bool {
-        relay.withLock { relay in
-            guard relay == nil else { return true }
-            let copy = fcntl(2, F_DUPFD_CLOEXEC, 3)
-            guard copy >= 0 else { return false }
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
-                close(copy)
-                return false
-            }
-            let (readEnd, writeEnd) = (ends[0], ends[1])
-            _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-            // Status flags belong to the open pipe, so descriptor 2, its duplicate, never blocks either.
-            guard fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK) == 0, dup2(writeEnd, 2) == 2 else {
-                close(copy)
-                close(readEnd)
-                close(writeEnd)
-                return false
-            }
-            close(writeEnd)
-            descriptor.store(copy, ordering: .releasing)
-            relay = ServerThread(name: "tolt-stderr") { passOn(from: readEnd) }
-            return true
-        }
+        tolt_capture_library_stderr(Int32(linesPerSecond), maximumLineLength) == 0
     }
 
-    /// The relay's loop: reads the pipe, passes complete lines on within the rate, and reports what it dropped.
-    private static func passOn(from readEnd: Int32) {
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var second = Clock.monotonicSeconds().rounded(.down)
-        var passed = 0
-        var dropped = 0
-        var waiting = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&waiting, 1, 1000)
-            let now = Clock.monotonicSeconds().rounded(.down)
-            if now != second {
-                if dropped > 0 {
-                    write(
-                        line: "library output: dropped \(dropped) line\(dropped == 1 ? "" : "s") in the last second "
-                            + "(at most \(linesPerSecond) a second are kept)")
-                }
-                (second, passed, dropped) = (now, 0, 0)
-            }
-            guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count == 0 { return }  // every write end is closed
-            guard count > 0 else { continue }
-            pending += buffer[..<count]
-            // Complete lines, and a line already too long to keep whole.
-            while let end = pending.firstIndex(of: UInt8(ascii: "\n"))
-                ?? (pending.count > maximumLineLength
-                    ? pending.count - 1 : nil)
-            {
-                let line = pending[..<end]
-                pending.removeSubrange(...end)
-                if passed < linesPerSecond {
-                    passed += 1
-                    write(line: "library: " + String(decoding: line.prefix(maximumLineLength), as: UTF8.self))
-                } else {
-                    dropped += 1
-                }
-            }
+    /// Opens `/dev/null` on whichever of descriptors 0, 1 and 2 is closed (a server started with `2>&-`), so that no
+    /// file the process opens later (the data directory's lock, the store, a listener) gets one of those numbers and
+    /// is written to as standard output or error.
+    public static func openMissingStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
+            let opened = open("/dev/null", O_RDWR)
+            // The lowest free number is the closed one; anything else means it was not free after all.
+            if opened >= 0 && opened != descriptor { close(opened) }
         }
     }
 }

@@ -53,6 +53,12 @@ public struct TrustedProxies: Sendable, Equatable {
         networks.contains { $0.contains(address) }
     }
 
+    /// Whether `peer`, an address as text, is one of the trusted proxies.
+    func trusts(peer: String) -> Bool {
+        guard !networks.isEmpty, let bytes = Self.parse(peer) else { return false }
+        return trusts(bytes)
+    }
+
     /// The client address for a request from `peer` (text) with the given `X-Forwarded-For` value: the
     /// peer itself unless it is trusted; otherwise, walking the header from the right, the first hop that
     /// is not a trusted proxy (the hop just before the first trusted one). Malformed hops end the walk.

@@ -111,6 +111,13 @@ import Testing
         let click = try #require(LinkResponses.clickID(in: tap))
         #expect(try server.waitForClick(click, within: 5))
         #expect(try server.storedClicks().first { $0.id == click }?.ip == "5.5.5.5")
+        // Many lines (over HTTP/2 a header block can repeat one value in a byte each; HTTP/1.1 takes up to 100 header
+        // lines): the last ones are read, within bounds.
+        let many = (0..<90).map { ("X-Forwarded-For", "203.0.113.\($0 % 250)") } + [("X-Forwarded-For", "4.4.4.4")]
+        let crowded = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)] + many)
+        let crowdedClick = try #require(LinkResponses.clickID(in: crowded))
+        #expect(try server.waitForClick(crowdedClick, within: 5))
+        #expect(try server.storedClicks().first { $0.id == crowdedClick }?.ip == "4.4.4.4")
     }
 
     /// Before: each IPv6 address had its own budget, though one host holds a whole /64.
