@@ -8,7 +8,7 @@ import Testing
 
 /// What the C libraries write to standard error reaches the log at a bounded rate: libh2o 2.2 writes a line for every
 /// HTTP/2 frame of an unknown type, so a client's nine bytes used to buy a log line (an attacker's flood grew the log
-/// by 35-48 MB/s). A child process, since `serve` captures the whole process's descriptor 2.
+/// by 35-48 MB/s). A child process, since `serve` replaces the whole process's C `stderr` stream.
 @Suite struct LibraryOutputTests {
     static let frames = 20_000
 
@@ -55,7 +55,7 @@ import Testing
         // Links are answered (the demo program's page for an iPhone).
         let tap = try server.client().request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.iPhone)])
         #expect(tap.status == 200, "\(tap.status)")
-        // The relay says what it dropped within a second or two.
+        // The stream says what it dropped within a second or two (a loop asks it after each iteration).
         let deadline = Date().addingTimeInterval(10)
         while !server.child.stderr.contains("library output: dropped"), Date() < deadline { usleep(50_000) }
         let log = server.child.stderr
