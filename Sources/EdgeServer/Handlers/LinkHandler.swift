@@ -205,7 +205,11 @@ final class LinkHandler {
         let id = responder.allocate(ClickID.encodedLength)
         var isRepeat = false
         if let repeatTaps {
-            let key = RepeatTapTable.key(reference: target.reference, address: ip, userAgent: userAgent)
+            // The User-Agent as far as the journal keeps it (its first 512 bytes), so that this loop and the ingester,
+            // which keys the stored click, take the same taps for one visitor.
+            let keptAgent = UnsafeRawBufferPointer(
+                rebasing: userAgent.prefix(ClickRecord.maximumUserAgentLength))
+            let key = RepeatTapTable.key(reference: target.reference, address: ip, userAgent: keptAgent)
             if let first = repeatTaps.firstTap(key: key, reference: target.reference, at: request.receivedAt) {
                 // Copied: a later tap of this iteration may take the slot before this response goes out.
                 id.copyMemory(from: first, byteCount: ClickID.encodedLength)

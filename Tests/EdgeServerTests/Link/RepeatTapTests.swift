@@ -59,6 +59,20 @@ import Testing
         #expect(try listed.json["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [first])
     }
 
+    /// The loop keys a visitor by the User-Agent as the journal keeps it (its first 512 bytes), as the ingester
+    /// does: before, two taps whose User-Agents differed only past that got two click ids in their redirects while
+    /// the ingester took the second for a repeat of the first (an attacker's five taps: five ids, two listed).
+    @Test func userAgentsThatDifferOnlyPastWhatIsKeptAreOneVisitorEverywhere() throws {
+        let server = try TestServer(threads: 1)
+        defer { server.shutdown() }
+        let long = Agents.iPhone + String(repeating: " padding", count: 80)
+        let first = try #require(try Self.tap(server, agent: long + " one"))
+        let second = try #require(try Self.tap(server, agent: long + " two"))
+        #expect(second == first, "one visitor as the journal keeps it: the first tap's id")
+        #expect(try Self.waitForCounts(server, ["part_sam": [2, 1]]))
+        #expect(try server.storedClicks().map(\.id) == [first])
+    }
+
     @Test func anotherUserAgentAddressOrCodeIsANewClick() throws {
         let server = try TestServer(trustedProxies: ["127.0.0.1/32"], threads: 1)
         defer { server.shutdown() }
