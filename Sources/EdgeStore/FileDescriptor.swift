@@ -36,4 +36,13 @@ public enum FileDescriptor {
             }
         }
     }
+
+    /// Writes `text` whole to standard error (descriptor 2), as a log line or a command's message is written; a
+    /// failed write drops the rest (output going to a closed or full destination is no reason to fail).
+    public static func writeToStandardError(_ text: String) {
+        Array(text.utf8).withUnsafeBytes { _ = try? writeAll(2, $0) }
+    }
+
+    /// Writes one line of the process's log to standard error: `tolt-edge: <line>`.
+    public static func logToStandardError(_ line: String) { writeToStandardError("tolt-edge: \(line)\n") }
 }

@@ -1,4 +1,5 @@
 internal import CH2O
+import EdgeStore
 
 #if canImport(Glibc)
     import Glibc
@@ -22,24 +23,10 @@ public enum StandardError {
     public static let maximumLineLength = 512
 
     /// Writes one line of the server's own, whole, prefixed with `tolt-edge: `.
-    public static func write(line: String) { write(text: "tolt-edge: \(line)\n") }
+    public static func write(line: String) { FileDescriptor.logToStandardError(line) }
 
     /// Writes `text` as it is to descriptor 2 (a command's usage and errors too); a failed write drops the rest.
-    public static func write(text: String) {
-        Array(text.utf8).withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
-    }
+    public static func write(text: String) { FileDescriptor.writeToStandardError(text) }
 
     /// Moves what the C libraries write to their `stderr` stream behind the bounded relay described above. Call once,
     /// before any loop starts (`tolt-edge serve` does). Returns `false`, changing nothing, when the stream cannot be

@@ -17,11 +17,8 @@ import Synchronization
 public enum PostgresNotices {
     private static let sink = Mutex<@Sendable (String) -> Void>(standardError)
 
-    /// Writes `tolt-edge: <line>` to standard error, in one `write(2)`.
-    public static let standardError: @Sendable (String) -> Void = { line in
-        let text = Array("tolt-edge: \(line)\n".utf8)
-        _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
+    /// Writes `tolt-edge: <line>` to standard error (``FileDescriptor/logToStandardError(_:)``).
+    public static let standardError: @Sendable (String) -> Void = { line in FileDescriptor.logToStandardError(line) }
 
     /// Sends every later notice, of every connection, to `log` (the process has one log).
     public static func route(to log: @escaping @Sendable (String) -> Void) {
