@@ -229,7 +229,7 @@ public final class EdgeServer: Sendable {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
-    /// Writes a line to standard error (``StandardError``: where descriptor 2 went before the libraries' output was
-    /// captured, if it was).
-    public static let standardLog: @Sendable (String) -> Void = { line in StandardError.write(line: line) }
+    /// Writes a line to standard error, descriptor 2 (which `serve` leaves in place: it bounds only what the C
+    /// libraries write to their `stderr` stream, ``StandardError``).
+    public static let standardLog: @Sendable (String) -> Void = { line in FileDescriptor.logToStandardError(line) }
 }

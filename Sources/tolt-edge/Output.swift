@@ -1,11 +1,9 @@
-import EdgeServer
 import EdgeStore
 
 /// Writing to standard output and error without Foundation.
 enum Output {
     static func out(_ text: String) { write(1, text) }
-    /// Standard error as it was at start, also once `serve` has captured the libraries' output (``StandardError``).
-    static func err(_ text: String) { StandardError.write(text: text) }
+    static func err(_ text: String) { write(2, text) }
 
     static func out(bytes: [UInt8]) { write(1, bytes) }
 

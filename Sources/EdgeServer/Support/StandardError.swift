@@ -1,5 +1,4 @@
 internal import CH2O
-import EdgeStore
 
 #if canImport(Glibc)
     import Glibc
@@ -21,12 +20,6 @@ public enum StandardError {
     public static let linesPerSecond = 10
     /// The bytes of a library line passed on; the rest of the line is dropped.
     public static let maximumLineLength = 512
-
-    /// Writes one line of the server's own, whole, prefixed with `tolt-edge: `.
-    public static func write(line: String) { FileDescriptor.logToStandardError(line) }
-
-    /// Writes `text` as it is to descriptor 2 (a command's usage and errors too); a failed write drops the rest.
-    public static func write(text: String) { FileDescriptor.writeToStandardError(text) }
 
     /// Moves what the C libraries write to their `stderr` stream behind the bounded relay described above. Call once,
     /// before any loop starts (`tolt-edge serve` does). Returns `false`, changing nothing, when the stream cannot be
