@@ -250,6 +250,9 @@ struct UserAgentFamilyTests {
         "Castopod/2.0.0-next.3; +https://podcast.example.org/",
         "audiobookshelf (+https://audiobookshelf.org)",
         "PinePods/1.0",
+        // ... and names the Watch's and Windows' rules must not catch.
+        "Watchdog/2.1",
+        "Winkbox/1.0",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -502,6 +505,12 @@ struct UserAgentFamilyTests {
         // string (mail-ru-im/im-desktop), before and after its rename, on Linux too.
         ("myteam Desktop user@corp.example ic18BnQc91gJZX4v 10.0.0(5432) Windows_10 PC", .desktop),
         ("VKTeams Desktop user@corp.example ic1DcTU-u6i6jrDP 10.0.0(6543) Linux PC", .desktop),
+        // Issue 15, twelfth pass: OS and device names at versions the corpus does not hold (Windows 11 and 8.1 by
+        // their short names, UP.Browser 5, a later Apple Watch), found by varying the corpus's own strings.
+        ("GOGGalaxyClient/2.0.75.1 (GOG Galaxy) 83b6745cff679691b69876bc7ee33e05e5d90bda (win11 x64)", .desktop),
+        ("App/1.0 (Win8.1; x64)", .desktop),
+        ("SIE-C45/1.0 UP/5.0.1.1 (GUI)", .other),
+        ("Watch6,2/9.1 (20S75)", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
