@@ -215,7 +215,7 @@ public final class ClickIngester: Sendable {
         }
         var moved = false
         while true {
-            var batch: [(click: ClickRecord, address: String, isRepeat: Bool)] = []
+            var batch: [TapToClassify] = []
             var damages: [JournalSegmentReader.Damage] = []
             var skipped: [String] = []
             var countryFailures: [String] = []
@@ -228,10 +228,13 @@ public final class ClickIngester: Sendable {
                     if kind != JournalFrame.Kind.click.rawValue && !isRepeat {
                         skipped.append("a record of unknown kind \(kind) in \(name) before byte \(after)")
                     } else if var click = JournalRecord.decode(payload) {
-                        // The visitor's key is taken from the whole address, before preparation cuts it.
+                        // The visitor's key is taken from the whole address, before preparation cuts it, and from
+                        // the User-Agent's bytes as journaled.
                         let address = click.ip
+                        let agent = Array(JournalRecord.keptUserAgent(of: payload))
                         if let failure = preparation.prepare(&click) { countryFailures.append(failure) }
-                        batch.append((click, address, isRepeat))
+                        batch.append(
+                            TapToClassify(click: click, address: address, userAgent: agent, isRepeat: isRepeat))
                     } else {
                         skipped.append("an undecodable journal record in \(name) before byte \(after)")
                     }
@@ -304,21 +307,23 @@ public final class ClickIngester: Sendable {
     /// becomes a repeat of that tap, so the counts are right even though its answer carried its own id (which is
     /// then not listed; a claim with it still works, claims check the id's signature). The table lives in memory
     /// and is bounded: after a restart, or once a key is evicted, such a click counts as a first tap.
-    /// `address` is the client address as journaled: the key is never made from an address cut for storage (the
-    /// table keeps only the key's hash, not the address).
-    static func classify(_ batch: [(click: ClickRecord, address: String, isRepeat: Bool)], in table: RepeatTapTable?)
+    /// The key is made from a ``TapToClassify``'s address and User-Agent as journaled, never from the click's
+    /// stored (cut) values.
+    static func classify(_ batch: [TapToClassify], in table: RepeatTapTable?)
         -> (clicks: [ClickRecord], repeats: [ClickRecord])
     {
         var clicks: [ClickRecord] = []
         var repeats: [ClickRecord] = []
-        for (tap, address, isRepeat) in batch {
+        for entry in batch {
+            let tap = entry.click
+            let isRepeat = entry.isRepeat
             guard let table, let id = ClickID(parsing: tap.id) else {
                 if isRepeat { repeats.append(tap) } else { clicks.append(tap) }
                 continue
             }
             let reference = id.codeReference
-            let key = Array(address.utf8).withUnsafeBytes { address in
-                Array(tap.userAgent.utf8).withUnsafeBytes { agent in
+            let key = Array(entry.address.utf8).withUnsafeBytes { address in
+                entry.userAgent.withUnsafeBytes { agent in
                     RepeatTapTable.key(reference: reference, address: address, userAgent: agent)
                 }
             }
@@ -381,4 +386,17 @@ public final class ClickIngester: Sendable {
         try store.forgetJournalSegment(key)
         state.withLock { _ = $0.segments.removeValue(forKey: key) }
     }
+}
+
+/// A journaled tap on its way to ``ClickIngester/classify(_:in:)``, with what keys its visitor.
+struct TapToClassify {
+    var click: ClickRecord
+    /// The client address as journaled: the key is never made from an address cut for storage (the table keeps only
+    /// the key's hash, not the address).
+    var address: String
+    /// The User-Agent's bytes as journaled (``JournalRecord/keptUserAgent(of:)``), as the link path keys them; the
+    /// click's own `userAgent` is their text, in which different invalid bytes read the same.
+    var userAgent: [UInt8]
+    /// A repeat-tap frame: its loop already took it for a repeat.
+    var isRepeat: Bool
 }

@@ -136,6 +136,17 @@ struct JournalRecord {
             ip: ClickRecord.keptText(ip, limit: ClickRecord.maximumIPLength))
     }
 
+    /// The User-Agent bytes of a payload ``decode(_:)`` accepted, exactly as the writer kept them (the request's first
+    /// 512 bytes, not always UTF-8): the ingester keys a visitor by these, as the link path does, so that two
+    /// User-Agents whose bytes differ are two visitors to both even when they read back as the same text (every
+    /// invalid byte becomes U+FFFD).
+    static func keptUserAgent(of payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let codeFieldsLength = Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        let agentLength = Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 4, as: UInt16.self)))
+        let start = fixedSize + codeFieldsLength
+        return UnsafeRawBufferPointer(rebasing: payload[start..<start + agentLength])
+    }
+
     @inline(__always)
     private static func platformByte(_ platform: Platform) -> UInt8 {
         switch platform {

@@ -73,6 +73,27 @@ import Testing
         #expect(try server.storedClicks().map(\.id) == [first])
     }
 
+    /// Two User-Agents that differ only in bytes that are not UTF-8 (both read back as U+FFFD) are two visitors to the
+    /// loop and to the ingester alike: before, the ingester keyed the stored text, took the second tap for a repeat
+    /// of the first and never listed the id its redirect carried.
+    @Test func userAgentsThatDifferOnlyInInvalidBytesAreTwoVisitorsEverywhere() throws {
+        let server = try TestServer(threads: 1)
+        defer { server.shutdown() }
+        func tap(endingWith byte: UInt8) throws -> String {
+            let request =
+                Array("GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: \(Agents.iPhone) ".utf8) + [byte]
+                + Array("\r\n\r\n".utf8)
+            let response = try server.client().exchange(request)
+            guard response.status == 302 else { throw TestError("a tap got \(response.status)") }
+            return try #require(LinkResponses.clickID(in: response))
+        }
+        let first = try tap(endingWith: 0xFF)
+        let second = try tap(endingWith: 0xFE)
+        #expect(first != second, "two visitors on the loop")
+        #expect(try Self.waitForCounts(server, ["part_sam": [2, 2]]))
+        #expect(Set(try server.storedClicks().map(\.id)) == [first, second])
+    }
+
     @Test func anotherUserAgentAddressOrCodeIsANewClick() throws {
         let server = try TestServer(trustedProxies: ["127.0.0.1/32"], threads: 1)
         defer { server.shutdown() }
