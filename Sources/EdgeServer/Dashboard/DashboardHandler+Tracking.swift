@@ -301,7 +301,8 @@ extension DashboardHandler {
         content += input(
             "deep_link_template", "Deep-link template",
             hint: "Where a phone with the app goes, e.g. myapp://claim?code={code}&click={click_id}: {code} and"
-                + " {click_id} are the only placeholders. Empty: none.")
+                + " {click_id} are the only placeholders (a desktop gets the code page unless it is an https:// link)."
+                + " Empty: none.")
         content += input("google_play_url", "Google Play URL", type: "url")
         content += input("app_store_url", "App Store URL", type: "url")
         content += "<h2>Code claim window</h2>"

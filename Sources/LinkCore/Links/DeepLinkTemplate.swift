@@ -12,6 +12,9 @@ public struct DeepLinkTemplate: Sendable, Equatable {
     }
 
     let pieces: [Piece]
+    /// Whether the template is a web address (`http` or `https`: a universal or app link, which a browser without the
+    /// app opens as a page) rather than a scheme only the app opens (`myapp://`).
+    public let isWebAddress: Bool
 
     /// Parses and validates a template: an absolute URL with a scheme, which is not `javascript`, `data`, `vbscript`
     /// or `file` as a browser would read it (``URLRules/refuseScriptSchemes(_:)``), without whitespace, control
@@ -51,7 +54,8 @@ public struct DeepLinkTemplate: Sendable, Equatable {
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         self.pieces = pieces
         let scheme = URLRules.browserScheme(bytes)
-        if scheme == "http" || scheme == "https" {
+        isWebAddress = scheme == "http" || scheme == "https"
+        if isWebAddress {
             let sample = Array(chunks(encodedCode: Array("CODE".utf8)).joined(separator: "clk_".utf8))
             try URLRules.validateWebURL(String(decoding: sample, as: UTF8.self))
         }

@@ -58,6 +58,9 @@ public final class LinkTarget: Sendable {
 
     /// The deep-link template with `{code}` filled in, split at each `{click_id}`; `nil` without a template.
     public let redirectChunks: [[UInt8]]?
+    /// Whether a desktop is sent to the template too: only a web address (``DeepLinkTemplate/isWebAddress``); a scheme
+    /// only the app opens would leave a desktop, where the app is not, on an error or a blank tab.
+    public let redirectsDesktops: Bool
     /// The Google Play URL up to the click id: `<url>?…&referrer=tolt_code%3D<code>%26tolt_click%3D`.
     public let playPrefix: [UInt8]?
     /// The UTF-8 bytes of the partner id: the link path records it with each click and copies these bytes
@@ -78,6 +81,7 @@ public final class LinkTarget: Sendable {
         self.program = program
         let encodedCode = PercentEncoding.encode(code.code.utf8)
         redirectChunks = program.deepLinkTemplate?.chunks(encodedCode: encodedCode)
+        redirectsDesktops = program.deepLinkTemplate?.isWebAddress ?? false
         playPrefix = program.record.googlePlayURL.map { Self.playPrefix(url: $0, encodedCode: encodedCode) }
         linkPath = Array("/a/".utf8) + PercentEncoding.encode(publicKey.utf8) + [0x2F] + encodedCode
         partnerIDBytes = Array(partner.id.utf8)

@@ -48,6 +48,22 @@ import Testing
         #expect(clicks.filter { $0.partnerID == "part_lee" && $0.platform == .desktop }.count == 1)
     }
 
+    /// A desktop tap of a code whose program's template is a scheme only the app opens (`myapp://`) gets the page with
+    /// the code and the QR code of the link, not a redirect a desktop browser cannot follow; the tap is a click.
+    @Test func aDesktopIsNotSentToASchemeOnlyTheAppOpens() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let response = try Self.tap(server, "/a/pk_acme/sam20", as: Agents.desktop)
+        #expect(response.status == 200 && response.header("location") == nil)
+        #expect(response.text.contains(#"<div class="code" id="code">SAM20</div>"#))
+        #expect(Self.svg(in: response.text) != nil, "the QR code for a phone to scan")
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(clicks.filter { $0.id != sentinel }.map(\.platform) == [.desktop])
+        // A phone still goes to the app.
+        let phone = try Self.tap(server, "/a/pk_acme/sam20", as: Agents.iPhone)
+        #expect(phone.status == 302 && phone.header("location")?.hasPrefix("myapp://claim?tolt_code=SAM20&") == true)
+    }
+
     /// The desktop page with its QR code is no larger than the desktop page without one was before the pages and
     /// the SVG were made smaller: 4,307 bytes, `bench/link.sh`'s desktop page (this link, this program) on `main`
     /// at that time. Bytes are what an answer costs once the code is cached, so this keeps the QR page no slower

@@ -143,6 +143,30 @@ import Testing
         #expect(decide(table.match(publicKey: "pk_a", code: "shared"), caller: human) == "notFound no click")
     }
 
+    /// A desktop is sent to a template that is a web address (a universal link opens as a page without the app),
+    /// never to a scheme only the app opens: it gets the page, with the code and the QR code for a phone to scan.
+    @Test func aDesktopGetsThePageRatherThanASchemeOnlyTheAppOpens() {
+        let desktop = UserAgentClass(label: .human, platform: .desktop)
+        let templated = table.match(publicKey: "pk_a", code: "SAM20")
+        #expect(decide(templated, caller: desktop) == "page SAM20 click")
+        #expect(decide(templated, caller: UserAgentClass(label: .human, platform: .ios)) == "redirect SAM20 click")
+        #expect(decide(templated, caller: UserAgentClass(label: .human, platform: .other)) == "redirect SAM20 click")
+        for template in ["https://app.example.com/c/{code}?click={click_id}", "HTTP://app.example.com/{code}"] {
+            let web = LinkTable(
+                ConfigRecords(
+                    organizations: [
+                        OrganizationRecord(
+                            id: "org_w", name: "W", publicKey: "pk_w", secretKeyDigest: SecretDigest.of("sk_w"))
+                    ],
+                    programs: [
+                        ProgramRecord(id: "prg_w", organizationID: "org_w", name: "W", deepLinkTemplate: template)
+                    ],
+                    partners: [PartnerRecord(id: "part_w", programID: "prg_w", name: "W", status: "active")],
+                    codes: [CodeRecord(reference: 1, partnerID: "part_w", code: "SAM20", active: true)]))
+            #expect(decide(web.match(publicKey: "pk_w", code: "SAM20"), caller: desktop) == "redirect SAM20 click")
+        }
+    }
+
     @Test func aCodeThatMatchesNothingIsNotClassified() {
         var asked = false
         let (decision, recordsClick) = LinkDecision.decide(
