@@ -125,7 +125,7 @@ final class LinkHandler {
         case .preview(let target):
             metrics.linkAnswered(.preview)
             let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
-            responder.send(page(pages.preview, target: target, qrCode: nil, responder: responder))
+            responder.send(page(pages.preview, target: target, qrCode: nil, appLink: nil, responder: responder))
         case .redirect(let target, let chunks):
             metrics.linkAnswered(.redirect)
             let click = record(target)
@@ -141,7 +141,9 @@ final class LinkHandler {
             // A desktop cannot install the app: its page offers the link to a phone. Rendered once per link and
             // loop (QRCodeCache); the bytes are copied into the page before the cache is used again.
             let qrCode = platform == .desktop ? qrCodes?.svg(for: target, generation: generation) : nil
-            let response = page(pages.fallback, target: target, qrCode: qrCode, responder: responder)
+            // A template here is one a desktop is not sent to (LinkDecision); the page carries it for an iPad.
+            let appLink = target.redirectChunks.map { AppLink(chunks: $0, clickID: click?.id) }
+            let response = page(pages.fallback, target: target, qrCode: qrCode, appLink: appLink, responder: responder)
             send(response, after: click, to: responder)
         }
     }
@@ -239,15 +241,10 @@ final class LinkHandler {
     private func redirect<Responder: HTTPResponder>(
         chunks: [[UInt8]], clickID: UnsafeRawBufferPointer?, responder: Responder
     ) -> HTTPResponse {
-        let clickID = clickID ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        var length = clickID.count * (chunks.count - 1)
-        for chunk in chunks { length += chunk.count }
-        let memory = responder.allocate(length)
-        var writer = ByteWriter(base: memory, capacity: length)
-        for (position, chunk) in chunks.enumerated() {
-            if position > 0 { writer.write(clickID) }
-            writer.write(chunk)
-        }
+        let link = AppLink(chunks: chunks, clickID: clickID)
+        let memory = responder.allocate(link.length)
+        var writer = ByteWriter(base: memory, capacity: link.length)
+        link.write(into: &writer)
         return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 
@@ -275,7 +272,8 @@ final class LinkHandler {
     /// code only for a desktop's fallback page, and the branding values only when the program set them
     /// (``ProgramSettings`` dropped any that break ``BrandingRules``).
     private func page<Responder: HTTPResponder>(
-        _ page: borrowing PageTemplate, target: LinkTarget, qrCode: UnsafeRawBufferPointer?, responder: Responder
+        _ page: borrowing PageTemplate, target: LinkTarget, qrCode: UnsafeRawBufferPointer?, appLink: AppLink?,
+        responder: Responder
     ) -> HTTPResponse {
         let program = target.program.record
         let capacity = page.maximumLength { field in
@@ -294,6 +292,7 @@ final class LinkHandler {
             case .ogImageURL: return program.ogImageURL?.utf8.count ?? 0
             case .ogDescription: return program.ogDescription?.utf8.count ?? 0
             case .qrSVG: return qrCode?.count ?? 0
+            case .appLink: return appLink?.length ?? 0
             }
         }
         let memory = responder.allocate(capacity)
@@ -333,11 +332,50 @@ final class LinkHandler {
             case .qrSVG:
                 guard let qrCode else { return false }
                 out.writeMarkup(qrCode)
+            case .appLink:
+                guard let appLink else { return false }
+                appLink.write(into: &out)
             }
             return true
         }
         return HTTPResponse(
             status: 200, contentType: .html, vary: .acceptLanguage,
             body: UnsafeRawBufferPointer(start: memory, count: writer.count))
+    }
+}
+
+/// The deep-link template filled in for one tap: its chunks (`{code}` already in them) with the click id, empty
+/// without a click, at each `{click_id}` between them.
+struct AppLink {
+    let chunks: [[UInt8]]
+    let clickID: UnsafeRawBufferPointer
+
+    init(chunks: [[UInt8]], clickID: UnsafeRawBufferPointer?) {
+        self.chunks = chunks
+        self.clickID = clickID ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    var length: Int {
+        var length = clickID.count * (chunks.count - 1)
+        for chunk in chunks { length += chunk.count }
+        return length
+    }
+
+    /// Into a `Location` header as it is.
+    @inline(__always)
+    func write(into writer: inout ByteWriter) {
+        for (position, chunk) in chunks.enumerated() {
+            if position > 0 { writer.write(clickID) }
+            writer.write(chunk)
+        }
+    }
+
+    /// Into a page, HTML-escaped.
+    @inline(__always)
+    func write(into writer: inout EscapingWriter) {
+        for (position, chunk) in chunks.enumerated() {
+            if position > 0 { writer.write(clickID) }
+            writer.write(chunk)
+        }
     }
 }

@@ -11,6 +11,9 @@ enum PageField: Int, CaseIterable, Sendable {
     /// The desktop page's QR code: SVG markup the server drew (``QRCodeSVG``), written as is. Its label and caption
     /// are words of the page (``PageWords``), not fields.
     case qrSVG
+    /// The deep-link template filled in for this tap (its click id too), on a desktop's page when the template is a
+    /// scheme only the app opens: the page's script follows it on an iPad, which asks for desktop pages as a Mac.
+    case appLink
 
     init?(name: String) {
         switch name {
@@ -28,6 +31,7 @@ enum PageField: Int, CaseIterable, Sendable {
         case "og_image_url": self = .ogImageURL
         case "og_description": self = .ogDescription
         case "qr_svg": self = .qrSVG
+        case "app_link": self = .appLink
         default: return nil
         }
     }

@@ -58,10 +58,25 @@ import Testing
         #expect(response.text.contains(#"<div class="code" id="code">SAM20</div>"#))
         #expect(Self.svg(in: response.text) != nil, "the QR code for a phone to scan")
         let (clicks, sentinel) = try server.clicksThroughSentinel()
+        let tap = try #require(clicks.first { $0.id != sentinel })
         #expect(clicks.filter { $0.id != sentinel }.map(\.platform) == [.desktop])
+        // The page carries the app link of this tap, escaped, for an iPad's script (FallbackPageBrowserTests).
+        #expect(
+            response.text.contains(
+                #"<a id="app-link" href="myapp://claim?tolt_code=SAM20&amp;tolt_click=\#(tap.id)" hidden></a>"#))
+        #expect(response.text.components(separatedBy: "<script>").count == 3, "the copy button's script and the iPad's")
         // A phone still goes to the app.
         let phone = try Self.tap(server, "/a/pk_acme/sam20", as: Agents.iPhone)
         #expect(phone.status == 302 && phone.header("location")?.hasPrefix("myapp://claim?tolt_code=SAM20&") == true)
+    }
+
+    /// A program without a template puts no app link in its page.
+    @Test func aPageWithoutATemplateHasNoAppLink() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let response = try Self.tap(server, "/a/pk_acme/LEE", as: Agents.desktop)
+        #expect(response.status == 200 && !response.text.contains(#"id="app-link""#))
+        #expect(response.text.components(separatedBy: "<script>").count == 2, "the copy button's script only")
     }
 
     /// The desktop page with its QR code is no larger than the desktop page without one was before the pages and
