@@ -107,8 +107,7 @@ import Testing
         for (bound, ingests) in [(Int.max, false), (0, true)] {
             let fixture = try StoreFixture()
             defer { fixture.remove() }
-            let journal = try ClickJournal(dataDirectory: fixture.directory)
-            let writer = journal.makeWriter(stream: 0)
+            let (journal, writer) = try fixture.openJournal()
             let expected = (0..<50).map { Self.append($0, to: writer) }
             let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
             // stop() only asks the ingester to stop: wait for run() to return before reading the store.
@@ -303,9 +302,7 @@ final class FlakyStore: Store {
     @Test(arguments: StoreKind.allCases) func stagedClicksAreWrittenByTheFlushAndNotBefore(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        let (journal, writer, ingester) = try fixture.openJournalAndIngester()
         var expected: [ClickRecord] = []
         for number in 0..<40 {
             let id = "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number)
