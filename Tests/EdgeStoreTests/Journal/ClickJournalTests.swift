@@ -142,8 +142,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aTornTailLeftByACrashIsDroppedAndLoggedAsTorn(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let crashed = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = crashed.makeWriter(stream: 0)
+        let (crashed, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         let expected = (0..<5).map { Self.append($0, to: writer) }
         let name = try #require(try Self.segmentsWithData(crashed).first)
         let path = crashed.directory + "/" + name
@@ -178,8 +177,7 @@ import Testing
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = first.makeWriter(stream: 0)
+        let (first, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         let expected = (0..<7).map { Self.append($0, to: writer) }
         if sealed { writer.close() }
         first.release()  // the process ends
@@ -200,8 +198,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func ingestionResumesFromItsCheckpointAfterARestart(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = first.makeWriter(stream: 0)
+        let (first, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         var expected = (0..<3).map { Self.append($0, to: writer) }
         try ClickIngester(journal: first, store: try fixture.reopen()).pass()
         #expect(try Self.stored(fixture.store) == expected)
@@ -224,8 +221,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aFailedBatchIsRetriedWithoutLossOrDuplicate(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 1 << 20)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal(segmentSize: 1 << 20)
         let expected = (0..<1500).map { Self.append($0, to: writer) }
         writer.close()
         let flaky = FlakyStore(try fixture.reopen(), failingIngestCall: 2)

@@ -130,9 +130,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aKillAfterAnIdleSealStoresEveryClickOnce(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = first.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: first, store: try fixture.reopen())
+        let (first, writer, ingester) = try fixture.openJournalAndIngester()
         let expected = (0..<5).map { ClickJournalTests.append($0, to: writer) }
         #expect(!writer.sealIfDue(at: Self.start))
         try ingester.pass()

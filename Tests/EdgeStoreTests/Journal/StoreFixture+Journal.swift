@@ -2,11 +2,12 @@ import EdgeStore
 import TestSupport
 
 extension StoreFixture {
-    /// A journal on the fixture's data directory and the writer of its loop 0, as a one-loop server opens them.
-    /// The journal tests' common start; one that needs two loops, another segment size or marker, or a journal
-    /// reopened after a crash (``ClickJournal/reopened(dataDirectory:segmentSize:maximumBytes:)``) says so itself.
-    func openJournal() throws -> (journal: ClickJournal, writer: JournalWriter) {
-        let journal = try ClickJournal(dataDirectory: directory)
+    /// A journal on the fixture's data directory and the writer of its loop 0, as a one-loop server opens them
+    /// (segments of `segmentSize` bytes: the server's 64 MiB unless a test wants several segments). The journal
+    /// tests' common start; one that needs two loops, a marker, a bound, or a journal reopened after a crash
+    /// (``ClickJournal/reopened(dataDirectory:segmentSize:maximumBytes:)``) says so itself.
+    func openJournal(segmentSize: Int = 64 << 20) throws -> (journal: ClickJournal, writer: JournalWriter) {
+        let journal = try ClickJournal(dataDirectory: directory, segmentSize: segmentSize)
         return (journal, journal.makeWriter(stream: 0))
     }
 
