@@ -71,10 +71,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "geoip",
             arguments: ["--geoip", file])
-        defer {
-            server.child.signal(SIGTERM)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.stop() }
         #expect(server.child.stderr.contains("geoip: "), "\(server.child.stderr)")
         #expect(server.child.stderr.contains(file))
         #expect(try server.client().request("GET", "/a/pk_none/X").status == 404)

@@ -18,10 +18,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "library-output",
             arguments: ["--demo", "--h2c"])
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.kill(within: 10) }
         let started = Date()
         // The preface, 20,000 empty frames of type 0x42 on stream 1 (180 KB), then a GET on stream 1: its answer
         // means h2o has read, and skipped, every frame before it.

@@ -1,10 +1,6 @@
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// No client address and no User-Agent in what `tolt-edge serve` writes (it has one log level, the default): taps
 /// and error paths with a distinctive User-Agent and addresses (through a trusted proxy's `X-Forwarded-For`), then
 /// the whole captured output, shutdown included, is searched for them.
@@ -22,13 +18,7 @@ import Testing
                 "--demo", "--trusted-proxy", "127.0.0.1/32", "--ip-storage", "full",
                 "--geoip", try TestFiles.fixture("geoip/MaxMind-DB-test-broken-pointers-24.mmdb"),
             ])
-        var stopped = false
-        defer {
-            if !stopped {
-                server.child.signal(SIGKILL)
-                _ = server.child.waitForExit(within: 10)
-            }
-        }
+        defer { server.kill(within: 10) }
         let addresses = ["1.1.1.32", "1.1.1.16", "203.0.113.77", "2001:db8:77:4417::9"]
         let client = server.client()
         var statuses: [Int] = []
@@ -73,10 +63,7 @@ import Testing
                 let listed = try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer sk_demo")])
                 return try listed.json["data"]?.arrayValue?.count == addresses.count
             })
-        server.child.signal(SIGTERM)
-        let exit = server.child.waitForExit(within: 20)
-        stopped = exit != nil
-        #expect(exit?.status == 0)
+        #expect(server.stop(within: 20)?.status == 0)
         let output = server.child.stdout + server.child.stderr
         #expect(output.contains("geoip: "), "the lookup failures were logged: \(output)")
         #expect(!output.contains(Self.marker), "\(output)")

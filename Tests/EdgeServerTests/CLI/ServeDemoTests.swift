@@ -14,10 +14,7 @@ import Testing
         defer { directory.remove() }
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "demo", arguments: ["--demo"])
-        defer {
-            server.child.signal(SIGTERM)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.stop() }
         #expect(server.child.stdout.contains("/a/pk_demo/sam20"), "it prints a link to try")
         #expect(
             server.child.stdout.contains(":\(server.port)/dashboard (sign in with the demo secret key sk_demo)"),

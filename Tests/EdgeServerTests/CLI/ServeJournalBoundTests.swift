@@ -3,10 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `serve --journal-max-bytes`: a size that does not parse is a usage error (exit 2) that starts nothing; a valid one
 /// is the bound the start-up log and `/metrics` show, beside the node's id.
 @Suite struct ServeJournalBoundTests {
@@ -49,10 +45,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "bound-log",
             arguments: ["--journal-max-bytes", "3GiB"])
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let nodeID = try String(contentsOfFile: data.path + "/node-id", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(nodeID.count == 32)

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `tolt-edge serve --metrics-port`: the scrape moves to a listener of its own, whose address `serve` prints.
 @Suite struct ServeMetricsTests {
     @Test func aMetricsPortMovesTheScrapeOffTheMainListener() throws {
@@ -14,10 +10,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "metrics",
             arguments: ["--metrics-port", "0"])
-        defer {
-            server.child.signal(SIGTERM)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.stop() }
         var metricsPort: Int?
         #expect(
             eventually(within: 5) {

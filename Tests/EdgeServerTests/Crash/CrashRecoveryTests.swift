@@ -41,6 +41,7 @@ import Testing
         // Repeat taps off: every answered tap must be a stored click of its own (one visitor's taps would share ids).
         let first = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "first", arguments: ["--dedupe-window", "0"])
+        defer { first.kill() }
         let connections = 8
         let load = LoadResults()
         let finished = DispatchGroup()
@@ -83,13 +84,14 @@ import Testing
         // visitor's taps on two loops as repeats (and not list them).
         let second = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "second", arguments: ["--dedupe-window", "0"])
+        defer { second.kill() }
         usleep(30_000)
-        second.child.signal(SIGKILL)
-        _ = second.child.waitForExit(within: 5)
+        second.kill()
 
         // A third run settles: the journal of both earlier runs is ingested and deleted.
         let third = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "third", arguments: ["--dedupe-window", "0"])
+        defer { third.kill() }
         let settled = eventually(within: 20) { Self.segmentsWithRecords(directory).isEmpty }
         #expect(settled, "the journal was ingested: \(Self.segmentsWithRecords(directory)) \(third.child.stderr)")
         let stored = try Self.storedIDs(directory)
@@ -100,8 +102,7 @@ import Testing
         // Requests journaled whose responses the kill cut off: at most one in flight per connection.
         #expect(stored.count - received.count <= connections, "stored \(stored.count), answered \(received.count)")
 
-        third.child.signal(SIGTERM)
-        #expect(third.child.waitForExit(within: 10)?.status == 0)
+        #expect(third.stop()?.status == 0)
     }
 
     @Test func sigtermDrainsTheJournalAndExitsZero() throws {
@@ -111,6 +112,7 @@ import Testing
         // Repeat taps off: the 90 taps are three visitors' repeats otherwise.
         let server = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "serve", arguments: ["--dedupe-window", "0"])
+        defer { server.kill() }
         let client = server.client()
         var ids: [String] = []
         for index in 0..<90 {
@@ -123,8 +125,7 @@ import Testing
         }
         #expect(ids.count == 60)
         // SIGTERM with a kept-alive connection still open.
-        server.child.signal(SIGTERM)
-        let exit = server.child.waitForExit(within: 10)
+        let exit = server.stop()
         #expect(exit?.status == 0 && exit?.signaled == false, "\(server.child.stderr)")
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/journal")) ?? []
         #expect(leftovers.filter { $0.hasSuffix(".journal") }.isEmpty, "journal segments left: \(leftovers)")
@@ -148,6 +149,7 @@ extension CrashRecoveryTests {
         let limited = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "limited", arguments: ["--dedupe-window", "0"],
             fileSizeLimit: 64 << 10)
+        defer { limited.kill() }
         let client = limited.client()
         var answered: [String] = []
         var refused = 0
@@ -166,11 +168,11 @@ extension CrashRecoveryTests {
         #expect(refused >= 2, "the file-size limit made journal writes fail: \(refused) refused")
         #expect(answered.count >= 1400, "the server went on after each failure: \(answered.count) answered")
         #expect(limited.child.process.isRunning, "SIGXFSZ did not kill the server")
-        limited.child.signal(SIGKILL)
-        _ = limited.child.waitForExit(within: 5)
+        limited.kill()
 
         let settled = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "settled", arguments: ["--dedupe-window", "0"])
+        defer { settled.kill() }
         var stored: [String] = []
         let complete = eventually(within: 20) {
             stored = (try? Self.storedIDs(directory)) ?? []
@@ -178,8 +180,7 @@ extension CrashRecoveryTests {
         }
         #expect(complete, "stored \(stored.count) of \(answered.count): \(settled.child.stderr)")
         #expect(stored.count == answered.count && Set(stored) == Set(answered), "no refused tap became a click")
-        settled.child.signal(SIGTERM)
-        #expect(settled.child.waitForExit(within: 10)?.status == 0)
+        #expect(settled.stop()?.status == 0)
     }
 }
 

@@ -3,10 +3,6 @@ import LinkCore
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// README: a node that has not loaded its first configuration answers `/v1/*` `503 unavailable` (`Retry-After: 5`)
 /// and a dashboard sign-in `503`, as it answers links and claims (``StoreOutageTests``), and both work once the store
 /// is back. The real `tolt-edge serve`, started while its SQLite store is locked by another connection.
@@ -17,10 +13,7 @@ import Testing
         let lock = try ExclusiveStoreLock(dataDirectory: data.path)
         defer { lock.release() }
         let server = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "noconfig", within: 40)
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let client = server.client()
         #expect(server.child.stderr.contains("no configuration yet"), "\(server.child.stderr)")
         let key = [("Authorization", "Bearer sk_acme_secret")]
@@ -41,7 +34,6 @@ import Testing
         }
         #expect(loaded, "the API answers once the first configuration loads: \(server.child.stderr)")
         #expect(try client.dashboardSignIn("sk_acme_secret").status == 303)
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 20)?.status == 0, "\(server.child.stderr)")
+        #expect(server.stop(within: 20)?.status == 0, "\(server.child.stderr)")
     }
 }

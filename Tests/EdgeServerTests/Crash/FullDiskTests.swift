@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The real `tolt-edge serve` with its journal on a volume that fills up (a small tmpfs mounted on
 /// `<data>/journal`): taps it cannot record get 503, the journal directory gets no file per failed write, the
 /// failure is logged about once a second rather than per tap, and once there is room again taps are answered as
@@ -21,6 +17,7 @@ import Testing
         // Repeat taps off: every answered tap must be a stored click of its own.
         let server = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "full", arguments: ["--dedupe-window", "0"])
+        defer { server.kill() }
         let client = server.client()
         func tap() throws -> HTTPResponse {
             try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
@@ -70,8 +67,7 @@ import Testing
             answered.append(try #require(LinkResponses.clickID(in: response)))
         }
 
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 10)?.status == 0, "\(server.child.stderr)")
+        #expect(server.stop()?.status == 0, "\(server.child.stderr)")
         let stored = try CrashRecoveryTests.storedIDs(directory)
         #expect(stored.count == answered.count && Set(stored) == Set(answered), "no refused tap became a click")
         #expect(JournalVolume.segments(in: volume.path).isEmpty, "the journal is drained")

@@ -5,10 +5,6 @@ import Testing
 
 @testable import EdgeStore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Holds an SQLite store locked against every other connection, readers included, as a shared database that is
 /// down would refuse them: `locking_mode = EXCLUSIVE` keeps the exclusive lock a write transaction took until the
 /// connection closes (``release()``). Another process's connections get `SQLITE_BUSY` after their busy timeout.
@@ -48,10 +44,7 @@ final class ExclusiveStoreLock {
         let lock = try ExclusiveStoreLock(dataDirectory: data.path)
         defer { lock.release() }
         let server = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "nostore", within: 40)
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let client = server.client()
         #expect(server.child.stderr.contains("no configuration yet"), "\(server.child.stderr)")
         let link = try Self.tap(client)
@@ -74,8 +67,7 @@ final class ExclusiveStoreLock {
                 user: "user-1", clickID: id, firstSeenAt: Timestamp.format(WallClock.milliseconds() - 60_000)))
         #expect(claimed.status == 200 && claimed.text.contains("claimed"), "\(claimed.status) \(claimed.text)")
         #expect(server.child.stderr.contains("first configuration loaded"), "\(server.child.stderr)")
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 20)?.status == 0, "\(server.child.stderr)")
+        #expect(server.stop(within: 20)?.status == 0, "\(server.child.stderr)")
     }
 
     @Test func aPlainlyBrokenStoreIsStillAStartUpError() throws {
@@ -106,10 +98,7 @@ final class ExclusiveStoreLock {
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "bound",
             arguments: ["--dedupe-window", "0", "--journal-max-bytes", "32KiB"])
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let client = server.client()
         var answered: [String] = []
         for _ in 0..<5 {
@@ -165,8 +154,7 @@ final class ExclusiveStoreLock {
             (try? MetricsTests.scrape(client).value("tolt_edge_journal_full")) == 0
         }
         #expect(drained)
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 20)?.status == 0, "\(server.child.stderr)")
+        #expect(server.stop(within: 20)?.status == 0, "\(server.child.stderr)")
         let stored = try CrashRecoveryTests.storedIDs(data.path)
         #expect(stored.count == Set(stored).count, "no click stored twice")
         #expect(Set(stored) == Set(answered), "every redirected click stored: \(stored.count) of \(answered.count)")

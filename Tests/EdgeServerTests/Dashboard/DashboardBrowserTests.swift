@@ -4,10 +4,6 @@ import LinkCore
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The dashboard as a person uses it in headless Chromium: signing in, the Overview's chart, changing a program's
 /// deep-link template and seeing the link follow it, adding a code and copying its link, finding a claimed customer
 /// and a commission after a webhook, and what is refused. Screenshots of every page, phone and desktop, go to
@@ -307,10 +303,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "dashboard",
             arguments: ["--demo", "--dashboard-session", "2s"])
-        defer {
-            server.child.signal(SIGTERM)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.stop() }
         let browser = try ChromeDriverSession(userAgent: Agents.desktop)
         defer { browser.quit() }
         let origin = "http://127.0.0.1:\(server.port)"

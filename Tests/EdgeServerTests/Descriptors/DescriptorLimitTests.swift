@@ -16,10 +16,7 @@ import Testing
         defer { data.remove() }
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "raised", descriptorLimit: (soft: 256, hard: 4096))
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let limits = try String(contentsOfFile: "/proc/\(server.child.pid)/limits", encoding: .utf8)
         let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map(String.init) ?? ""
         let numbers = line.split(separator: " ").compactMap { Int($0) }
@@ -38,10 +35,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "limited", arguments: ["--dedupe-window", "0"],
             descriptorLimit: (soft: 256, hard: 256))
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let clients = (0..<4).map { _ in server.client() }
         for client in clients { #expect(try client.request("GET", "/healthz").status == 200) }
 

@@ -53,10 +53,7 @@ import Testing
         // Repeat taps off: every tap is a stored click of its own.
         let first = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "first", arguments: ["--dedupe-window", "0"])
-        defer {
-            first.child.signal(SIGKILL)
-            _ = first.child.waitForExit(within: 5)
-        }
+        defer { first.kill() }
         let client = first.client()
         var answered = try Self.tap(client, count: 20)
         let journal = Self.journalFiles(directory)
@@ -85,8 +82,7 @@ import Testing
         }
 
         answered += try Self.tap(client, count: 20)
-        first.child.signal(SIGTERM)
-        #expect(first.child.waitForExit(within: 20)?.status == 0, "\(first.child.stderr)")
+        #expect(first.stop(within: 20)?.status == 0, "\(first.child.stderr)")
         let stored = try CrashRecoveryTests.storedIDs(directory)
         #expect(stored.count == 40 && Set(stored) == Set(answered), "stored \(stored.count) of 40 answered clicks")
         #expect(
@@ -101,10 +97,7 @@ import Testing
         defer { data.remove() }
         let directory = data.path
         let first = try ChildServer(dataDirectory: directory, outputIn: directory, label: "first")
-        defer {
-            first.child.signal(SIGKILL)
-            _ = first.child.waitForExit(within: 5)
-        }
+        defer { first.kill() }
         let demo = try ChildProcess(
             ["serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--data", directory], outputIn: directory,
             label: "demo")
@@ -123,6 +116,7 @@ import Testing
         let directory = data.path
         let killed = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "killed", arguments: ["--dedupe-window", "0"])
+        defer { killed.kill() }
         let answered = try Self.tap(killed.client(), count: 5)
         killed.child.signal(SIGKILL)
         #expect(killed.child.waitForExit(within: 5)?.signaled == true)
@@ -130,13 +124,9 @@ import Testing
 
         let next = try ChildServer(
             dataDirectory: directory, outputIn: directory, label: "next", arguments: ["--dedupe-window", "0"])
-        defer {
-            next.child.signal(SIGKILL)
-            _ = next.child.waitForExit(within: 5)
-        }
+        defer { next.kill() }
         #expect(eventually(within: 10) { Set((try? CrashRecoveryTests.storedIDs(directory)) ?? []) == Set(answered) })
-        next.child.signal(SIGTERM)
-        #expect(next.child.waitForExit(within: 20)?.status == 0, "\(next.child.stderr)")
+        #expect(next.stop(within: 20)?.status == 0, "\(next.child.stderr)")
     }
 
     @Test func aSecondServeOnABusyPortIsRefusedAndTheFirstGoesOnServing() throws {
@@ -145,10 +135,7 @@ import Testing
         let other = try TemporaryDirectory()
         defer { other.remove() }
         let first = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "first")
-        defer {
-            first.child.signal(SIGKILL)
-            _ = first.child.waitForExit(within: 5)
-        }
+        defer { first.kill() }
         // Its own data directory, with no program: had it joined the port, its share of the taps would get a 404.
         let second = try ChildProcess(
             ["serve", "--host", "127.0.0.1", "--port", String(first.port), "--threads", "2", "--data", other.path],
@@ -164,8 +151,7 @@ import Testing
             ).status
             #expect(status == 302)
         }
-        first.child.signal(SIGTERM)
-        #expect(first.child.waitForExit(within: 20)?.status == 0)
+        #expect(first.stop(within: 20)?.status == 0)
     }
 }
 

@@ -3,10 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A link's absolute URL (the preview's `og:url`) comes from `--public-url`, never from the request's `Host`, which
 /// any client sets and a preview fetcher's cache would keep.
 @Suite struct LinkPublicURLTests {
@@ -86,10 +82,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: directory.path + "/data", outputIn: directory.path, label: "public-url",
             arguments: ["--demo", "--public-url", "https://links.example.com"])
-        defer {
-            server.child.signal(SIGTERM)
-            _ = server.child.waitForExit(within: 10)
-        }
+        defer { server.stop() }
         let request = "GET /a/pk_demo/SAM20 HTTP/1.1\r\nHost: evil.example\r\nUser-Agent: \(Agents.slack)\r\n\r\n"
         let preview = try server.client().exchange(Array(request.utf8))
         #expect(preview.text.contains(#"<meta property="og:url" content="https://links.example.com/a/pk_demo/SAM20">"#))

@@ -3,10 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The desktop fallback page carries a QR code of the link's own URL (`--public-url` + its path); phones, other
 /// visitors and servers without `--public-url` get none. The browser tests decode it
 /// (`FallbackPageBrowserTests`).
@@ -173,11 +169,11 @@ import Testing
             let server = try ChildServer(
                 dataDirectory: directory.path + "/data-\(label)", outputIn: directory.path, label: label,
                 arguments: arguments)
+            defer { server.kill() }
             let response = try server.client().request(
                 "GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.desktop)])
             #expect(response.status == 200 || response.status == 302)
-            server.child.signal(SIGTERM)
-            #expect(server.child.waitForExit(within: 10)?.status == 0)
+            #expect(server.stop()?.status == 0)
             let notice = "no --public-url: desktop fallback pages show no QR code"
             #expect(server.child.stderr.components(separatedBy: notice).count - 1 == expected, "\(server.child.stderr)")
         }

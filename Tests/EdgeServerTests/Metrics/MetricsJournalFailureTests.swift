@@ -1,10 +1,6 @@
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Journal writes that fail (a file-size limit, as `CrashRecoveryTests` sets it): every tap is counted once, as
 /// journaled with its redirect or as refused with its 503.
 @Suite struct MetricsJournalFailureTests {
@@ -14,10 +10,7 @@ import Testing
         // About 250 clicks fit in 64 KiB, so each segment fills up and its next write fails.
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "limited", fileSizeLimit: 64 << 10)
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let client = server.client()
         var redirected = 0
         var refused = 0

@@ -4,10 +4,6 @@ import LinkCore
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What the log says while PostgreSQL is away, read from the real `tolt-edge`'s standard error: libpq's notice of a
 /// shutdown is a `tolt-edge:` line naming the database (never libpq's bare print), libpq's multi-line messages are
 /// one clean line (no tab, no line break), and a node that starts while a migrated database is down says it has not
@@ -36,10 +32,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: data.path + "/data", outputIn: data.path, label: "pgnotice",
             arguments: ["--store", url.unmasked])
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let client = server.client()
         let secret = [("Authorization", "Bearer sk_acme_secret")]
         #expect(eventually(within: 20) { (try? client.request("GET", "/v1/clicks", headers: secret))?.status == 200 })
@@ -67,10 +60,7 @@ import Testing
         let first = try ChildServer(
             dataDirectory: data.path + "/data", outputIn: data.path, label: "pgfirst",
             arguments: ["--store", url.unmasked])
-        defer {
-            first.child.signal(SIGKILL)
-            _ = first.child.waitForExit(within: 5)
-        }
+        defer { first.kill() }
         let firstClient = first.client()
         #expect(
             eventually(within: 20) { (try? firstClient.request("GET", "/v1/clicks", headers: secret))?.status == 200 })
@@ -78,17 +68,13 @@ import Testing
         let tap = try firstClient.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         #expect(tap.status == 302)
         #expect(eventually(within: 20) { first.child.stderr.contains("store unavailable") }, "\(first.child.stderr)")
-        first.child.signal(SIGKILL)
-        _ = first.child.waitForExit(within: 10)
+        first.kill(within: 10)
 
         // The next node starts while the (migrated) database is still down, and finds that click in the journal.
         let server = try ChildServer(
             dataDirectory: data.path + "/data", outputIn: data.path, label: "pgdown",
             arguments: ["--store", url.unmasked], within: 40)
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         let said = eventually(within: 20) {
             server.child.stderr.contains("store unavailable") && server.child.stderr.contains("no configuration yet")
         }
@@ -106,8 +92,7 @@ import Testing
             return list?.status == 200 && (list?.jsonObject?["data"] as? [[String: Any]])?.count == 1
         }
         #expect(stored, "the click the first node journaled is stored: \(server.child.stderr)")
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 20)?.status == 0, "\(server.child.stderr)")
+        #expect(server.stop(within: 20)?.status == 0, "\(server.child.stderr)")
     }
 
     @Test func aCommandsConnectionErrorIsOneCleanLine() throws {

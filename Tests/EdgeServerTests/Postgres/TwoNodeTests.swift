@@ -5,10 +5,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Two `tolt-edge serve` processes on one PostgreSQL database, as two nodes behind a load balancer: racing claims
 /// for one user across both give one `claimed`; clicks from both reach the store; a click minted on one node is
 /// claimed on the other (one signing key, through the store); an import is redirected by both within 2 s; PostgreSQL
@@ -31,12 +27,7 @@ import Testing
                 dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
                 arguments: ["--store", url.unmasked, "--dedupe-window", "0", "--trusted-proxy", "127.0.0.1/32"])
         }
-        defer {
-            for node in nodes {
-                node.child.signal(SIGTERM)
-                _ = node.child.waitForExit(within: 20)
-            }
-        }
+        defer { for node in nodes { node.stop(within: 20) } }
 
         // 30 claims for one user, alternating between the nodes, released together.
         let ports = nodes.map(\.port)
@@ -105,12 +96,7 @@ import Testing
                 dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
                 arguments: ["--store", url.unmasked, "--dedupe-window", "0"])
         }
-        defer {
-            for node in nodes {
-                node.child.signal(SIGTERM)
-                _ = node.child.waitForExit(within: 30)
-            }
-        }
+        defer { for node in nodes { node.stop(within: 30) } }
 
         // One tapping thread per node until `stop`; each keeps the click ids its redirects carried, and counts
         // anything that was not a redirect.

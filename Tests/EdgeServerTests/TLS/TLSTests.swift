@@ -96,10 +96,7 @@ import Testing
         let server = try ChildServer(
             dataDirectory: data.path, outputIn: data.path, label: "tls",
             arguments: ["--tls-cert", first.certificate, "--tls-key", first.key])
-        defer {
-            server.child.signal(SIGKILL)
-            _ = server.child.waitForExit(within: 5)
-        }
+        defer { server.kill() }
         #expect(server.child.stdout.contains("listening on https://127.0.0.1:"))
         let before = try TLSClient(port: server.port, alpn: ["http/1.1"])
         _ = try TestCertificate(in: data.path, name: "edge")
@@ -111,7 +108,6 @@ import Testing
         #expect(after.certificateFingerprint != before.certificateFingerprint)
         #expect(try before.request("GET", "/healthz").status == 200, "the open connection goes on")
         #expect(server.child.process.isRunning, "SIGHUP did not stop the server")
-        server.child.signal(SIGTERM)
-        #expect(server.child.waitForExit(within: 10)?.status == 0)
+        #expect(server.stop()?.status == 0)
     }
 }

@@ -107,8 +107,7 @@ import Testing
         for (bound, ingests) in [(Int.max, false), (0, true)] {
             let fixture = try StoreFixture()
             defer { fixture.remove() }
-            let journal = try ClickJournal(dataDirectory: fixture.directory)
-            let writer = journal.makeWriter(stream: 0)
+            let (journal, writer) = try fixture.openJournal()
             let expected = (0..<50).map { Self.append($0, to: writer) }
             let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
             // stop() only asks the ingester to stop: wait for run() to return before reading the store.
@@ -143,8 +142,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aTornTailLeftByACrashIsDroppedAndLoggedAsTorn(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let crashed = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = crashed.makeWriter(stream: 0)
+        let (crashed, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         let expected = (0..<5).map { Self.append($0, to: writer) }
         let name = try #require(try Self.segmentsWithData(crashed).first)
         let path = crashed.directory + "/" + name
@@ -179,8 +177,7 @@ import Testing
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = first.makeWriter(stream: 0)
+        let (first, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         let expected = (0..<7).map { Self.append($0, to: writer) }
         if sealed { writer.close() }
         first.release()  // the process ends
@@ -201,8 +198,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func ingestionResumesFromItsCheckpointAfterARestart(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 64 << 10)
-        let writer = first.makeWriter(stream: 0)
+        let (first, writer) = try fixture.openJournal(segmentSize: 64 << 10)
         var expected = (0..<3).map { Self.append($0, to: writer) }
         try ClickIngester(journal: first, store: try fixture.reopen()).pass()
         #expect(try Self.stored(fixture.store) == expected)
@@ -225,8 +221,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aFailedBatchIsRetriedWithoutLossOrDuplicate(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory, segmentSize: 1 << 20)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal(segmentSize: 1 << 20)
         let expected = (0..<1500).map { Self.append($0, to: writer) }
         writer.close()
         let flaky = FlakyStore(try fixture.reopen(), failingIngestCall: 2)
@@ -303,9 +298,7 @@ final class FlakyStore: Store {
     @Test(arguments: StoreKind.allCases) func stagedClicksAreWrittenByTheFlushAndNotBefore(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        let (journal, writer, ingester) = try fixture.openJournalAndIngester()
         var expected: [ClickRecord] = []
         for number in 0..<40 {
             let id = "clk_" + String(repeating: "0", count: 30) + String(1_000_000_000 + number)

@@ -11,8 +11,7 @@ import Testing
     {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         for (number, address) in addresses.enumerated() {
             var click = ClickJournalTests.click(number)
             click.ip = address

@@ -17,8 +17,7 @@ import Testing
     @Test func aSecondJournalOnTheSameDirectoryIsRefusedAndTouchesNothing() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = first.makeWriter(stream: 0)
+        let (first, writer) = try fixture.openJournal()
         var expected = (0..<5).map { ClickJournalTests.append($0, to: writer) }
         let segments = first.segmentNames()
         let sizes = try segments.map { try ClickJournalTests.size(first.directory + "/" + $0) }

@@ -18,9 +18,7 @@ import Testing
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        let (journal, writer, ingester) = try fixture.openJournalAndIngester()
         var expected = (0..<10).map { ClickJournalTests.append($0, to: writer) }
         let first = journal.segmentNames()
         #expect(first.count == 1)
@@ -55,9 +53,7 @@ import Testing
     @Test func aSegmentTappedBeforeItIdlesLongEnoughIsKept() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        let (journal, writer, ingester) = try fixture.openJournalAndIngester()
         var expected = [ClickJournalTests.append(0, to: writer)]
         #expect(!writer.sealIfDue(at: Self.start))
         try ingester.pass()
@@ -77,8 +73,7 @@ import Testing
     @Test func aSegmentWhoseClicksAreNotStoredIsNeverSealedAndNoFilesPileUp() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         var expected: [ClickRecord] = []
         var now = Self.start
         for number in 0..<50 {
@@ -103,9 +98,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aSegmentThatNeverIdlesIsSealedOnceItIsOld(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: journal, store: try fixture.reopen())
+        let (journal, writer, ingester) = try fixture.openJournalAndIngester()
         var expected: [ClickRecord] = []
         var now = Self.start
         var seals: [Int] = []
@@ -137,9 +130,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aKillAfterAnIdleSealStoresEveryClickOnce(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let first = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = first.makeWriter(stream: 0)
-        let ingester = ClickIngester(journal: first, store: try fixture.reopen())
+        let (first, writer, ingester) = try fixture.openJournalAndIngester()
         let expected = (0..<5).map { ClickJournalTests.append($0, to: writer) }
         #expect(!writer.sealIfDue(at: Self.start))
         try ingester.pass()

@@ -136,8 +136,7 @@ import Testing
     @Test func aCorruptRecordInALiveSegmentIsSkippedOnceTheNextOneIsWritten() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         var expected = (0..<10).map { ClickJournalTests.append($0, to: writer) }
         let path = journal.directory + "/" + journal.segmentNames().last!
         try Self.damage(path, at: try Self.offset(of: expected[9].id, in: path) + 40)

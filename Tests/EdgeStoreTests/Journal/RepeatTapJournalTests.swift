@@ -57,8 +57,7 @@ import Testing
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         let first = Self.tap(id: Self.clickID(at: Self.day + 1000, random: 1), at: Self.day + 1000)
         Self.write(first, isRepeat: false, to: writer)
         Self.write(Self.tap(id: first.id, at: Self.day + 60_000), isRepeat: true, to: writer)
@@ -80,8 +79,7 @@ import Testing
     {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         // The first tap's request went away before its answer: only its repeats reach the journal.
         let firstID = Self.clickID(at: Self.day, random: 2)
         let repeats = [Self.tap(id: firstID, at: Self.day + 5_000), Self.tap(id: firstID, at: Self.day + 9_000)]
@@ -124,8 +122,7 @@ import Testing
     {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         let taps = (0..<3).map {
             Self.tap(id: Self.clickID(at: Self.day + Int64($0), random: UInt64($0)), at: Self.day + Int64($0))
         }
@@ -139,8 +136,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aDamagedRepeatFrameCostsThatRepeatAndNothingElse(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         let first = Self.tap(id: Self.clickID(at: Self.day, random: 7), at: Self.day)
         Self.write(first, isRepeat: false, to: writer)
         for number in 1...5 {
@@ -174,8 +170,7 @@ import Testing
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         let first = Self.tap(id: Self.clickID(at: Self.day, random: 9), at: Self.day)
         Self.write(first, isRepeat: false, to: writer)
         for number in 1...3 {
@@ -192,8 +187,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aFailedBatchCountsNothingAndItsRetryCountsOnce(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let journal = try ClickJournal(dataDirectory: fixture.directory)
-        let writer = journal.makeWriter(stream: 0)
+        let (journal, writer) = try fixture.openJournal()
         let first = Self.tap(id: Self.clickID(at: Self.day, random: 10), at: Self.day)
         Self.write(first, isRepeat: false, to: writer)
         Self.write(Self.tap(id: first.id, at: Self.day + 1), isRepeat: true, to: writer)

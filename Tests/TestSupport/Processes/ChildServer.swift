@@ -33,6 +33,27 @@ package final class ChildServer {
     /// A client for the server's port.
     package func client() -> HTTPClient { HTTPClient(port: port) }
 
+    /// Stops the server as an operator would: `SIGTERM` (it drains its journal and exits), then `SIGKILL` if it has
+    /// not exited within `seconds`. Returns its exit, or `nil` when it had to be killed. Both the end of a test that
+    /// checks a clean stop (`#expect(server.stop()?.status == 0)`) and, in a `defer` right after the start, the
+    /// clean-up that leaves no server behind when an expectation throws; on a server that has exited already it
+    /// only returns that exit.
+    @discardableResult
+    package func stop(within seconds: Double = 10) -> (status: Int32, signaled: Bool)? {
+        if child.process.isRunning { child.signal(SIGTERM) }
+        if let exit = child.waitForExit(within: seconds) { return exit }
+        kill()
+        return nil
+    }
+
+    /// Kills the server (`SIGKILL`: no drain, as a crash or the OOM killer would end it) and waits at most `seconds`
+    /// for it to go. The clean-up of a test whose server has nothing to drain or cannot drain (its store is down,
+    /// its disk full), and the crash in a test about what the next start finds. A no-op once it has exited.
+    package func kill(within seconds: Double = 5) {
+        if child.process.isRunning { child.signal(SIGKILL) }
+        _ = child.waitForExit(within: seconds)
+    }
+
     /// The port in `tolt-edge listening on http://127.0.0.1:PORT (…)` (or `https://`).
     package static func port(in output: String) -> Int? {
         guard
