@@ -37,6 +37,9 @@ public final class ClickIngester: Sendable {
         var damaged = 0
         var torn = 0
         var countryFailures = 0
+        /// Segments of a later journal format than this build reads, kept for the build that wrote them and logged
+        /// once each.
+        var newerSegments: Set<String> = []
     }
 
     /// How far a segment is ingested, and what the ingester learned about it on the way.
@@ -192,6 +195,16 @@ public final class ClickIngester: Sendable {
             switch detection {
             case .format(let detected):
                 format = detected
+            case .newer(let version):
+                // A rollback: a newer build's segment. Its clicks are that build's to store; reading it as damage
+                // would drop them, so it is left as it is.
+                if state.withLock({ $0.newerSegments.insert(name).inserted }) {
+                    log(
+                        "journal: \(name) is in journal format \(version), newer than this build reads "
+                            + "(\(JournalFrame.formatVersion)): kept, not stored; start the build that wrote it (or a "
+                            + "newer one) on this data directory to store its clicks")
+                }
+                return false
             case .unwritten:
                 if bytes > 0 {
                     log("journal: \(name) ends in a torn segment header (\(bytes) bytes) and holds no record: deleted")

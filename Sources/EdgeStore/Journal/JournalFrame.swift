@@ -89,6 +89,18 @@ enum JournalFrame {
         return bytes
     }
 
+    /// The version of a segment header that is whole and checks out but is of a later format than this build's (a
+    /// newer build wrote it, then an older one was started on its data), or `nil`.
+    static func newerVersion(inSegmentHeader header: UnsafeRawBufferPointer) -> UInt8? {
+        guard header.count >= segmentHeaderSize,
+            UInt32(littleEndian: header.loadUnaligned(as: UInt32.self)) == magic, header[4] > formatVersion,
+            header[5] == 0, header[6] == 0, header[7] == 0,
+            UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+                == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: header[0..<12]))
+        else { return nil }
+        return header[4]
+    }
+
     /// The marker of a version 2 segment header, or `nil` when `header` is not one (another format, or damaged).
     static func marker(inSegmentHeader header: UnsafeRawBufferPointer) -> UInt32? {
         guard header.count >= segmentHeaderSize,

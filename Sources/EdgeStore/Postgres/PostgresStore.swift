@@ -43,7 +43,9 @@ public final class PostgresStore: Store, SQLStore {
     }
 
     /// Applies the missing steps of ``PostgresMigrations`` in one transaction under an advisory lock: nodes that
-    /// start together wait for the first one, then find nothing left to do.
+    /// start together wait for the first one, then find nothing left to do. Marks the store with the fewest steps a
+    /// build must know to use it, and refuses one a newer build migrated unless that build said this one may still
+    /// use it (``SchemaCompatibility``).
     public func migrate() throws {
         try withConnection { db in
             try db.transaction {
@@ -56,10 +58,20 @@ public final class PostgresStore: Store, SQLStore {
                     """, patient: true)
                 var version = 0
                 try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { version = Int($0.int(0)) }
+                if version > PostgresMigrations.steps.count {
+                    let required = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
+                    if try SchemaCompatibility.check(
+                        stored: version, required: required, known: PostgresMigrations.steps.count,
+                        store: "the PostgreSQL store at \(url.masked)")
+                    {
+                        return
+                    }
+                }
                 for (index, step) in PostgresMigrations.steps.enumerated() where index >= version {
                     try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }
+                try db.query(SchemaCompatibility.markSQL, [.text(String(PostgresMigrations.compatibleVersion))])
             }
         }
     }

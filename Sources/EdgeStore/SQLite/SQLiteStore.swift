@@ -43,10 +43,22 @@ public final class SQLiteStore: Store, SQLStore {
         try db.transaction(body)
     }
 
+    /// Applies the steps of ``SQLiteMigrations`` the file lacks, each in its own transaction, and marks the file with
+    /// the fewest steps a build must know to use it; refuses a file a newer build migrated unless that build said
+    /// this one may still use it (``SchemaCompatibility``).
     public func migrate() throws {
         try withConnection { db in
             var version = 0
             try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
+            if version > SQLiteMigrations.steps.count {
+                let required = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
+                if try SchemaCompatibility.check(
+                    stored: version, required: required, known: SQLiteMigrations.steps.count,
+                    store: "the SQLite store \(path)")
+                {
+                    return
+                }
+            }
             for (index, step) in SQLiteMigrations.steps.enumerated() where index >= version {
                 try db.transaction {
                     try db.execute(step.sql)
@@ -54,6 +66,7 @@ public final class SQLiteStore: Store, SQLStore {
                     try db.execute("PRAGMA user_version = \(index + 1)")
                 }
             }
+            try db.query(SchemaCompatibility.markSQL, [.text(String(SQLiteMigrations.compatibleVersion))])
             if version < SQLiteMigrations.steps.count {
                 // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -265,4 +265,36 @@ import Testing
             log.lines.first?.contains("00000002-1.journal ends in a torn record at byte 5904") == true, "\(log.lines)")
         #expect(ingester.tornTailCount == 1 && ingester.damagedCount == 0)
     }
+
+    /// A rollback: a segment a newer build wrote in a later format (its header whole and checked, its version above
+    /// this build's) is that build's to store. This one leaves it, byte for byte, and says so once, where reading it
+    /// as a damaged header would store what it makes of the frames and delete the file.
+    @Test func aSegmentOfALaterFormatIsKeptForTheBuildThatWroteIt() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let journal = try ClickJournal(dataDirectory: fixture.directory)
+        defer { journal.release() }
+        let directory = try TestFiles.fixture("upgrade/2026-12-01-bafc58c/journal")
+        let original = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + original)))
+        bytes[4] = JournalFrame.formatVersion + 1
+        let check = bytes[0..<12].withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: check.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
+        let name = "1767225600000-100-00000001-0.journal"
+        let path = journal.directory + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let log = LogLines()
+        let ingester = ClickIngester(journal: journal, store: try fixture.reopen(), log: log.append)
+
+        try ingester.drain()
+        try ingester.drain()
+        #expect(try ClickJournalTests.stored(fixture.store).isEmpty)
+        #expect(journal.segmentNames() == [name])
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
+        #expect(log.lines.count == 1, "\(log.lines)")
+        #expect(
+            log.lines.first?.contains("\(name) is in journal format 3, newer than this build reads (2): kept") == true,
+            "\(log.lines)")
+        #expect(ingester.damagedCount == 0 && ingester.tornTailCount == 0)
+    }
 }

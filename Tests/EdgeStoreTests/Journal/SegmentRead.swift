@@ -17,7 +17,7 @@ struct SegmentRead {
     private init(_ reader: JournalSegmentReader) throws {
         switch try reader.detectFormat().detection {
         case .format(let detected): format = detected
-        case .unwritten: return
+        case .unwritten, .newer: return
         case .damaged: format = try reader.learnFormat()
         }
         guard let format else { return }
