@@ -57,7 +57,13 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// Parses a webhook body; the error says what is missing.
     public init(body: [UInt8]) throws(RevenueCatEventError) {
         let root: JSONValue
-        do { root = try JSONParser.parse(body) } catch { throw .init("The body is not valid JSON: \(error)") }
+        // Half a surrogate pair in the app's text (`subscriber_attributes`) is read as U+FFFD rather than refusing
+        // the event: a refused event is retried and then dropped by RevenueCat, and its purchase never pays.
+        do {
+            root = try JSONParser.parse(body, unpairedSurrogates: .replaced)
+        } catch {
+            throw .init("The body is not valid JSON: \(error)")
+        }
         guard case .object = root else { throw .init("The body must be a JSON object") }
         // Refused, not read as its last value: the body is stored as posted, and a reader of it that takes the
         // first value would see another event (another price, user or transaction). RevenueCat never repeats one.

@@ -162,4 +162,30 @@ import Testing
         let after = Timestamp.adding(months: 14, to: start)
         #expect(try client.deliver(purchase("dur-out", "RENEWAL", "dur-out-14", at: after)) == "purchase_recorded")
     }
+
+    /// `subscriber_attributes` carry the app's own text, which a JavaScript, Java or Dart string can cut in the middle
+    /// of an emoji: JSON writes the half left as `\ud83d`, which RFC 8259 allows. The strict parser the claims use
+    /// refused the whole event (`400 unpaired surrogate`), so RevenueCat retried and dropped it, and that customer's
+    /// purchases never paid. The webhook now reads such a half as U+FFFD and stores the body as posted.
+    @Test func aCutEmojiInTheAppsAttributesDoesNotCostThePurchase() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("cut1")
+        let client = server.client()
+        for (index, name) in [#"Sam \ud83d"#, #"\ude00 Sam"#, #"\ud83d\u0041"#, #"\udc00\ud800"#].enumerated() {
+            let placeholder = "@@display-name@@"
+            let template = RevenueCatPayload.purchase(
+                index == 0 ? "INITIAL_PURCHASE" : "RENEWAL", user: "cut1", price: "10", transaction: "cut-\(index)",
+                ["subscriber_attributes": ["$displayName": ["updated_at_ms": 1, "value": placeholder]]])
+            let body = Array(
+                String(decoding: template, as: UTF8.self).replacingOccurrences(of: placeholder, with: name).utf8)
+            let response = try client.webhook(body)
+            #expect(response.status == 200, "\(name): \(response.status) \(response.text)")
+            let stored = try client.request(
+                "GET", "/v1/webhook_events?limit=1", headers: [("Authorization", "Bearer sk_acme_secret")])
+            // Listed as posted: the body is JSON, so it is embedded as it is, not as a string of it.
+            #expect(stored.text.contains(#""value":""# + name + #"""#), "\(name): \(stored.text.prefix(300))")
+        }
+        #expect(try client.commissions("customer_id=cut1").count == 4)
+    }
 }
