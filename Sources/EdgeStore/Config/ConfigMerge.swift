@@ -206,24 +206,49 @@ struct ConfigMerge {
         remember(
             PartnerRecord(id: id, programID: programID, name: name, status: status), stored: stored, kind: "partner",
             into: \.partners, in: \ConfigChanges.partners)
-        var seen: Set<String> = []
+        var seen: Set<[UInt8]> = []
         for (index, code) in document.codes.enumerated() {
             let codePath = "\(path).codes[\(index)].code"
             do { try CodeRules.validate(code.code) } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             let folded = ASCII.lowercased(code.code)
-            guard seen.insert(folded).inserted else {
+            guard seen.insert(Array(folded.utf8)).inserted else {
                 throw StoreError.invalidConfig("\(codePath): \(code.code) appears twice for this partner")
             }
-            let stored = existing.codes.first { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+            // The stored code this one is, as the store's unique index and the links tell codes apart: by bytes,
+            // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
+            // does not touch).
+            let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
+            // Canonically equal (Swift's `==`) in either ASCII case, but not the same bytes: it would read as that
+            // code and be another (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`).
+            let upper = ASCII.uppercased(code.code)
+            if stored == nil,
+                let lookalike = existing.codes.first(where: {
+                    $0.partnerID == id && (ASCII.lowercased($0.code) == folded || ASCII.uppercased($0.code) == upper)
+                })
+            {
+                throw StoreError.invalidConfig(
+                    "\(codePath): \(code.code) looks the same as the partner's code \(lookalike.code) but is written "
+                        + "with other Unicode characters (\(Self.codePoints(code.code)) against "
+                        + "\(Self.codePoints(lookalike.code))); links and claims would take it for another code: use "
+                        + "the stored spelling")
+            }
             let record = CodeRecord(
                 reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
-            if stored != record {
+            if stored?.code.utf8.elementsEqual(code.code.utf8) != true || stored?.active != code.active {
                 changes.codes.append(record)
                 report.changes.append("\(stored == nil ? "created" : "updated") code \(code.code) of \(id)")
-                existing.codes.removeAll { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+                existing.codes.removeAll { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
                 existing.codes.append(record)
             }
         }
+    }
+
+    /// `U+0043 U+0041 U+0046 U+00C9`: the code points of a code, for an error that two codes look alike in.
+    private static func codePoints(_ text: String) -> String {
+        text.unicodeScalars.prefix(64).map {
+            let hex = String($0.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
     }
 
     /// Adds `record` to the changes when it is new or differs from what is stored, and to `existing`, so
