@@ -17,7 +17,7 @@ struct ConfigMerge {
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
-        report.warnings += sharedCodeWarnings()
+        report.warnings += sharedCodeWarnings() + lookalikeCodeWarnings()
     }
 
     private mutating func merge(_ document: ConfigDocument.Organization, path: String) throws {
@@ -275,6 +275,44 @@ struct ConfigMerge {
                 + "(\($0.partnerIDs.joined(separator: ", "))): "
                 + "its link answers 404 and claims answer 409 until only one holds it"
         }
+    }
+
+    /// Active codes of two active partners of one organization that read the same but are written with other code
+    /// points (`CAFÉ` as U+00C9, and as `E` with U+0301; `KING` with the Kelvin sign): links and claims match codes by
+    /// their bytes, so both work, and a person who types the code reaches the partner whose spelling the keyboard
+    /// makes. Accepted, as a shared code is (data can come from elsewhere), with a warning naming both.
+    private func lookalikeCodeWarnings() -> [String] {
+        let organizationOfProgram = Dictionary(
+            existing.programs.map { ($0.id, $0.organizationID) }, uniquingKeysWith: { first, _ in first })
+        var organizationOfPartner: [String: String] = [:]
+        for partner in existing.partners where partner.status == "active" {
+            organizationOfPartner[partner.id] = organizationOfProgram[partner.programID]
+        }
+        // Swift's String hashing and `==` are canonical equivalence: a key gathers every spelling that reads the same.
+        var lower: [String: [CodeRecord]] = [:]
+        var upper: [String: [CodeRecord]] = [:]
+        for code in existing.codes where code.active {
+            guard let organization = organizationOfPartner[code.partnerID] else { continue }
+            lower[organization + "\u{0}" + ASCII.lowercased(code.code), default: []].append(code)
+            upper[organization + "\u{0}" + ASCII.uppercased(code.code), default: []].append(code)
+        }
+        var warnings: [String] = []
+        var seen: Set<[[UInt8]]> = []
+        for (key, codes) in lower.sorted(by: { $0.key < $1.key }) + upper.sorted(by: { $0.key < $1.key }) {
+            let first = codes[0]
+            for other in codes.dropFirst()
+            where other.partnerID != first.partnerID && !ASCII.sameCode(other.code, first.code) {
+                let pair = [Array(first.code.utf8), Array(other.code.utf8)].sorted { $0.lexicographicallyPrecedes($1) }
+                guard seen.insert(pair).inserted else { continue }
+                let organization = String(key.prefix { $0 != "\u{0}" })
+                warnings.append(
+                    "code \(first.code) of \(first.partnerID) and code \(other.code) of \(other.partnerID) (\(organization)) "
+                        + "read the same but are written with other Unicode characters (\(Self.codePoints(first.code)) "
+                        + "and \(Self.codePoints(other.code))): links and claims tell them apart, so a person who types "
+                        + "the code reaches whichever spelling the keyboard makes")
+            }
+        }
+        return warnings
     }
 
     private static func apply(
