@@ -92,10 +92,12 @@ public struct RevenueCatEvent: Sendable, Equatable {
         }
         func texts(_ name: String) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
-            var seen: Set<String> = []
+            // By bytes, as the store finds users: a `Set<String>` is canonical equivalence, and would drop an id
+            // written with other code points than one before it (`é` as U+00E9, and as `e` with U+0301).
+            var seen: Set<[UInt8]> = []
             var result: [String] = []
             for case .string(let value) in items where Self.isUsableID(value) {
-                if seen.insert(value).inserted { result.append(value) }
+                if seen.insert(Array(value.utf8)).inserted { result.append(value) }
                 if result.count == Self.maximumIDCount { break }
             }
             return result
@@ -145,7 +147,8 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var customerLookupIDs: [String] {
         if type == "TRANSFER" { return transferredFrom }
         var ids: [String] = []
-        for id in [appUserID, originalAppUserID].compactMap({ $0 }) + aliases where !ids.contains(id) {
+        for id in [appUserID, originalAppUserID].compactMap({ $0 }) + aliases
+        where !ids.contains(where: { $0.utf8.elementsEqual(id.utf8) }) {
             ids.append(id)
         }
         return ids

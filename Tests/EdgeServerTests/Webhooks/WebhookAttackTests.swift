@@ -188,4 +188,42 @@ import Testing
         }
         #expect(try client.commissions("customer_id=cut1").count == 4)
     }
+
+    /// The store finds a user by the bytes of its id; the event's ids were de-duplicated with Swift's `==`
+    /// (canonical equivalence), so an `original_app_user_id` written with other code points than `app_user_id`
+    /// (`é` as `e` and U+0301, the claimed spelling) was dropped before the store was asked: `unattributed`.
+    @Test func anOriginalUserIDInAnotherSpellingStillFindsTheClaimedUser() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let claimed = "ren\u{65}\u{301}e"
+        try server.claimUser(claimed)
+        let client = server.client()
+        let outcome = try client.deliver(
+            RevenueCatPayload.purchase(
+                user: "ren\u{E9}e", price: "10", transaction: "spelling-1",
+                ["original_app_user_id": claimed, "aliases": ["ren\u{E9}e", claimed]]))
+        #expect(outcome == "commission_created")
+        #expect(try client.commissions("customer_id=spelling-nope").isEmpty)
+        #expect(try client.commissions().filter { $0["transaction_id"] as? String == "spelling-1" }.count == 1)
+    }
+
+    /// A `TRANSFER` to an id written with other code points than the one it moves from (`é` as U+00E9, and as `e`
+    /// with U+0301) left it out of the aliases (Swift's `contains` is canonical equivalence), so the new id's
+    /// purchases were `unattributed`.
+    @Test func aTransferToAnotherSpellingOfTheSameIDMovesIt() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("zo\u{EB}")
+        let client = server.client()
+        let transfer = RevenueCatPayload.make(
+            "TRANSFER",
+            [
+                "transferred_from": ["zo\u{EB}"], "transferred_to": ["zoe\u{308}"], "app_user_id": nil,
+                "original_app_user_id": nil, "aliases": nil, "transaction_id": nil, "price": nil,
+                "price_in_purchased_currency": nil,
+            ])
+        #expect(try client.deliver(transfer) == "transferred")
+        let purchase = RevenueCatPayload.purchase(user: "zoe\u{308}", price: "10", transaction: "spelling-2")
+        #expect(try client.deliver(purchase) == "commission_created")
+    }
 }
