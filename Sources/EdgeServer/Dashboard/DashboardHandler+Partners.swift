@@ -225,7 +225,12 @@ extension DashboardHandler {
     /// Makes one of the partner's codes active or inactive. Only a code the partner has: it never creates one (a new
     /// code goes through the add form). Made active, unless another active partner holds it now.
     func setCode(_ context: Context, partnerID: String, code: String, active: Bool) throws -> APIResponse {
-        guard try api.reader.configRecords().codes.contains(where: { $0.partnerID == partnerID && $0.code == code })
+        // By its bytes, as stored: `==` would take `CAFE` and U+0301 for a stored `CAFÉ` (U+00C9), and the import
+        // would then write a second code rather than change this one.
+        guard
+            try api.reader.configRecords().codes.contains(where: {
+                $0.partnerID == partnerID && $0.code.utf8.elementsEqual(code.utf8)
+            })
         else {
             return page(
                 context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")

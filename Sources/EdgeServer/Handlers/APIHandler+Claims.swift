@@ -70,7 +70,7 @@ extension APIHandler {
             if let clickID = claim.clickID {
                 existing.clickID == clickID
             } else if let code = claim.code {
-                ASCII.lowercased(existing.code) == ASCII.lowercased(code)
+                ASCII.sameCode(existing.code, code)
             } else {
                 false
             }

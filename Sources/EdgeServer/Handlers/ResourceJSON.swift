@@ -90,7 +90,7 @@ public enum ResourceJSON {
             $0.string("received_at", Timestamp.format(event.receivedAt))
             // Stored only after it parsed as JSON, so it goes out as it came in; checked again all the same, since
             // a store is not a parser: anything else goes out as a string rather than breaking the page.
-            if (try? JSONParser.parse(event.body)) != nil {
+            if (try? JSONParser.parse(event.body, unpairedSurrogates: .replaced)) != nil {
                 $0.raw("body", String(decoding: event.body, as: UTF8.self))
             } else {
                 $0.string("body", String(decoding: event.body, as: UTF8.self))

@@ -17,7 +17,7 @@ struct ConfigMerge {
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
-        report.warnings += sharedCodeWarnings()
+        report.warnings += sharedCodeWarnings() + lookalikeCodeWarnings()
     }
 
     private mutating func merge(_ document: ConfigDocument.Organization, path: String) throws {
@@ -206,24 +206,49 @@ struct ConfigMerge {
         remember(
             PartnerRecord(id: id, programID: programID, name: name, status: status), stored: stored, kind: "partner",
             into: \.partners, in: \ConfigChanges.partners)
-        var seen: Set<String> = []
+        var seen: Set<[UInt8]> = []
         for (index, code) in document.codes.enumerated() {
             let codePath = "\(path).codes[\(index)].code"
             do { try CodeRules.validate(code.code) } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             let folded = ASCII.lowercased(code.code)
-            guard seen.insert(folded).inserted else {
+            guard seen.insert(Array(folded.utf8)).inserted else {
                 throw StoreError.invalidConfig("\(codePath): \(code.code) appears twice for this partner")
             }
-            let stored = existing.codes.first { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+            // The stored code this one is, as the store's unique index and the links tell codes apart: by bytes,
+            // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
+            // does not touch).
+            let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
+            // Canonically equal (Swift's `==`) in either ASCII case, but not the same bytes: it would read as that
+            // code and be another (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`).
+            let upper = ASCII.uppercased(code.code)
+            if stored == nil,
+                let lookalike = existing.codes.first(where: {
+                    $0.partnerID == id && (ASCII.lowercased($0.code) == folded || ASCII.uppercased($0.code) == upper)
+                })
+            {
+                throw StoreError.invalidConfig(
+                    "\(codePath): \(code.code) looks the same as the partner's code \(lookalike.code) but is written "
+                        + "with other Unicode characters (\(Self.codePoints(code.code)) against "
+                        + "\(Self.codePoints(lookalike.code))); links and claims would take it for another code: use "
+                        + "the stored spelling")
+            }
             let record = CodeRecord(
                 reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
-            if stored != record {
+            if stored?.code.utf8.elementsEqual(code.code.utf8) != true || stored?.active != code.active {
                 changes.codes.append(record)
                 report.changes.append("\(stored == nil ? "created" : "updated") code \(code.code) of \(id)")
-                existing.codes.removeAll { $0.partnerID == id && ASCII.lowercased($0.code) == folded }
+                existing.codes.removeAll { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
                 existing.codes.append(record)
             }
         }
+    }
+
+    /// `U+0043 U+0041 U+0046 U+00C9`: the code points of a code, for an error that two codes look alike in.
+    private static func codePoints(_ text: String) -> String {
+        text.unicodeScalars.prefix(64).map {
+            let hex = String($0.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
     }
 
     /// Adds `record` to the changes when it is new or differs from what is stored, and to `existing`, so
@@ -250,6 +275,44 @@ struct ConfigMerge {
                 + "(\($0.partnerIDs.joined(separator: ", "))): "
                 + "its link answers 404 and claims answer 409 until only one holds it"
         }
+    }
+
+    /// Active codes of two active partners of one organization that read the same but are written with other code
+    /// points (`CAFÉ` as U+00C9, and as `E` with U+0301; `KING` with the Kelvin sign): links and claims match codes by
+    /// their bytes, so both work, and a person who types the code reaches the partner whose spelling the keyboard
+    /// makes. Accepted, as a shared code is (data can come from elsewhere), with a warning naming both.
+    private func lookalikeCodeWarnings() -> [String] {
+        let organizationOfProgram = Dictionary(
+            existing.programs.map { ($0.id, $0.organizationID) }, uniquingKeysWith: { first, _ in first })
+        var organizationOfPartner: [String: String] = [:]
+        for partner in existing.partners where partner.status == "active" {
+            organizationOfPartner[partner.id] = organizationOfProgram[partner.programID]
+        }
+        // Swift's String hashing and `==` are canonical equivalence: a key gathers every spelling that reads the same.
+        var lower: [String: [CodeRecord]] = [:]
+        var upper: [String: [CodeRecord]] = [:]
+        for code in existing.codes where code.active {
+            guard let organization = organizationOfPartner[code.partnerID] else { continue }
+            lower[organization + "\u{0}" + ASCII.lowercased(code.code), default: []].append(code)
+            upper[organization + "\u{0}" + ASCII.uppercased(code.code), default: []].append(code)
+        }
+        var warnings: [String] = []
+        var seen: Set<[[UInt8]]> = []
+        for (key, codes) in lower.sorted(by: { $0.key < $1.key }) + upper.sorted(by: { $0.key < $1.key }) {
+            let first = codes[0]
+            for other in codes.dropFirst()
+            where other.partnerID != first.partnerID && !ASCII.sameCode(other.code, first.code) {
+                let pair = [Array(first.code.utf8), Array(other.code.utf8)].sorted { $0.lexicographicallyPrecedes($1) }
+                guard seen.insert(pair).inserted else { continue }
+                let organization = String(key.prefix { $0 != "\u{0}" })
+                warnings.append(
+                    "code \(first.code) of \(first.partnerID) and code \(other.code) of \(other.partnerID) (\(organization)) "
+                        + "read the same but are written with other Unicode characters (\(Self.codePoints(first.code)) "
+                        + "and \(Self.codePoints(other.code))): links and claims tell them apart, so a person who types "
+                        + "the code reaches whichever spelling the keyboard makes")
+            }
+        }
+        return warnings
     }
 
     private static func apply(

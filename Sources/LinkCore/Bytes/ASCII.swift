@@ -12,6 +12,19 @@ public enum ASCII {
         String(decoding: text.utf8.map { lowercased($0) }, as: UTF8.self)
     }
 
+    /// The string with ASCII letters folded to upper case (for telling lookalike codes apart, ``sameCode(_:_:)``).
+    public static func uppercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 &- 0x61 < 26 ? $0 & 0xDF : $0 }, as: UTF8.self)
+    }
+
+    /// Whether two codes are one code as links, claims and the store's unique index match them: the same bytes, with
+    /// ASCII letters folded. Not Swift's `==` on the folded strings, which is Unicode canonical equivalence (`É` as
+    /// U+00C9 equals `E` and U+0301 there, though a link and the store tell them apart).
+    public static func sameCode(_ first: String, _ second: String) -> Bool {
+        first.utf8.count == second.utf8.count
+            && zip(first.utf8, second.utf8).allSatisfy { lowercased($0) == lowercased($1) }
+    }
+
     /// Whether `byte` is an RFC 3986 unreserved character (`A–Z a–z 0–9 - . _ ~`), the only bytes a
     /// percent-encoded value keeps as they are.
     @inline(__always)

@@ -94,16 +94,25 @@ extension ClaimRequest {
     }
 
     /// A code as a person pasted or typed it: without the whitespace around it (spaces, tabs, a line break copied
-    /// with it), which no code holds, then checked like any identifier.
+    /// with it) and the invisible formatting characters a copy brings along (a zero-width space, word joiner,
+    /// byte-order mark or bidirectional mark from a bio, a chat or a web page), which no code holds, then checked
+    /// like any identifier.
     static func pastedCode(_ value: String?) throws(ClaimFailure) -> String? {
         guard let value else { return nil }
         let scalars = value.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let first = scalars.firstIndex(where: { !isAroundCode($0) }),
+            let last = scalars.lastIndex(where: { !isAroundCode($0) })
         else { throw .invalidRequest("code must not be blank") }
         let code = String(scalars[first...last])
         try checkIdentifier(code, name: "code")
         return code
+    }
+
+    /// Whitespace, or an invisible formatting character (`Cf`) that a code cannot hold (``CodeRules``). The tag
+    /// characters (U+E0000–U+E007F) are kept: an emoji flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿, which a code may end with, ends in them.
+    private static func isAroundCode(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace
+            || (scalar.properties.generalCategory == .format && !(0xE0000...0xE007F).contains(scalar.value))
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

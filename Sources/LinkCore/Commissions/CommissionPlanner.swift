@@ -34,7 +34,9 @@ public enum CommissionPlanner {
         case "TRANSFER":
             guard ledger.customer != nil else { return WebhookPlan(outcome: .unattributed) }
             var plan = WebhookPlan(outcome: .transferred)
-            plan.aliases = event.transferredTo.filter { !event.transferredFrom.contains($0) }
+            plan.aliases = event.transferredTo.filter { id in
+                !event.transferredFrom.contains { $0.utf8.elementsEqual(id.utf8) }
+            }
             return plan
         case "CANCELLATION", "EXPIRATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }

@@ -57,7 +57,13 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// Parses a webhook body; the error says what is missing.
     public init(body: [UInt8]) throws(RevenueCatEventError) {
         let root: JSONValue
-        do { root = try JSONParser.parse(body) } catch { throw .init("The body is not valid JSON: \(error)") }
+        // Half a surrogate pair in the app's text (`subscriber_attributes`) is read as U+FFFD rather than refusing
+        // the event: a refused event is retried and then dropped by RevenueCat, and its purchase never pays.
+        do {
+            root = try JSONParser.parse(body, unpairedSurrogates: .replaced)
+        } catch {
+            throw .init("The body is not valid JSON: \(error)")
+        }
         guard case .object = root else { throw .init("The body must be a JSON object") }
         // Refused, not read as its last value: the body is stored as posted, and a reader of it that takes the
         // first value would see another event (another price, user or transaction). RevenueCat never repeats one.
@@ -86,10 +92,12 @@ public struct RevenueCatEvent: Sendable, Equatable {
         }
         func texts(_ name: String) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
-            var seen: Set<String> = []
+            // By bytes, as the store finds users: a `Set<String>` is canonical equivalence, and would drop an id
+            // written with other code points than one before it (`é` as U+00E9, and as `e` with U+0301).
+            var seen: Set<[UInt8]> = []
             var result: [String] = []
             for case .string(let value) in items where Self.isUsableID(value) {
-                if seen.insert(value).inserted { result.append(value) }
+                if seen.insert(Array(value.utf8)).inserted { result.append(value) }
                 if result.count == Self.maximumIDCount { break }
             }
             return result
@@ -139,7 +147,8 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var customerLookupIDs: [String] {
         if type == "TRANSFER" { return transferredFrom }
         var ids: [String] = []
-        for id in [appUserID, originalAppUserID].compactMap({ $0 }) + aliases where !ids.contains(id) {
+        for id in [appUserID, originalAppUserID].compactMap({ $0 }) + aliases
+        where !ids.contains(where: { $0.utf8.elementsEqual(id.utf8) }) {
             ids.append(id)
         }
         return ids

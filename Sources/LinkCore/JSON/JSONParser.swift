@@ -10,15 +10,27 @@ public struct JSONParser {
     /// The deepest nesting accepted; deeper documents are refused rather than risking the stack.
     public static let maximumDepth = 64
 
+    /// What a `\uD800`-style escape of half a UTF-16 surrogate pair, with no other half beside it, becomes.
+    public enum UnpairedSurrogates: Sendable {
+        /// The document is refused: a claim or a configuration holding one is broken.
+        case refused
+        /// U+FFFD, as a UTF-16 decoder reads it. RFC 8259 (8.2) allows such strings, and a RevenueCat event carries
+        /// the app's own text (`subscriber_attributes`), which a JavaScript, Java or Dart string can cut mid-emoji.
+        case replaced
+    }
+
     private let bytes: [UInt8]
+    private let unpairedSurrogates: UnpairedSurrogates
     private var index = 0
     private var depth = 0
 
     /// Parses one JSON document (surrounding whitespace allowed).
     ///
     ///     try JSONParser.parse(Array(#"{"a":[1,true]}"#.utf8))["a"]
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    public static func parse(_ bytes: [UInt8], unpairedSurrogates: UnpairedSurrogates = .refused) throws(Failure)
+        -> JSONValue
+    {
+        var parser = JSONParser(bytes: bytes, unpairedSurrogates: unpairedSurrogates)
         parser.skipWhitespace()
         let value = try parser.value()
         parser.skipWhitespace()
@@ -26,7 +38,10 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], unpairedSurrogates: UnpairedSurrogates) {
+        self.bytes = bytes
+        self.unpairedSurrogates = unpairedSurrogates
+    }
 
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
 
@@ -194,21 +209,33 @@ public struct JSONParser {
         case 0x75:
             var scalar = try hex4()
             if scalar >= 0xD800 && scalar < 0xDC00 {
-                guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
-                    throw failure("unpaired surrogate")
+                let afterHigh = index
+                var low: UInt32 = 0
+                if index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 {
+                    index += 2
+                    low = try hex4()
                 }
-                index += 2
-                let low = try hex4()
-                guard low >= 0xDC00 && low < 0xE000 else { throw failure("unpaired surrogate") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                if low >= 0xDC00 && low < 0xE000 {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    // The escape after it (if any) is read on its own.
+                    index = afterHigh
+                    scalar = try unpairedSurrogate()
+                }
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                throw failure("unpaired surrogate")
+                scalar = try unpairedSurrogate()
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid escape") }
             out.append(contentsOf: String(Character(unicode)).utf8)
         default:
             throw failure("invalid escape")
         }
+    }
+
+    /// U+FFFD for half a surrogate pair, or the failure, as ``UnpairedSurrogates`` says.
+    private func unpairedSurrogate() throws(Failure) -> UInt32 {
+        guard unpairedSurrogates == .replaced else { throw failure("unpaired surrogate") }
+        return 0xFFFD
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {

@@ -109,5 +109,13 @@ import Testing
         // A code pasted with the whitespace around it (a line break copied with it) claims that code.
         let pasted = try client.claim(ClaimBody.make(user: "pasted", code: " lee\r\n"))
         #expect(pasted.isClaim("claimed", user: "pasted"), "\(pasted.status) \(pasted.text)")
+        // And with the invisible characters a copy brings along (a zero-width space, a byte-order mark, a word
+        // joiner, bidirectional marks): no code holds one, and they were `404 unknown_code`.
+        for (index, copied) in ["LEE\u{200B}", "\u{FEFF}LEE", "lee\u{2060}", "\u{202A}LEE\u{202C}\u{200E}"].enumerated()
+        {
+            let response = try client.claim(ClaimBody.make(user: "copied\(index)", code: copied))
+            #expect(
+                response.isClaim("claimed", user: "copied\(index)"), "\(index): \(response.status) \(response.text)")
+        }
     }
 }

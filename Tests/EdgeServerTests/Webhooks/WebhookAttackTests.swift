@@ -155,4 +155,68 @@ import Testing
         let after = Timestamp.adding(months: 14, to: start)
         #expect(try client.deliver(purchase("dur-out", "RENEWAL", "dur-out-14", at: after)) == "purchase_recorded")
     }
+
+    /// `subscriber_attributes` carry the app's own text, which a JavaScript, Java or Dart string can cut in the middle
+    /// of an emoji: JSON writes the half left as `\ud83d`, which RFC 8259 allows. The strict parser the claims use
+    /// refused the whole event (`400 unpaired surrogate`), so RevenueCat retried and dropped it, and that customer's
+    /// purchases never paid. The webhook now reads such a half as U+FFFD and stores the body as posted.
+    @Test func aCutEmojiInTheAppsAttributesDoesNotCostThePurchase() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("cut1")
+        let client = server.client()
+        for (index, name) in [#"Sam \ud83d"#, #"\ude00 Sam"#, #"\ud83d\u0041"#, #"\udc00\ud800"#].enumerated() {
+            let placeholder = "@@display-name@@"
+            let template = RevenueCatPayload.purchase(
+                index == 0 ? "INITIAL_PURCHASE" : "RENEWAL", user: "cut1", price: "10", transaction: "cut-\(index)",
+                ["subscriber_attributes": ["$displayName": ["updated_at_ms": 1, "value": placeholder]]])
+            let body = Array(
+                String(decoding: template, as: UTF8.self).replacingOccurrences(of: placeholder, with: name).utf8)
+            let response = try client.webhook(body)
+            #expect(response.status == 200, "\(name): \(response.status) \(response.text)")
+            let stored = try client.request(
+                "GET", "/v1/webhook_events?limit=1", headers: [("Authorization", "Bearer sk_acme_secret")])
+            // Listed as posted: the body is JSON, so it is embedded as it is, not as a string of it.
+            #expect(stored.text.contains(#""value":""# + name + #"""#), "\(name): \(stored.text.prefix(300))")
+        }
+        #expect(try client.commissions("customer_id=cut1").count == 4)
+    }
+
+    /// The store finds a user by the bytes of its id; the event's ids were de-duplicated with Swift's `==`
+    /// (canonical equivalence), so an `original_app_user_id` written with other code points than `app_user_id`
+    /// (`é` as `e` and U+0301, the claimed spelling) was dropped before the store was asked: `unattributed`.
+    @Test func anOriginalUserIDInAnotherSpellingStillFindsTheClaimedUser() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let claimed = "ren\u{65}\u{301}e"
+        try server.claimUser(claimed)
+        let client = server.client()
+        let outcome = try client.deliver(
+            RevenueCatPayload.purchase(
+                user: "ren\u{E9}e", price: "10", transaction: "spelling-1",
+                ["original_app_user_id": claimed, "aliases": ["ren\u{E9}e", claimed]]))
+        #expect(outcome == "commission_created")
+        #expect(try client.commissions("customer_id=spelling-nope").isEmpty)
+        #expect(try client.commissions().filter { $0["transaction_id"] as? String == "spelling-1" }.count == 1)
+    }
+
+    /// A `TRANSFER` to an id written with other code points than the one it moves from (`é` as U+00E9, and as `e`
+    /// with U+0301) left it out of the aliases (Swift's `contains` is canonical equivalence), so the new id's
+    /// purchases were `unattributed`.
+    @Test func aTransferToAnotherSpellingOfTheSameIDMovesIt() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("zo\u{EB}")
+        let client = server.client()
+        let transfer = RevenueCatPayload.make(
+            "TRANSFER",
+            [
+                "transferred_from": ["zo\u{EB}"], "transferred_to": ["zoe\u{308}"], "app_user_id": nil,
+                "original_app_user_id": nil, "aliases": nil, "transaction_id": nil, "price": nil,
+                "price_in_purchased_currency": nil,
+            ])
+        #expect(try client.deliver(transfer) == "transferred")
+        let purchase = RevenueCatPayload.purchase(user: "zoe\u{308}", price: "10", transaction: "spelling-2")
+        #expect(try client.deliver(purchase) == "commission_created")
+    }
 }

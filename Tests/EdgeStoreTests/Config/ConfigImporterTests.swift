@@ -130,6 +130,37 @@ import Testing
         #expect(!elsewhere.warnings.contains { $0.contains("LEE") })
     }
 
+    /// Two partners' codes that read the same but are written with other code points: both links work and a person
+    /// who types the code reaches one of them, so the import warns, naming both (it said nothing). The same code in
+    /// another ASCII case is the shared-code warning only, and a lookalike of another organization is none.
+    @Test(arguments: StoreKind.allCases) func lookalikeCodesOfTwoPartnersAreAcceptedWithAWarning(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        try fixture.importJSON(ConfigFixtures.acme)
+        let report = try fixture.importJSON(
+            #"""
+            {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[
+              {"id":"part_x","name":"X","codes":[{"code":"CAF\u00c9"},{"code":"KING"},{"code":"SAM20"}]},
+              {"id":"part_y","name":"Y","codes":[{"code":"CAFE\u0301"},{"code":"\u212aING"}]}]}]}]}
+            """#)
+        let lookalikes = report.warnings.filter { $0.contains("read the same") }
+        #expect(lookalikes.count == 2, "\(report.warnings)")
+        #expect(
+            lookalikes.contains {
+                $0.contains("U+00C9") && $0.contains("U+0301") && $0.contains("part_x") && $0.contains("part_y")
+            })
+        #expect(lookalikes.contains { $0.contains("U+212A") && $0.contains("U+004B") })
+        #expect(report.warnings.count == 3, "and SAM20 shared with part_sam: \(report.warnings)")
+        let elsewhere = try fixture.importJSON(
+            #"""
+            {"organizations":[{"id":"org_b","name":"B","public_key":"pk_b","secret_key":"sk_b_secret",
+              "programs":[{"id":"prg_b","name":"B","partners":[{"id":"part_b","name":"B","codes":[{"code":"CAFE\u0301"}]}]}]}]}
+            """#)
+        #expect(elsewhere.warnings.filter { $0.contains("read the same") }.count == 2, "only org_acme's pairs")
+    }
+
     /// org_acme's `SAM20` given as `sam20` to part_kim while org_demo's part_demo holds `Sam20`: a code is per
     /// organization (`/a/<public_key>/<code>`), so only the holders that make the code 404 and claims 409 are named,
     /// active partners of that organization holding it active.

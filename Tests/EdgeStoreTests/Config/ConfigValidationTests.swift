@@ -436,4 +436,46 @@ import Testing
         #expect(codeError.message.hasPrefix("organizations[0].programs[0].partners[0].codes[0].code: "))
         #expect(try fixture.store.configRecords() == before)
     }
+
+    /// `CAFE` + U+0301 for a partner holding `CAFÉ` (U+00C9): Swift's `==` took it for the stored code (the report
+    /// said "updated code"), while the store's upsert (by bytes) inserted a second code, and `CAFÉ` stayed active.
+    /// A new code that only looks the same as one the partner holds is refused, naming both spellings; the stored
+    /// spelling still updates, and codes the store holds already (two spellings stored before) import as they are.
+    @Test(arguments: StoreKind.allCases) func aCodeWrittenWithOtherCodePointsThanThePartnersIsRefused(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        try fixture.importJSON(Self.partner(#""codes":[{"code":"CAF\u00c9"},{"code":"K1"}]"#))
+        func samCodes() throws -> [[UInt8]] {
+            try fixture.store.configRecords().codes.filter { $0.partnerID == "part_sam" }.map { Array($0.code.utf8) }
+                .sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        let before = try samCodes()
+        for (code, shown) in [
+            ("CAFE\\u0301", "U+0043 U+0041 U+0046 U+0045 U+0301 against U+0043 U+0041 U+0046 U+00C9"),
+            ("cafE\\u0301", "U+0063 U+0061 U+0066 U+0045 U+0301 against U+0043 U+0041 U+0046 U+00C9"),
+            ("\\u212a1", "U+212A U+0031 against U+004B U+0031"),
+        ] {
+            let error = try #require(throws: StoreError.self, "\(code)") {
+                try fixture.importJSON(Self.partner(#""codes":[{"code":"\#(code)","active":false}]"#))
+            }
+            #expect(
+                error.message.hasPrefix("organizations[0].programs[0].partners[0].codes[0].code: "), "\(error.message)")
+            #expect(error.message.contains(shown), "\(error.message)")
+            #expect(try samCodes() == before)
+        }
+        // Two spellings in one document: the second is refused as well.
+        #expect(throws: StoreError.self) {
+            try fixture.importJSON(Self.partner(#""codes":[{"code":"\u00c51"},{"code":"\u212b1"}]"#))
+        }
+        #expect(try samCodes() == before)
+        // The stored spelling, in another ASCII case, is that code.
+        let report = try fixture.importJSON(Self.partner(#""codes":[{"code":"caf\u00c9","active":false}]"#))
+        #expect(report.changes == ["updated code caf\u{C9} of part_sam"])
+        let cafe = try fixture.store.configRecords().codes.filter {
+            $0.partnerID == "part_sam" && $0.code.hasPrefix("caf")
+        }
+        #expect(cafe.count == 1 && cafe.first?.active == false)
+    }
 }

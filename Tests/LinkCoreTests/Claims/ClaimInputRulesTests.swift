@@ -88,6 +88,26 @@ import Testing
         #expect(throws: ClaimFailure.self) { try ClaimRequest(body: Array(user.utf8)) }
     }
 
+    /// A code copied from a bio, a chat or a web page brings invisible formatting characters along (no code holds
+    /// one: the import refuses them); they are dropped around it like whitespace. The tag characters that end an
+    /// emoji flag are part of the code, and a formatting character inside a code stays (it matches nothing).
+    @Test func theInvisibleFormattingCharactersAroundACodeAreDropped() throws {
+        func code(_ text: String) throws -> String? {
+            let body = #"{"public_id":"pk","app_user_id":"u","code":"\#(jsonEscaped(text))"}"#
+            return try ClaimRequest(body: Array(body.utf8)).code
+        }
+        for pasted in [
+            "SAM20\u{200B}", "\u{FEFF}SAM20", "SAM20\u{2060}", "SAM20\u{200E}", "\u{202A}SAM20\u{202C}",
+            " \u{200B}SAM20\u{00AD} ",
+        ] {
+            #expect(try code(pasted) == "SAM20", "\(pasted.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let flag = "SAM\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        #expect(try code(flag + "\u{200B}") == flag)
+        #expect(try code("SAM\u{200B}20") == "SAM\u{200B}20")
+        #expect(throws: ClaimFailure.self) { try code("\u{200B}\u{FEFF}") }
+    }
+
     @Test func ordinaryTextIsAnIdentifier() throws {
         let request = try ClaimRequest(
             body: Array(#"{"public_id":"pk_acme","app_user_id":" Zoë Ødegård 😀 ","code":"SAM20"}"#.utf8))

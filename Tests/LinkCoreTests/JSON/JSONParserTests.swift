@@ -23,6 +23,22 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try parse(text) }
     }
 
+    /// A RevenueCat event reads half a surrogate pair as U+FFFD (the app's text can hold one); the escape after a
+    /// lone high half is read on its own, and a whole pair is still one character.
+    @Test func unpairedSurrogatesCanBeReadAsTheReplacementCharacter() throws {
+        func replaced(_ text: String) throws -> JSONValue {
+            try JSONParser.parse(Array(text.utf8), unpairedSurrogates: .replaced)
+        }
+        #expect(try replaced(#""Sam \ud83d""#) == .string("Sam \u{FFFD}"))
+        #expect(try replaced(#""\ude00x""#) == .string("\u{FFFD}x"))
+        #expect(try replaced(#""\ud83d\u0041""#) == .string("\u{FFFD}A"))
+        #expect(try replaced(#""\ud83d\ud83d\ude00""#) == .string("\u{FFFD}😀"))
+        #expect(try replaced(#""\udc00\ud800""#) == .string("\u{FFFD}\u{FFFD}"))
+        #expect(try replaced(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(throws: JSONParser.Failure.self) { try replaced(#""\ud83d\u00""#) }
+        #expect(throws: JSONParser.Failure.self) { try parse(#""\ud83d\u0041""#) }
+    }
+
     @Test func repeatedMemberPathNamesTheFirstRepeat() throws {
         #expect(try parse(#"{"a":1,"b":{"c":[1,{"d":2}]}}"#).repeatedMemberPath == nil)
         #expect(try parse(#"{"a":{"b":1},"c":{"b":2}}"#).repeatedMemberPath == nil, "names repeat across objects")
