@@ -108,15 +108,26 @@ package struct FirstOpenStorage: Sendable, Equatable {
         }
     }
 
+    /// The earliest time taken for a real first open, 2020-01-01: a device whose clock was never set (a new or reset
+    /// phone before it reached the network) reads 1970, or 2001 or 2010 after some resets. A first open stored before
+    /// it would close every claim window at once, for good; such a time is replaced, and never stored.
+    static let earliestPlausible = Date(timeIntervalSince1970: 1_577_836_800)
+
     /// The first open claims send: the earlier of the stored one and `candidate` (this launch's time), storing
     /// `candidate` when nothing is certainly stored or it is earlier than what is.
     ///
     /// The first open never moves later: what cannot be read is left alone and `candidate` is sent without being
     /// stored (the window then counts from this launch, every launch, until storage can be read again); a time
-    /// stored meanwhile by another process of the app is kept when it is earlier.
+    /// stored meanwhile by another process of the app is kept when it is earlier. The one exception is a time
+    /// before ``earliestPlausible``, a clock not yet set: it is replaced by the first launch whose clock is; a launch
+    /// whose own clock is not set sends its time without storing it.
     func firstOpen(storingIfAbsent candidate: Date) -> Date {
+        guard candidate >= Self.earliestPlausible else {
+            if case .stored(let stored) = read(), stored >= Self.earliestPlausible { return stored }
+            return candidate
+        }
         switch read() {
-        case .stored(let stored) where stored <= candidate: return stored
+        case .stored(let stored) where stored <= candidate && stored >= Self.earliestPlausible: return stored
         case .unreadable: return candidate
         case .stored, .absent: return (try? store(candidate)) ?? candidate
         }
@@ -143,7 +154,7 @@ package struct FirstOpenStorage: Sendable, Equatable {
             // A file is there now, or the file system has no hard links: decide on what it holds.
         }
         switch read() {
-        case .stored(let stored) where stored <= candidate: return stored
+        case .stored(let stored) where stored <= candidate && stored >= Self.earliestPlausible: return stored
         case .unreadable: return candidate
         case .stored, .absent:
             try save(candidate)

@@ -30,6 +30,23 @@ import Testing
         #expect(storage.load() == first)
     }
 
+    /// A first open stored while the device's clock was not yet set (1970) would close every claim window for good;
+    /// the first launch with a set clock replaces it, and a launch without one stores nothing.
+    @Test func aFirstOpenFromAClockNotYetSetIsReplacedByTheFirstLaunchWithOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let storage = FirstOpenStorage.directory(URL(fileURLWithPath: directory.path))
+        let unset = Date(timeIntervalSince1970: 42)
+        #expect(storage.firstOpen(storingIfAbsent: unset) == unset, "sent, since it is all this launch has")
+        #expect(storage.load() == nil, "but not stored")
+        try storage.save(Date(timeIntervalSince1970: 978_307_200))  // 2001-01-01, as an older build stored it
+        let set = Date(timeIntervalSince1970: 1_780_000_000)
+        #expect(storage.firstOpen(storingIfAbsent: set) == set)
+        #expect(storage.load() == set)
+        #expect(storage.firstOpen(storingIfAbsent: set.addingTimeInterval(86_400)) == set, "and it stays")
+        #expect(storage.firstOpen(storingIfAbsent: unset) == set, "a later launch whose clock is unset sends it too")
+    }
+
     @Test func aFileWrittenByHandOrBrokenOne() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
