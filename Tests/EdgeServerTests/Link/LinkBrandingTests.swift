@@ -43,7 +43,7 @@ import Testing
         #expect(
             page.contains(
                 #"<img class="icon" id="icon" src="https://cdn.acme.example/icon.png?size=128&amp;v=2" alt="""#
-                    + #" width="64" height="64" referrerpolicy="no-referrer">"#))
+                    + #" width="64" height="64" referrerpolicy="no-referrer" onerror="this.remove()">"#))
         #expect(page.contains(#"<h1 id="app-name">Acme Lite+</h1>"#))
         #expect(page.contains("<title>Acme Lite+: your code LEE</title>"))
         // A light brand colour carries dark text.
