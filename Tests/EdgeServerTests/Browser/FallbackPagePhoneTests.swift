@@ -67,13 +67,14 @@ import Testing
         #expect(try browser.run(fits) as? Bool == true, "after the copy: \(overflowingAfterCopy)")
 
         // No text smaller than 12 px (the badges' small line was 10.4 px).
-        let small = try browser.run(
-            """
-            return [...document.querySelectorAll('main *')].filter((element) =>
-              [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim() !== '')
-              && parseFloat(getComputedStyle(element).fontSize) < 12
-            ).map((element) => element.tagName + ' ' + getComputedStyle(element).fontSize);
-            """) as? [String]
+        let small =
+            try browser.run(
+                """
+                return [...document.querySelectorAll('main *')].filter((element) =>
+                  [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim() !== '')
+                  && parseFloat(getComputedStyle(element).fontSize) < 12
+                ).map((element) => element.tagName + ' ' + getComputedStyle(element).fontSize);
+                """) as? [String]
         #expect(small == [], "text under 12 px")
         let png = try browser.screenshot()
         try BrandedPageBrowserTests.saveScreenshot(png, name: "fallback-phone-320-long")
