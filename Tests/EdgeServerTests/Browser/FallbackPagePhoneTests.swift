@@ -80,6 +80,47 @@ import Testing
         try BrandedPageBrowserTests.saveScreenshot(png, name: "fallback-phone-320-long")
     }
 
+    /// A right-to-left name keeps its own punctuation: "سارة!" reads, right to left, name then "!", so the "!" is
+    /// drawn at its left. Without isolating the name, the English sentence around it took the "!" and drew it at the
+    /// right, between the name and "shared".
+    @Test func aRightToLeftNameKeepsItsPunctuation() throws {
+        let server = try TestServer(
+            config: """
+                {"organizations":[
+                  {"id":"org_rtl","name":"RTL","public_key":"pk_rtl","secret_key":"sk_rtl_secret","programs":[
+                    {"id":"prg_rtl","name":"Acme",
+                     "partners":[{"id":"part_sara","name":"سارة!","codes":[{"code":"SARA"}]}]}]}]}
+                """)
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.iPhone)
+        defer { browser.quit() }
+        try Self.phone(browser)
+        try browser.open("http://127.0.0.1:\(server.port)/a/pk_rtl/SARA")
+        let positions =
+            try browser.run(
+                """
+                const line = document.querySelector('h1 + p');
+                const left = (character) => {
+                  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+                  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    const at = node.textContent.indexOf(character);
+                    if (at < 0) continue;
+                    const range = document.createRange();
+                    range.setStart(node, at);
+                    range.setEnd(node, at + 1);
+                    return range.getBoundingClientRect().left;
+                  }
+                  return null;
+                };
+                return [line.textContent, left('!'), left('س')];
+                """) as? [Any]
+        let text = positions?.first as? String
+        #expect(text?.hasPrefix("سارة! shared this code with you.") == true, "\(String(describing: text))")
+        let bang = try #require(positions?[1] as? Double, "\(String(describing: positions))")
+        let sin = try #require(positions?[2] as? Double, "\(String(describing: positions))")
+        #expect(bang < sin, "the name's '!' at \(bang), its first letter at \(sin)")
+    }
+
     /// With scripts off the copy button could do nothing: it is not shown, the status line says how to copy by hand
     /// (its failed-copy words, as CSS generated content: the words are not sent twice), and a tap on the code selects
     /// all of it.

@@ -96,7 +96,7 @@ import Testing
             page.contains(
                 #"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#)
                 == (platform == .desktop))
-        #expect(page.contains("Acme Lite") && page.contains("Lee shared this code"))
+        #expect(page.contains("Acme Lite") && page.contains("<bdi>Lee</bdi> shared this code"))
 
         let (clicks, sentinel) = try server.clicksThroughSentinel()
         let recorded = clicks.filter { $0.id != sentinel }
