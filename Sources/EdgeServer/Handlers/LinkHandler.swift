@@ -125,7 +125,8 @@ final class LinkHandler {
         case .preview(let target):
             metrics.linkAnswered(.preview)
             let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
-            responder.send(page(pages.preview, target: target, qrCode: nil, appLink: nil, responder: responder))
+            responder.send(
+                page(pages.preview, target: target, platform: .other, qrCode: nil, appLink: nil, responder: responder))
         case .redirect(let target, let chunks):
             metrics.linkAnswered(.redirect)
             let click = record(target)
@@ -143,7 +144,9 @@ final class LinkHandler {
             let qrCode = platform == .desktop ? qrCodes?.svg(for: target, generation: generation) : nil
             // A template here is one a desktop is not sent to (LinkDecision); the page carries it for an iPad.
             let appLink = target.redirectChunks.map { AppLink(chunks: $0, clickID: click?.id) }
-            let response = page(pages.fallback, target: target, qrCode: qrCode, appLink: appLink, responder: responder)
+            let response = page(
+                pages.fallback, target: target, platform: platform, qrCode: qrCode, appLink: appLink,
+                responder: responder)
             send(response, after: click, to: responder)
         }
     }
@@ -270,12 +273,16 @@ final class LinkHandler {
     /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way, except the QR
     /// code's SVG, which the server drew. The link's own URL (`link_url`) is there only with `--public-url`, the QR
     /// code only for a desktop's fallback page, and the branding values only when the program set them
-    /// (``ProgramSettings`` dropped any that break ``BrandingRules``).
+    /// (``ProgramSettings`` dropped any that break ``BrandingRules``). A phone is shown only its own store's badge
+    /// when the program has that store's URL (an iPhone cannot install from Google Play); otherwise, and on other
+    /// platforms, every store the program has.
     private func page<Responder: HTTPResponder>(
-        _ page: borrowing PageTemplate, target: LinkTarget, qrCode: UnsafeRawBufferPointer?, appLink: AppLink?,
-        responder: Responder
+        _ page: borrowing PageTemplate, target: LinkTarget, platform: Platform, qrCode: UnsafeRawBufferPointer?,
+        appLink: AppLink?, responder: Responder
     ) -> HTTPResponse {
         let program = target.program.record
+        let showsAppStore = !(platform == .android && program.googlePlayURL != nil)
+        let showsGooglePlay = !(platform == .ios && program.appStoreURL != nil)
         let capacity = page.maximumLength { field in
             switch field {
             case .code: return target.code.utf8.count
@@ -304,10 +311,10 @@ final class LinkHandler {
             case .programName: out.write(program.name.utf8)
             case .organizationName: out.write(target.program.organizationName.utf8)
             case .appStoreURL:
-                guard let url = program.appStoreURL else { return false }
+                guard showsAppStore, let url = program.appStoreURL else { return false }
                 out.write(url.utf8)
             case .googlePlayURL:
-                guard let url = program.googlePlayURL else { return false }
+                guard showsGooglePlay, let url = program.googlePlayURL else { return false }
                 out.write(url.utf8)
             case .linkURL:
                 guard let publicURL else { return false }

@@ -46,6 +46,11 @@ struct PageWords: Sendable {
     func text(_ key: String) -> String? { key == "lang" ? language.tag : texts[key] }
 
     /// `source` with each `[[key]]` replaced by its text, HTML-escaped; an unknown key is an error.
+    ///
+    /// `[[key|isolated]]`, for a text in an element's content, also puts each `{{field}}` of the text in a `<bdi>`,
+    /// so that a name in another script's direction (Hebrew, Arabic) is laid out on its own and does not pull the
+    /// punctuation or words next to it into its direction. Attributes and `<title>` cannot hold markup: there the
+    /// plain `[[key]]` is used.
     func localize(_ source: String) throws -> String {
         let bytes = Array(source.utf8)
         var out: [UInt8] = []
@@ -55,10 +60,13 @@ struct PageWords: Sendable {
             if bytes[index] == 0x5B, index + 1 < bytes.count, bytes[index + 1] == 0x5B,
                 let close = Self.closing(bytes, from: index + 2)
             {
-                let key = String(decoding: bytes[(index + 2)..<close], as: UTF8.self)
+                var key = String(decoding: bytes[(index + 2)..<close.key], as: UTF8.self)
+                let isolated = close.isolated
+                if isolated { key.removeLast(Self.isolatedSuffix.count) }
                 guard let text = text(key) else { throw TemplateError(reason: "no words for [[\(key)]]") }
-                out.append(contentsOf: HTMLEscaping.escape(text))
-                index = close + 2
+                let escaped = HTMLEscaping.escape(text)
+                out.append(contentsOf: isolated ? Self.isolatingFields(escaped) : escaped)
+                index = close.key + 2
             } else {
                 out.append(bytes[index])
                 index += 1
@@ -67,15 +75,42 @@ struct PageWords: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The index of the `]]` closing a key that starts at `start`: keys are lower-case letters and `_`.
-    private static func closing(_ bytes: [UInt8], from start: Int) -> Int? {
+    private static let isolatedSuffix = Array("|isolated".utf8)
+
+    /// The index of the `]]` closing a key that starts at `start` (keys are lower-case letters and `_`), and whether
+    /// the key ends with `|isolated`.
+    private static func closing(_ bytes: [UInt8], from start: Int) -> (key: Int, isolated: Bool)? {
         var index = start
         while index + 1 < bytes.count, bytes[index] == 0x5F || (bytes[index] >= 0x61 && bytes[index] <= 0x7A) {
             index += 1
         }
-        guard index > start, index + 1 < bytes.count, bytes[index] == 0x5D, bytes[index + 1] == 0x5D else {
-            return nil
+        guard index > start else { return nil }
+        var isolated = false
+        if bytes[index...].starts(with: isolatedSuffix) {
+            index += isolatedSuffix.count
+            isolated = true
         }
-        return index
+        guard index + 1 < bytes.count, bytes[index] == 0x5D, bytes[index + 1] == 0x5D else { return nil }
+        return (index, isolated)
+    }
+
+    /// `text` with each `{{field}}` as `<bdi>{{field}}</bdi>`.
+    private static func isolatingFields(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = 0
+        while index < text.count {
+            if text[index...].starts(with: Array("{{".utf8)),
+                let end = text[(index + 2)...].firstRange(of: Array("}}".utf8))?.upperBound
+            {
+                out.append(contentsOf: "<bdi>".utf8)
+                out.append(contentsOf: text[index..<end])
+                out.append(contentsOf: "</bdi>".utf8)
+                index = end
+            } else {
+                out.append(text[index])
+                index += 1
+            }
+        }
+        return out
     }
 }

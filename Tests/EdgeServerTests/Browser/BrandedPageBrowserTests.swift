@@ -89,6 +89,28 @@ import Testing
         #expect(try browser.run("\(style).color") as? String == "rgb(255, 255, 255)")
     }
 
+    /// An icon that does not load (its host down, a wrong path) leaves no broken-image frame above the app's name:
+    /// the page is drawn as if the program had none.
+    @Test func anIconThatDoesNotLoadLeavesNoBrokenImage() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let closed = try Ports.reserve()  // nothing listens there: the connection is refused
+        try server.importConfig(
+            ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","app_name":"Acme Lite+","##
+                + ##""app_icon_url":"https://127.0.0.1:\##(closed)/icon.png"}]}]}"##)
+        let browser = try ChromeDriverSession(userAgent: Agents.iPhone)
+        defer { browser.quit() }
+        let url = "http://127.0.0.1:\(server.port)/a/pk_acme/LEE"
+        let branded = eventually(within: 5) {
+            (try? browser.open(url)) != nil
+                && (try? browser.run("return document.querySelector('#app-name').textContent")) as? String
+                    == "Acme Lite+"
+        }
+        #expect(branded)
+        #expect(eventually { (try? browser.element("#icon")) == .some(nil) }, "the broken icon is still on the page")
+        #expect(try browser.run("return document.querySelectorAll('img').length") as? Int == 0)
+    }
+
     @Test func aGermanBrowserGetsTheGermanPage() throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -43,7 +43,7 @@ import Testing
         #expect(
             page.contains(
                 #"<img class="icon" id="icon" src="https://cdn.acme.example/icon.png?size=128&amp;v=2" alt="""#
-                    + #" width="64" height="64" referrerpolicy="no-referrer">"#))
+                    + #" width="64" height="64" referrerpolicy="no-referrer" onerror="this.remove()">"#))
         #expect(page.contains(#"<h1 id="app-name">Acme Lite+</h1>"#))
         #expect(page.contains("<title>Acme Lite+: your code LEE</title>"))
         // A light brand colour carries dark text.
@@ -82,6 +82,32 @@ import Testing
             #expect(page.contains(tag), "\(tag)")
         }
         #expect(!page.contains(#"content="summary">"#))
+    }
+
+    /// Messages draws a card's icon from the page's `apple-touch-icon` or icon link (Apple's TN3156: "provide a
+    /// high-resolution icon in addition to your image"), else it asks the link's host for `/apple-touch-icon.png`
+    /// and `/favicon.ico`, which this server does not have; Discord colours a card's edge, and phone browsers their
+    /// toolbar, with `theme-color`. A program without an icon or colour gets neither tag.
+    @Test func thePreviewCarriesTheIconAndTheBrandColour() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let preview = try Self.page(server, "/a/pk_acme/LEE", agent: Agents.slack, expecting: "og:image").text
+        let icon = "https://cdn.acme.example/icon.png?size=128&amp;v=2"
+        for tag in [
+            #"<link rel="apple-touch-icon" href="\#(icon)">"#, #"<link rel="icon" href="\#(icon)">"#,
+            ##"<meta name="theme-color" content="#ffd400">"##,
+        ] {
+            #expect(preview.contains(tag), "\(tag)")
+        }
+        #expect(preview.components(separatedBy: "</head>").first?.contains("theme-color") == true)
+        let fallback = try server.client().request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", Agents.desktop)])
+        #expect(fallback.text.contains(##"<meta name="theme-color" content="#ffd400">"##))
+
+        for agent in [Agents.slack, Agents.desktop] {
+            let bare = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", agent)])
+            #expect(bare.status == 200)
+            #expect(!bare.text.contains("theme-color") && !bare.text.contains("apple-touch-icon"), "\(agent)")
+        }
     }
 
     @Test func thePreviewWithoutAnImageIsASummaryCard() throws {

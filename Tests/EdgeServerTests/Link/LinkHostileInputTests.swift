@@ -88,7 +88,7 @@ import Testing
             #expect(page.contains(#"data-code="\#(escape(code + "L"))">"#), "\(code)")
             #expect(
                 page.contains("<title>\(escape(Self.liteName)): your code \(escape(code + "L"))</title>"), "\(code)")
-            #expect(page.contains("<p>\(escape(Self.litePartnerName)) shared this code"), "\(code)")
+            #expect(page.contains("<p><bdi>\(escape(Self.litePartnerName))</bdi> shared this code"), "\(code)")
             #expect(page.contains(#"id="app-store" href="\#(escape(Self.appStoreURL))""#))
             #expect(page.contains(#"id="google-play" href="\#(escape(Self.playURL))""#))
             #expect(page.components(separatedBy: "<script").count == 2, "only the page's own copy script: \(code)")

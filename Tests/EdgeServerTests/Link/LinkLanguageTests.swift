@@ -7,13 +7,23 @@ import Testing
 @Suite struct LinkLanguageTests {
     /// A few words of each language's fallback page, as a person reads them.
     static let fallbackWords: [String: [String]] = [
-        "en": ["Lee shared this code with you.", ">Copy code</button>", #"data-copied-status="Copied LEE""#],
-        "de": [
-            "Lee hat diesen Code mit dir geteilt.", ">Code kopieren</button>", #"data-copied-status="LEE kopiert""#,
+        "en": [
+            "<bdi>Lee</bdi> shared this code with you.", ">Copy code</button>", #"data-copied-status="Copied LEE""#,
         ],
-        "fr": ["Lee a partagé ce code avec vous.", ">Copier le code</button>", #"data-copied-status="LEE copié""#],
-        "es": ["Lee ha compartido este código contigo.", ">Copiar código</button>", #"data-copied="Copiado""#],
-        "pt": ["Lee compartilhou este código com você.", ">Copiar código</button>", #"data-copied="Copiado""#],
+        "de": [
+            "<bdi>Lee</bdi> hat diesen Code mit dir geteilt.", ">Code kopieren</button>",
+            #"data-copied-status="LEE kopiert""#,
+        ],
+        "fr": [
+            "<bdi>Lee</bdi> a partagé ce code avec vous.", ">Copier le code</button>",
+            #"data-copied-status="LEE copié""#,
+        ],
+        "es": [
+            "<bdi>Lee</bdi> ha compartido este código contigo.", ">Copiar código</button>", #"data-copied="Copiado""#,
+        ],
+        "pt": [
+            "<bdi>Lee</bdi> compartilhou este código com você.", ">Copiar código</button>", #"data-copied="Copiado""#,
+        ],
     ]
 
     static func fallback(_ client: HTTPClient, acceptLanguage: String?) throws -> HTTPResponse {

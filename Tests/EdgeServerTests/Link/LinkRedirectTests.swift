@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test(arguments: [(Agents.desktop, Platform.desktop), (Agents.iPhone, Platform.ios)])
-    func withoutTemplateOthersGetTheFallbackPageWithBothBadges(agent: String, platform: Platform) throws {
+    func withoutTemplateOthersGetTheFallbackPage(agent: String, platform: Platform) throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let response = try server.client().request("GET", "/a/pk_acme/Lee", headers: [("User-Agent", agent)])
@@ -91,15 +91,39 @@ import Testing
         #expect(page.contains(#"<div class="code" id="code">LEE</div>"#))
         #expect(page.contains(#"<button type="button" id="copy" data-code="LEE">"#))
         #expect(page.contains(#"id="app-store" href="https://apps.apple.com/app/id987654321""#))
+        // An iPhone gets its own store's badge only; a desktop, where neither installs, both.
         #expect(
             page.contains(
-                #"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#))
-        #expect(page.contains("Acme Lite") && page.contains("Lee shared this code"))
+                #"id="google-play" href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#)
+                == (platform == .desktop))
+        #expect(page.contains("Acme Lite") && page.contains("<bdi>Lee</bdi> shared this code"))
 
         let (clicks, sentinel) = try server.clicksThroughSentinel()
         let recorded = clicks.filter { $0.id != sentinel }
         #expect(recorded.count == 1, "the fallback page records one click")
         #expect(recorded.first?.code == "LEE" && recorded.first?.platform == platform)
+    }
+
+    /// A phone whose store the program does not have is shown the store it has: the app is not for this phone,
+    /// and the page says so by the badge rather than by nothing.
+    @Test func aPhoneWithoutItsStoreSeesTheStoreTheProgramHas() throws {
+        let server = try TestServer(
+            config: #"""
+                {"organizations":[{"id":"org_one","name":"One","public_key":"pk_one","secret_key":"sk_one_secret",
+                  "programs":[
+                    {"id":"prg_ios","name":"iOS only","app_links":{"app_store_url":"https://apps.apple.com/app/id1"},
+                     "partners":[{"id":"part_a","name":"A","codes":[{"code":"IOS1"}]}]},
+                    {"id":"prg_android","name":"Android only",
+                     "app_links":{"google_play_url":"https://play.google.com/store/apps/details?id=com.one"},
+                     "partners":[{"id":"part_b","name":"B","codes":[{"code":"DROID1"}]}]}]}]}
+                """#)
+        defer { server.shutdown() }
+        let android = try server.client().request("GET", "/a/pk_one/IOS1", headers: [("User-Agent", Agents.android)])
+        #expect(android.status == 200)
+        #expect(android.text.contains(#"id="app-store" href="https://apps.apple.com/app/id1""#))
+        let iPhone = try server.client().request("GET", "/a/pk_one/DROID1", headers: [("User-Agent", Agents.iPhone)])
+        #expect(iPhone.status == 200)
+        #expect(iPhone.text.contains(#"id="google-play" href="https://play.google.com/store/apps/details?id=com.one""#))
     }
 
     @Test(arguments: [Agents.desktop, Agents.iPhone, Agents.android])

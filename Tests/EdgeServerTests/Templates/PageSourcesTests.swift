@@ -49,6 +49,10 @@ import Testing
         let words = try PageWords(.french, source: "a = l'app <b> {{partner_name}}\n# comment\n\nb=x")
         #expect(try words.localize("<p>[[a]]|[[b]]|[[lang]]</p>") == "<p>l&#39;app &lt;b&gt; {{partner_name}}|x|fr</p>")
         #expect(throws: TemplateError.self) { try words.localize("[[missing]]") }
+        // In an element's content, each value of the text is isolated for the bidirectional algorithm.
+        #expect(try words.localize("<p>[[a|isolated]]</p>") == "<p>l&#39;app &lt;b&gt; <bdi>{{partner_name}}</bdi></p>")
+        #expect(throws: TemplateError.self) { try words.localize("[[missing|isolated]]") }
+        #expect(try words.localize("[[a|other]]") == "[[a|other]]", "not a key: left as it is")
         #expect(throws: TemplateError.self) { try PageWords(.french, source: "a = 1\na = 2") }
         #expect(throws: TemplateError.self) { try PageWords(.french, source: "no equals sign") }
     }
