@@ -23,9 +23,15 @@ final class FirstOpenLookup: @unchecked Sendable {
         if !deferred { start() }
     }
 
-    /// The first open claims send, looked up now when it was deferred.
+    /// The first open claims send, looked up now when it was deferred. A launch whose clock was not yet set stored
+    /// nothing (``FirstOpenStorage/earliestPlausible``); by the claim the clock may be, and the first open is then
+    /// the claim's time, stored, rather than a 1970 that every claim window refuses.
     var value: Date {
-        get async { await start().value }
+        get async {
+            let first = await start().value
+            guard first < FirstOpenStorage.earliestPlausible else { return first }
+            return storage.firstOpen(storingIfAbsent: Date())
+        }
     }
 
     @discardableResult

@@ -301,10 +301,13 @@ public final class ClickIngester: Sendable {
     }
 
     /// The bytes of segment files not yet ingested: each segment's size past the offset the ingester reached in it
-    /// (from its start, for a segment it has not opened yet). Reads the directory; never called on a loop thread.
+    /// (from its start, for a segment it has not opened yet). A segment kept for the newer build that wrote it is not
+    /// this build's backlog: counted, it would hold the journal's room (`--journal-max-bytes`) for as long as it stays
+    /// and refuse every tap after a rollback. Reads the directory; never called on a loop thread.
     public func backlogBytes() -> Int {
-        let offsets = state.withLock { $0.segments.mapValues(\.offset) }
+        let (offsets, newer) = state.withLock { ($0.segments.mapValues(\.offset), $0.newerSegments) }
         return journal.segmentNames().reduce(0) { total, name in
+            guard !newer.contains(name) else { return total }
             var info = stat()
             guard stat(journal.directory + "/" + name, &info) == 0 else { return total }
             let done = offsets[journal.checkpointKey(name)] ?? 0

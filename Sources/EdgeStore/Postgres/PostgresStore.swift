@@ -71,7 +71,10 @@ public final class PostgresStore: Store, SQLStore {
                     try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }
-                try db.query(SchemaCompatibility.markSQL, [.text(String(PostgresMigrations.compatibleVersion))])
+                let mark = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
+                if mark != PostgresMigrations.compatibleVersion {
+                    try db.query(SchemaCompatibility.markSQL, [.text(String(PostgresMigrations.compatibleVersion))])
+                }
             }
         }
     }

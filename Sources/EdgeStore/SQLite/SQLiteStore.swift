@@ -66,7 +66,11 @@ public final class SQLiteStore: Store, SQLStore {
                     try db.execute("PRAGMA user_version = \(index + 1)")
                 }
             }
-            try db.query(SchemaCompatibility.markSQL, [.text(String(SQLiteMigrations.compatibleVersion))])
+            // Read first: a store already marked is not written (a read-only copy still opens for `clicks`).
+            let mark = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
+            if mark != SQLiteMigrations.compatibleVersion {
+                try db.query(SchemaCompatibility.markSQL, [.text(String(SQLiteMigrations.compatibleVersion))])
+            }
             if version < SQLiteMigrations.steps.count {
                 // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -110,6 +110,25 @@ import Testing
         }
     }
 
+    /// A program with an icon and no card image gets its icon as the card's image, in a summary card (a small square
+    /// beside the text), rather than a card with no picture in WhatsApp, Telegram or X.
+    @Test func withoutACardImageTheIconIsTheCardsImage() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","app_icon_url":"https://cdn.acme.example/i.png"}]}]}"#
+        )
+        let page = try Self.page(server, "/a/pk_acme/LEE", agent: Agents.slack, expecting: "og:image").text
+        for tag in [
+            #"<meta property="og:image" content="https://cdn.acme.example/i.png">"#,
+            #"<meta name="twitter:image" content="https://cdn.acme.example/i.png">"#,
+            #"<meta name="twitter:card" content="summary">"#,
+        ] {
+            #expect(page.contains(tag), "\(tag)")
+        }
+        #expect(page.components(separatedBy: "og:image").count == 2, "one image")
+    }
+
     @Test func thePreviewWithoutAnImageIsASummaryCard() throws {
         let server = try Self.server()
         defer { server.shutdown() }

@@ -296,5 +296,8 @@ import Testing
             log.lines.first?.contains("\(name) is in journal format 3, newer than this build reads (2): kept") == true,
             "\(log.lines)")
         #expect(ingester.damagedCount == 0 && ingester.tornTailCount == 0)
+        // Not this build's backlog: the journal's room stays free for taps (the reviewer's 8 MiB kept file under a
+        // 4 MiB bound refused every tap).
+        #expect(ingester.backlogBytes() == 0)
     }
 }

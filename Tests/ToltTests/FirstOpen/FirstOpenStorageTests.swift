@@ -47,6 +47,19 @@ import Testing
         #expect(storage.firstOpen(storingIfAbsent: unset) == set, "a later launch whose clock is unset sends it too")
     }
 
+    /// A launch whose clock was not yet set gives its claim the claim's own time (stored), once the clock is set.
+    @Test func aClaimAfterTheClockIsSetSendsItsOwnTime() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let storage = FirstOpenStorage.directory(URL(fileURLWithPath: directory.path))
+        let lookup = FirstOpenLookup(storage: storage, launch: Date(timeIntervalSince1970: 42), deferred: false)
+        let before = Date()
+        let sent = await lookup.value
+        #expect(sent >= before && sent <= Date())
+        let stored = try #require(storage.load())
+        #expect(abs(stored.timeIntervalSince(sent)) < 0.001, "stored, to the millisecond")
+    }
+
     @Test func aFileWrittenByHandOrBrokenOne() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
