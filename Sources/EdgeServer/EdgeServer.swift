@@ -27,6 +27,8 @@ public final class EdgeServer: Sendable {
     private let background = Mutex<[ServerThread]>([])
     /// The first ``stop()``'s result, once it has returned: later calls return it and touch nothing.
     private let stopped = Mutex<Bool?>(nil)
+    /// Why the store refused this build once it could be reached (a newer build migrated it), if it did.
+    private let refusal = StoreRefusal()
 
     /// Opens the journal and the store (migrating it), loads the configuration, and binds the listeners. A store that
     /// cannot be reached (``StoreError/unavailable(_:)``) does not stop the start: the server answers `503` on links
@@ -75,10 +77,17 @@ public final class EdgeServer: Sendable {
         let mainStore = startup.connection()
         if let seeding { try seeding(mainStore) }
         let signer = ClickSigner()
+        let refusal = refusal
         watcher = ConfigWatcher(
             store: startup.connection(),
             preparing: {
-                try startup.prepare()
+                do {
+                    try startup.prepare()
+                } catch let error as StoreError where error.isNewerSchema {
+                    // Found only now that the store is back: as at start-up, this build stops, exit 1.
+                    refusal.refuse(error, log: log)
+                    throw error
+                }
                 try signer.install(secret: mainStore.clickSigningKey)
             }, log: log)
         if startup.isPrepared { watcher.loadFirst() }
@@ -211,6 +220,11 @@ public final class EdgeServer: Sendable {
                 log("SIGHUP: \(error); the current certificate stays")
             }
         }
+        if let reason = refusal.reason {
+            log("stopping: \(reason)")
+            _ = stop()
+            return false
+        }
         log("received signal \(received): draining")
         return stop()
     }
@@ -220,6 +234,7 @@ public final class EdgeServer: Sendable {
     /// limit reached), so the write fails instead of killing the process and a journal write that fails answers its
     /// taps with 503, never as recorded. (SIGPIPE, a peer gone mid-write, is ignored by ``init(configuration:log:)``.)
     public static func prepareSignals() {
+        StoreRefusal.signalsPrepared.store(true, ordering: .releasing)
         signal(SIGXFSZ, SIG_IGN)
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -232,4 +247,29 @@ public final class EdgeServer: Sendable {
     /// Writes a line to standard error, descriptor 2 (which `serve` leaves in place: it bounds only what the C
     /// libraries write to their `stderr` stream, ``StandardError``).
     public static let standardLog: @Sendable (String) -> Void = { line in FileDescriptor.logToStandardError(line) }
+}
+
+/// A store that refused this build after start-up (``StoreError/newerSchema(_:)``: a newer build migrated it while
+/// it was down). Start-up refuses the same way with exit 1; found later, the refusal ends the process too, rather
+/// than leave a node answering `503` for good: when the signals are `serve`'s (``EdgeServer/prepareSignals()``), it
+/// sends the process `SIGTERM`, and ``EdgeServer/waitForTermination()`` stops and reports a failure.
+final class StoreRefusal: Sendable {
+    /// Whether ``EdgeServer/prepareSignals()`` blocked the stop signals for `waitForTermination` to take: only then is
+    /// a `SIGTERM` to this process a request to stop rather than its end (a test that runs servers in its process).
+    static let signalsPrepared = Atomic<Bool>(false)
+    private let first = Mutex<String?>(nil)
+
+    /// The refusal's message, once there was one.
+    var reason: String? { first.withLock { $0 } }
+
+    func refuse(_ error: StoreError, log: @Sendable (String) -> Void) {
+        let isFirst = first.withLock { reason in
+            guard reason == nil else { return false }
+            reason = error.message
+            return true
+        }
+        guard isFirst else { return }
+        log("the store refuses this build: \(error.message)")
+        if Self.signalsPrepared.load(ordering: .acquiring) { kill(getpid(), SIGTERM) }
+    }
 }

@@ -1,7 +1,7 @@
 /// An error from the store. New cases never break callers: match on ``code``.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
-        case database, invalidConfig, conflict, io, unavailable
+        case database, invalidConfig, conflict, io, unavailable, newerSchema
     }
 
     let kind: Kind
@@ -24,11 +24,24 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         StoreError(kind: .unavailable, message: message)
     }
 
-    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io` or `unavailable`.
-    public var code: String { kind == .invalidConfig ? "invalid_config" : kind.rawValue }
+    /// A newer build migrated the store in a way this one does not know (``SchemaCompatibility``): this build must not
+    /// use it, now or after a retry.
+    public static func newerSchema(_ message: String) -> StoreError {
+        StoreError(kind: .newerSchema, message: message)
+    }
+
+    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io`, `unavailable` or `newer_schema`.
+    public var code: String {
+        switch kind {
+        case .invalidConfig: "invalid_config"
+        case .newerSchema: "newer_schema"
+        default: kind.rawValue
+        }
+    }
     public var isInvalidConfig: Bool { kind == .invalidConfig }
     public var isConflict: Bool { kind == .conflict }
     public var isUnavailable: Bool { kind == .unavailable }
+    public var isNewerSchema: Bool { kind == .newerSchema }
 
     public var description: String { message }
 }

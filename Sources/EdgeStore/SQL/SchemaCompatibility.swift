@@ -11,14 +11,14 @@ enum SchemaCompatibility {
     /// The `meta` key of the fewest steps a build must know to use the store.
     static let metaKey = "compatible_schema_version"
 
-    /// Throws ``StoreError/database(_:)`` with what to do when a build that knows `known` steps may not use a
+    /// Throws ``StoreError/newerSchema(_:)`` with what to do when a build that knows `known` steps may not use a
     /// store at `stored` that needs `required` (nil: the newer build did not say, so it may not). Returns whether
     /// the store is newer than this build (and usable): such a store is neither migrated nor marked.
     static func check(stored: Int, required: Int?, known: Int, store: String) throws -> Bool {
         guard stored > known else { return false }
         if let required, required <= known { return true }
         let needs = required.map { "a build that knows at least \($0) steps" } ?? "the build that migrated it"
-        throw StoreError.database(
+        throw StoreError.newerSchema(
             "\(store) is at schema version \(stored), from a newer tolt-edge than this one (which knows versions up "
                 + "to \(known)); it needs \(needs). Run that build or a newer one on it; nothing was changed")
     }
