@@ -95,8 +95,16 @@ final class LinkHandler {
             // Generation 0: no configuration loaded yet (a store down since start-up). Not a 404: the code may well
             // exist, and the client should come back.
             guard generation != 0 else { return sendNoConfiguration(to: responder) }
-            let match = table.match(
-                publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: buffer[..<length]))
+            let code = UnsafeRawBufferPointer(rebasing: buffer[..<length])
+            var match = table.match(publicKey: publicKey, lowercasedCode: code)
+            if match == nil {
+                // A zero-width space or bidirectional mark pasted with the code: dropped, as claims drop it.
+                let kept = InvisibleCharacters.trimmed(code)
+                if kept.count != length && !kept.isEmpty {
+                    match = table.match(
+                        publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: code[kept]))
+                }
+            }
             let userAgent = request.header(.userAgent)
             var caller = UserAgentClass(label: .bot, platform: .other)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: request.method == .head) {

@@ -144,6 +144,22 @@ import Testing
         #expect(clicks.filter { $0.id != sentinel }.map(\.code) == ["BARE1"])
     }
 
+    /// A zero-width space, byte-order mark or bidirectional mark pasted with the code is dropped around it, as claims
+    /// drop it; inside a code, or with nothing else, it is still no code.
+    @Test func invisibleCharactersAroundTheCodeAreDropped() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        for path in ["/a/pk_acme/SAM20%E2%80%8B", "/a/pk_acme/%EF%BB%BFsam20", "/a/pk_acme/%E2%80%8ESAM20%E2%80%8F"] {
+            let response = try server.client().request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 302, "\(path)")
+            #expect(response.header("location")?.hasPrefix("myapp://claim?tolt_code=SAM20&tolt_click=clk_") == true)
+        }
+        for path in ["/a/pk_acme/SA%E2%80%8BM20", "/a/pk_acme/%E2%80%8B", "/a/pk_acme/NOPE%E2%80%8B"] {
+            let response = try server.client().request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 404, "\(path)")
+        }
+    }
+
     @Test func everyTapGetsItsOwnClickID() throws {
         // One visitor's taps: with repeat taps on they would share the first tap's id (RepeatTapTests).
         let server = try TestServer { $0.repeatTapWindow = 0 }

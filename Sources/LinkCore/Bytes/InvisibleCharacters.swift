@@ -1,0 +1,53 @@
+/// The invisible formatting characters (Unicode `Cf`) a copy brings along around a code: a zero-width space, joiner or
+/// non-joiner, a word joiner, a byte-order mark, a soft hyphen, a bidirectional mark, embedding or isolate (from a
+/// bio, a chat or a web page). No code holds one (``CodeRules``), so links drop them around a code as claims do.
+/// Bytes only, no allocation: the link path calls it, on a code that matched nothing.
+public enum InvisibleCharacters {
+    /// `bytes` without the invisible characters at its start and end, as a range of its indices.
+    public static func trimmed(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        var start = 0
+        var end = bytes.count
+        while start < end, let length = length(in: bytes, at: start, before: end) { start += length }
+        while start < end, let length = lengthEnding(in: bytes, at: end, after: start) { end -= length }
+        return start..<end
+    }
+
+    /// The length of the invisible character that starts at `index` (and ends by `end`), if one does.
+    static func length(in bytes: UnsafeRawBufferPointer, at index: Int, before end: Int) -> Int? {
+        var length = 2
+        while length <= 3 && index + length <= end {
+            if isInvisible(UnsafeRawBufferPointer(rebasing: bytes[index..<index + length])) { return length }
+            length += 1
+        }
+        return nil
+    }
+
+    /// The length of the invisible character that ends just before `end` (and starts at `start` or later), if one does.
+    static func lengthEnding(in bytes: UnsafeRawBufferPointer, at end: Int, after start: Int) -> Int? {
+        var length = 2
+        while length <= 3 && end - length >= start {
+            if isInvisible(UnsafeRawBufferPointer(rebasing: bytes[end - length..<end])) { return length }
+            length += 1
+        }
+        return nil
+    }
+
+    /// Whether `sequence` is the UTF-8 of one of: U+00AD soft hyphen, U+061C Arabic letter mark, U+180E Mongolian vowel
+    /// separator, U+200B–U+200F, U+202A–U+202E, U+2060–U+2064, U+2066–U+206F, U+FEFF.
+    static func isInvisible(_ sequence: UnsafeRawBufferPointer) -> Bool {
+        switch sequence.count {
+        case 2:
+            return (sequence[0] == 0xC2 && sequence[1] == 0xAD) || (sequence[0] == 0xD8 && sequence[1] == 0x9C)
+        case 3:
+            let (a, b, c) = (sequence[0], sequence[1], sequence[2])
+            if a == 0xE1 { return b == 0xA0 && c == 0x8E }
+            if a == 0xEF { return b == 0xBB && c == 0xBF }
+            guard a == 0xE2 else { return false }
+            if b == 0x80 { return (0x8B...0x8F).contains(c) || (0xAA...0xAE).contains(c) }
+            if b == 0x81 { return (0xA0...0xA4).contains(c) || (0xA6...0xAF).contains(c) }
+            return false
+        default:
+            return false
+        }
+    }
+}

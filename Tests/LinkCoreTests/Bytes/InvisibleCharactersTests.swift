@@ -1,0 +1,25 @@
+import LinkCore
+import Testing
+
+/// The invisible formatting characters a copy brings along, dropped around a code (not inside it) by the link path.
+@Suite struct InvisibleCharactersTests {
+    static func trimmed(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { String(decoding: $0[InvisibleCharacters.trimmed($0)], as: UTF8.self) }
+    }
+
+    @Test(arguments: [
+        ("sam20\u{200B}", "sam20"), ("\u{FEFF}sam20", "sam20"), ("\u{200E}sam20\u{200F}", "sam20"),
+        ("\u{2066}sam20\u{2069}", "sam20"), ("sam20\u{00AD}\u{2060}\u{200D}", "sam20"), ("\u{061C}sam20", "sam20"),
+        ("\u{180E}sam20\u{202C}", "sam20"), ("sa\u{200B}m20", "sa\u{200B}m20"), ("\u{200B}\u{FEFF}", ""),
+        ("sam20", "sam20"), ("", ""), ("é", "é"), ("sam20 ", "sam20 "), ("\u{2065}sam20", "\u{2065}sam20"),
+    ])
+    func onlyTheInvisibleCharactersAroundGo(text: String, kept: String) {
+        #expect(Self.trimmed(text) == kept)
+    }
+
+    @Test func aCutSequenceIsNotTakenForOne() {
+        let bytes: [UInt8] = Array("sam20".utf8) + [0xE2, 0x80]
+        #expect(bytes.withUnsafeBytes { InvisibleCharacters.trimmed($0) } == 0..<7)
+    }
+}
