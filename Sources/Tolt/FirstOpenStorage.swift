@@ -113,6 +113,12 @@ package struct FirstOpenStorage: Sendable, Equatable {
     /// it would close every claim window at once, for good; such a time is replaced, and never stored.
     static let earliestPlausible = Date(timeIntervalSince1970: 1_577_836_800)
 
+    /// Whether a stored first open stands against `candidate`, this launch's time: it is no later, and from a clock
+    /// that was set.
+    private static func stands(_ stored: Date, against candidate: Date) -> Bool {
+        stored <= candidate && stored >= earliestPlausible
+    }
+
     /// The first open claims send: the earlier of the stored one and `candidate` (this launch's time), storing
     /// `candidate` when nothing is certainly stored or it is earlier than what is.
     ///
@@ -127,7 +133,7 @@ package struct FirstOpenStorage: Sendable, Equatable {
             return candidate
         }
         switch read() {
-        case .stored(let stored) where stored <= candidate && stored >= Self.earliestPlausible: return stored
+        case .stored(let stored) where Self.stands(stored, against: candidate): return stored
         case .unreadable: return candidate
         case .stored, .absent: return (try? store(candidate)) ?? candidate
         }
@@ -154,7 +160,7 @@ package struct FirstOpenStorage: Sendable, Equatable {
             // A file is there now, or the file system has no hard links: decide on what it holds.
         }
         switch read() {
-        case .stored(let stored) where stored <= candidate && stored >= Self.earliestPlausible: return stored
+        case .stored(let stored) where Self.stands(stored, against: candidate): return stored
         case .unreadable: return candidate
         case .stored, .absent:
             try save(candidate)

@@ -255,7 +255,7 @@ final class LinkHandler {
         let link = AppLink(chunks: chunks, clickID: clickID)
         let memory = responder.allocate(link.length)
         var writer = ByteWriter(base: memory, capacity: link.length)
-        link.write(into: &writer)
+        link.forEachPiece { writer.write($0) }
         return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 
@@ -349,7 +349,7 @@ final class LinkHandler {
                 out.writeMarkup(qrCode)
             case .appLink:
                 guard let appLink else { return false }
-                appLink.write(into: &out)
+                appLink.forEachPiece { out.write($0) }
             }
             return true
         }
@@ -376,21 +376,13 @@ struct AppLink {
         return length
     }
 
-    /// Into a `Location` header as it is.
+    /// Hands `write` the link's pieces in order: a `Location` header's writer takes them as they are, a page's
+    /// escaping one HTML-escapes them.
     @inline(__always)
-    func write(into writer: inout ByteWriter) {
+    func forEachPiece(_ write: (UnsafeRawBufferPointer) -> Void) {
         for (position, chunk) in chunks.enumerated() {
-            if position > 0 { writer.write(clickID) }
-            writer.write(chunk)
-        }
-    }
-
-    /// Into a page, HTML-escaped.
-    @inline(__always)
-    func write(into writer: inout EscapingWriter) {
-        for (position, chunk) in chunks.enumerated() {
-            if position > 0 { writer.write(clickID) }
-            writer.write(chunk)
+            if position > 0 { write(clickID) }
+            chunk.withUnsafeBytes(write)
         }
     }
 }

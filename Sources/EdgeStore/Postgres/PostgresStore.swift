@@ -58,23 +58,17 @@ public final class PostgresStore: Store, SQLStore {
                     """, patient: true)
                 var version = 0
                 try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { version = Int($0.int(0)) }
-                if version > PostgresMigrations.steps.count {
-                    let required = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
-                    if try SchemaCompatibility.check(
-                        stored: version, required: required, known: PostgresMigrations.steps.count,
-                        store: "the PostgreSQL store at \(url.masked)")
-                    {
-                        return
-                    }
+                if try SchemaCompatibility.isNewerAndUsable(
+                    db, stored: version, known: PostgresMigrations.steps.count,
+                    store: "the PostgreSQL store at \(url.masked)")
+                {
+                    return
                 }
                 for (index, step) in PostgresMigrations.steps.enumerated() where index >= version {
                     try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }
-                let mark = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
-                if mark != PostgresMigrations.compatibleVersion {
-                    try db.query(SchemaCompatibility.markSQL, [.text(String(PostgresMigrations.compatibleVersion))])
-                }
+                try SchemaCompatibility.mark(db, compatible: PostgresMigrations.compatibleVersion)
             }
         }
     }

@@ -11,11 +11,15 @@ enum SchemaCompatibility {
     /// The `meta` key of the fewest steps a build must know to use the store.
     static let metaKey = "compatible_schema_version"
 
-    /// Throws ``StoreError/newerSchema(_:)`` with what to do when a build that knows `known` steps may not use a
-    /// store at `stored` that needs `required` (nil: the newer build did not say, so it may not). Returns whether
-    /// the store is newer than this build (and usable): such a store is neither migrated nor marked.
-    static func check(stored: Int, required: Int?, known: Int, store: String) throws -> Bool {
+    /// Whether a store at schema version `stored` is a newer build's that this build, which knows `known` steps, may
+    /// use as it is (then it is neither migrated nor marked); `false` for a store this build or an older one migrated.
+    /// Throws ``StoreError/newerSchema(_:)`` with what to do when the newer build's mark asks for more steps than
+    /// `known`, or there is none (the newer build did not say, so this one may not). `store` names it in the message.
+    static func isNewerAndUsable(
+        _ db: some StoreConnection, stored: Int, known: Int, store: String
+    ) throws -> Bool {
         guard stored > known else { return false }
+        let required = try mark(in: db)
         if let required, required <= known { return true }
         let needs = required.map { "a build that knows at least \($0) steps" } ?? "the build that migrated it"
         throw StoreError.newerSchema(
@@ -23,12 +27,17 @@ enum SchemaCompatibility {
                 + "to \(known)); it needs \(needs). Run that build or a newer one on it; nothing was changed")
     }
 
-    /// The upsert that marks the store with this build's number, once its steps are applied: a write only when the
-    /// number changes.
-    static let markSQL =
-        "INSERT INTO meta (key, value) VALUES ('\(metaKey)', ?) "
-        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE meta.value <> excluded.value"
+    /// Marks the store with `compatible`, this build's number, once its steps are applied. Read first: a store that
+    /// holds the number already is not written (opening a store that is up to date writes nothing for it).
+    static func mark(_ db: some StoreConnection, compatible: Int) throws {
+        guard try mark(in: db) != compatible else { return }
+        try db.query(
+            "INSERT INTO meta (key, value) VALUES ('\(metaKey)', ?) "
+                + "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.text(String(compatible))])
+    }
 
-    /// The stored number, read with `SELECT value FROM meta WHERE key = …`, or nil when absent or not a number.
-    static let readSQL = "SELECT value FROM meta WHERE key = '\(metaKey)'"
+    /// The stored number, or nil when absent or not a number.
+    private static func mark(in db: some StoreConnection) throws -> Int? {
+        try db.rows("SELECT value FROM meta WHERE key = '\(metaKey)'") { Int($0.text(0)) }.first ?? nil
+    }
 }

@@ -22,8 +22,8 @@ enum SQLiteMigrations {
     /// The fewest steps a build must know to use a store this build has migrated (``SchemaCompatibility``): an
     /// older build refuses it. All of them until a step says otherwise: when a new step is one the build before it
     /// can live with (an index, a table that build never touches, a column with a default it need not fill), set
-    /// this to the number of steps before it, so that a rollback to that build still runs; a new journal format that
-    /// earlier builds cannot read is a reason to raise it too.
+    /// this to the number of steps before it, so that a rollback to that build still runs. (A new journal format
+    /// needs no step: builds keep a segment of a later format for the build that wrote it.)
     static var compatibleVersion: Int { steps.count }
 
     static let steps: [Step] = [

@@ -50,14 +50,10 @@ public final class SQLiteStore: Store, SQLStore {
         try withConnection { db in
             var version = 0
             try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
-            if version > SQLiteMigrations.steps.count {
-                let required = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
-                if try SchemaCompatibility.check(
-                    stored: version, required: required, known: SQLiteMigrations.steps.count,
-                    store: "the SQLite store \(path)")
-                {
-                    return
-                }
+            if try SchemaCompatibility.isNewerAndUsable(
+                db, stored: version, known: SQLiteMigrations.steps.count, store: "the SQLite store \(path)")
+            {
+                return
             }
             for (index, step) in SQLiteMigrations.steps.enumerated() where index >= version {
                 try db.transaction {
@@ -66,11 +62,7 @@ public final class SQLiteStore: Store, SQLStore {
                     try db.execute("PRAGMA user_version = \(index + 1)")
                 }
             }
-            // Read first: a store already marked is not written (a read-only copy still opens for `clicks`).
-            let mark = try db.rows(SchemaCompatibility.readSQL) { Int($0.text(0)) }.first ?? nil
-            if mark != SQLiteMigrations.compatibleVersion {
-                try db.query(SchemaCompatibility.markSQL, [.text(String(SQLiteMigrations.compatibleVersion))])
-            }
+            try SchemaCompatibility.mark(db, compatible: SQLiteMigrations.compatibleVersion)
             if version < SQLiteMigrations.steps.count {
                 // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -5,29 +5,17 @@
 public enum InvisibleCharacters {
     /// `bytes` without the invisible characters at its start and end, as a range of its indices.
     public static func trimmed(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
-        var start = 0
-        var end = bytes.count
-        while start < end, let length = length(in: bytes, at: start, before: end) { start += length }
-        while start < end, let length = lengthEnding(in: bytes, at: end, after: start) { end -= length }
-        return start..<end
+        var kept = 0..<bytes.count
+        while let length = invisibleLength(in: bytes, kept, atStart: true) { kept = kept.dropFirst(length) }
+        while let length = invisibleLength(in: bytes, kept, atStart: false) { kept = kept.dropLast(length) }
+        return kept
     }
 
-    /// The length of the invisible character that starts at `index` (and ends by `end`), if one does.
-    static func length(in bytes: UnsafeRawBufferPointer, at index: Int, before end: Int) -> Int? {
-        var length = 2
-        while length <= 3 && index + length <= end {
-            if isInvisible(UnsafeRawBufferPointer(rebasing: bytes[index..<index + length])) { return length }
-            length += 1
-        }
-        return nil
-    }
-
-    /// The length of the invisible character that ends just before `end` (and starts at `start` or later), if one does.
-    static func lengthEnding(in bytes: UnsafeRawBufferPointer, at end: Int, after start: Int) -> Int? {
-        var length = 2
-        while length <= 3 && end - length >= start {
-            if isInvisible(UnsafeRawBufferPointer(rebasing: bytes[end - length..<end])) { return length }
-            length += 1
+    /// The length of the invisible character at the start (or the end) of `range`, if there is one.
+    static func invisibleLength(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>, atStart: Bool) -> Int? {
+        for length in 2...3 where length <= range.count {
+            let piece = atStart ? range.prefix(length) : range.suffix(length)
+            if isInvisible(UnsafeRawBufferPointer(rebasing: bytes[piece])) { return length }
         }
         return nil
     }
