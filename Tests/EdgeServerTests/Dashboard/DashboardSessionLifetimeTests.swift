@@ -38,6 +38,10 @@ import Testing
         // Another node whose clock is a little ahead gave it: taken; a sign-in far in the future is no session.
         #expect(Self.isLive(value, at: Self.signIn - 60, lifetime: shorter))
         #expect(!Self.isLive(value, at: Self.signIn - 61, lifetime: shorter))
+        // Times at Int64's ends are refused before any sum could overflow (the MAC is checked after them).
+        for (start, end) in [(Int64.max, Int64.max), (Int64.min, Int64.max), (Self.signIn, Int64.min)] {
+            #expect(!Self.isLive("org_acme.\(start).\(end).00", at: Self.signIn, lifetime: 24 * Self.hour))
+        }
     }
 
     /// A cookie of the format before (`<id>.<expiry>.<mac>`, no sign-in time): an upgrade signs nobody out. With its
