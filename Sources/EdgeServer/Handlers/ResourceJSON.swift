@@ -78,7 +78,10 @@ public enum ResourceJSON {
     }
 
     /// A webhook event: `event_id`, `type`, `environment`, `app_user_id`, `customer` (`cust_…` or null),
-    /// `outcome`, `received_at` and `body`, the event as RevenueCat posted it.
+    /// `outcome`, `received_at` and `body`, the event as RevenueCat posted it, but for an escape of half a surrogate
+    /// pair (`\ud83d`, an emoji an app cut in two in its own text), which goes out as `\ufffd`, what the webhook read
+    /// it as: a page holding it was refused whole by many JSON readers
+    /// (``JSONParser/replacingUnpairedSurrogateEscapes(in:)``). The stored body is not changed.
     public static func webhookEvent(_ event: StoredWebhookEvent, into json: inout JSONWriter) {
         json.object {
             $0.string("event_id", event.eventID)
@@ -90,8 +93,8 @@ public enum ResourceJSON {
             $0.string("received_at", Timestamp.format(event.receivedAt))
             // Stored only after it parsed as JSON, so it goes out as it came in; checked again all the same, since
             // a store is not a parser: anything else goes out as a string rather than breaking the page.
-            if (try? JSONParser.parse(event.body, unpairedSurrogates: .replaced)) != nil {
-                $0.raw("body", String(decoding: event.body, as: UTF8.self))
+            if let body = JSONParser.replacingUnpairedSurrogateEscapes(in: event.body) {
+                $0.raw("body", String(decoding: body, as: UTF8.self))
             } else {
                 $0.string("body", String(decoding: event.body, as: UTF8.self))
             }

@@ -195,12 +195,12 @@ public final class ClickIngester: Sendable {
             switch detection {
             case .format(let detected):
                 format = detected
-            case .newer(let version):
+            case .newer(let later):
                 // A rollback: a newer build's segment. Its clicks are that build's to store; reading it as damage
                 // would drop them, so it is left as it is.
                 if state.withLock({ $0.newerSegments.insert(name).inserted }) {
                     log(
-                        "journal: \(name) is in journal format \(version), newer than this build reads "
+                        "journal: \(name) is in \(later), newer than this build reads "
                             + "(\(JournalFrame.formatVersion)): kept, not stored; start the build that wrote it (or a "
                             + "newer one) on this data directory to store its clicks")
                 }

@@ -8,7 +8,7 @@ import LinkCore
 /// | --- | --- |
 /// | 0–3 | `TJNL` |
 /// | 4 | format version (2) |
-/// | 5–7 | zero |
+/// | 5–7 | zero (flags a later build may set: this one keeps such a segment, as one of a later version) |
 /// | 8–11 | the writer's marker: a random `UInt32`, never 0 |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
@@ -89,16 +89,23 @@ enum JournalFrame {
         return bytes
     }
 
-    /// The version of a segment header that is whole and checks out but is of a later format than this build's (a
-    /// newer build wrote it, then an older one was started on its data), or `nil`.
-    static func newerVersion(inSegmentHeader header: UnsafeRawBufferPointer) -> UInt8? {
+    /// The format of a segment header that is whole and checks out but is of a later format than this build's (a
+    /// newer build wrote it, then an older one was started on its data), as the log names it: `journal format 3`, or
+    /// `journal format 2 with header flags 0x000100` for this version with bytes 5–7 set, which this build writes
+    /// zero and a later one may use to mark what it adds. `nil` for any other header: this format's, or damage.
+    ///
+    /// The checksum decides: a header whose bytes were damaged fails it (but for one in 2³²), so a header that
+    /// passes it was written so by a build that knows what those bytes mean.
+    static func laterFormat(inSegmentHeader header: UnsafeRawBufferPointer) -> String? {
         guard header.count >= segmentHeaderSize,
-            UInt32(littleEndian: header.loadUnaligned(as: UInt32.self)) == magic, header[4] > formatVersion,
-            header[5] == 0, header[6] == 0, header[7] == 0,
+            UInt32(littleEndian: header.loadUnaligned(as: UInt32.self)) == magic, header[4] >= formatVersion,
             UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
                 == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: header[0..<12]))
         else { return nil }
-        return header[4]
+        if header[4] > formatVersion { return "journal format \(header[4])" }
+        guard header[5] != 0 || header[6] != 0 || header[7] != 0 else { return nil }
+        let flags = header[5..<8].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return "journal format \(formatVersion) with header flags 0x\(flags)"
     }
 
     /// The marker of a version 2 segment header, or `nil` when `header` is not one (another format, or damaged).

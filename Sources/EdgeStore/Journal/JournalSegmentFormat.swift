@@ -101,22 +101,24 @@ enum JournalSegmentFormat: Hashable, Sendable {
         case format(JournalSegmentFormat)
         /// Neither format's beginning: a damaged header. The caller learns the format from the frames.
         case damaged
-        /// A whole, checked header of a later format than this build reads: a newer build's segment. Not damage:
-        /// the segment is kept for that build (reading it as damage would drop its clicks).
-        case newer(version: UInt8)
+        /// A whole, checked header of a later format than this build reads
+        /// (``JournalFrame/laterFormat(inSegmentHeader:)`` names it): a newer build's segment. Not damage: the segment
+        /// is kept for that build (reading it as damage would store what this build makes of its frames, or drop
+        /// them, and delete it).
+        case newer(format: String)
     }
 
     /// The bytes ``detect(_:)`` wants: a segment header, or a whole version 1 frame.
     static let detectionSize = JournalFrame.Version1.headerSize + JournalRecord.maximumSize + 8
 
     /// Reads a segment's format from its first bytes (up to ``detectionSize`` of them, fewer when the file is
-    /// shorter): a valid version 2 header, or a valid first version 1 frame; a valid header of a later version is a
-    /// newer build's. Anything else is damage, and the format is learned from the frames (``Learner``), so a
-    /// damaged first frame cannot pass for another format.
+    /// shorter): a valid version 2 header, or a valid first version 1 frame; a valid header of a later version, or of
+    /// version 2 with flags set, is a newer build's. Anything else is damage, and the format is learned from the
+    /// frames (``Learner``), so a damaged first frame cannot pass for another format.
     static func detect(_ start: UnsafeRawBufferPointer) -> Detection {
         if let marker = JournalFrame.marker(inSegmentHeader: start) { return .format(.version2(marker: marker)) }
         if case .frame = checkVersion1(start, at: 0) { return .format(.version1) }
-        if let version = JournalFrame.newerVersion(inSegmentHeader: start) { return .newer(version: version) }
+        if let format = JournalFrame.laterFormat(inSegmentHeader: start) { return .newer(format: format) }
         if start.count < JournalFrame.segmentHeaderSize {
             let expected = JournalFrame.segmentHeader(marker: 1)
             if start.indices.allSatisfy({ $0 >= 8 || start[$0] == expected[$0] }) { return .unwritten }

@@ -23,6 +23,9 @@ public struct JSONParser {
     private let unpairedSurrogates: UnpairedSurrogates
     private var index = 0
     private var depth = 0
+    /// Where each escape (`\uD83D`, six bytes) of half a surrogate pair starts, when they are
+    /// ``UnpairedSurrogates/replaced``.
+    private var unpairedEscapes: [Int] = []
 
     /// Parses one JSON document (surrounding whitespace allowed).
     ///
@@ -31,10 +34,34 @@ public struct JSONParser {
         -> JSONValue
     {
         var parser = JSONParser(bytes: bytes, unpairedSurrogates: unpairedSurrogates)
-        parser.skipWhitespace()
-        let value = try parser.value()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the document") }
+        return try parser.document()
+    }
+
+    /// `bytes`, a JSON document, with every escape of half a surrogate pair (``UnpairedSurrogates``) written
+    /// `\ufffd`, the character ``UnpairedSurrogates/replaced`` reads it as, and nothing else changed; `nil` when
+    /// `bytes` is not a JSON document.
+    ///
+    /// RFC 8259 (8.2) allows such an escape but calls what readers make of it unpredictable, and many refuse the
+    /// whole document: Foundation's `JSONSerialization` and `JSONDecoder`, jq 1.6. What a server passes on as it came
+    /// in (a RevenueCat event's body) goes out readable by them, meaning what the server read.
+    ///
+    ///     JSONParser.replacingUnpairedSurrogateEscapes(in: Array(#"["\ud83d!"]"#.utf8))  // ["\ufffd!"]
+    public static func replacingUnpairedSurrogateEscapes(in bytes: [UInt8]) -> [UInt8]? {
+        var parser = JSONParser(bytes: bytes, unpairedSurrogates: .replaced)
+        guard (try? parser.document()) != nil else { return nil }
+        var replaced = bytes
+        for start in parser.unpairedEscapes {
+            replaced.replaceSubrange(start..<start + 6, with: "\\ufffd".utf8)
+        }
+        return replaced
+    }
+
+    /// One document, with the whitespace around it.
+    private mutating func document() throws(Failure) -> JSONValue {
+        skipWhitespace()
+        let value = try value()
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected data after the document") }
         return value
     }
 
@@ -195,6 +222,7 @@ public struct JSONParser {
     }
 
     private mutating func escape(into out: inout [UInt8]) throws(Failure) {
+        let start = index
         index += 1
         guard index < bytes.count else { throw failure("unterminated string") }
         let byte = bytes[index]
@@ -220,10 +248,10 @@ public struct JSONParser {
                 } else {
                     // The escape after it (if any) is read on its own.
                     index = afterHigh
-                    scalar = try unpairedSurrogate()
+                    scalar = try unpairedSurrogate(at: start)
                 }
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                scalar = try unpairedSurrogate()
+                scalar = try unpairedSurrogate(at: start)
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid escape") }
             out.append(contentsOf: String(Character(unicode)).utf8)
@@ -232,9 +260,11 @@ public struct JSONParser {
         }
     }
 
-    /// U+FFFD for half a surrogate pair, or the failure, as ``UnpairedSurrogates`` says.
-    private func unpairedSurrogate() throws(Failure) -> UInt32 {
+    /// U+FFFD for half a surrogate pair, whose escape starts at `start`, or the failure, as ``UnpairedSurrogates``
+    /// says.
+    private mutating func unpairedSurrogate(at start: Int) throws(Failure) -> UInt32 {
         guard unpairedSurrogates == .replaced else { throw failure("unpaired surrogate") }
+        unpairedEscapes.append(start)
         return 0xFFFD
     }
 

@@ -100,12 +100,31 @@ import Testing
         defer { server.shutdown() }
         let client = server.client()
         #expect(try client.claim(ClaimBody.make(user: "a", code: "LEE")).isClaim("claimed", user: "a"))
-        let old = WallClock.iso(offset: -4_000 * .day)
+        let old = WallClock.iso(offset: -1_500 * .day)
         #expect(
             try client.claim(ClaimBody.make(user: "b", code: "LEE", firstSeenAt: old)).isClaim("claimed", user: "b"))
         let customers = try client.customers()
         #expect(customers.first { $0["customer_id"] as? String == "a" }?["first_seen_at"] is NSNull)
         #expect(customers.first { $0["customer_id"] as? String == "b" }?["first_seen_at"] as? String == old)
+    }
+
+    /// What the SDK sends from a phone whose clock was never set (1970), what a client of its own may send (year
+    /// 0000), and a clock far ahead: each claim counts from its own time, in a program with a claim window and in one
+    /// without, and is stored so. A 1970 time closed every claim window of that install (`409`) and was stored as is.
+    @Test func aFirstOpenBefore2020OrInTheFutureCountsAsTheClaimsOwnTime() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let times = ["1970-01-01T00:00:42.000Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"]
+        for (index, time) in times.enumerated() {
+            for code in ["SAM20", "LEE"] {
+                let user = "\(code)-\(index)"
+                let response = try client.claim(ClaimBody.make(user: user, code: code, firstSeenAt: time))
+                #expect(response.isClaim("claimed", user: user), "\(time): \(response.status) \(response.text)")
+                let stored = try client.customers("customer_id=\(user)").first
+                #expect(stored?["first_seen_at"] as? String == stored?["claimed_at"] as? String, "\(time)")
+            }
+        }
     }
 
     /// `first_seen_at` with and without a fraction and with any offset; each is stored as the same instant.

@@ -102,11 +102,13 @@ import Testing
         let client = server.client()
         let session = try client.dashboardSession()
         let parts = session.split(separator: ".").map(String.init)
-        #expect(parts.count == 3)
-        // A later expiry under the same MAC, and another organization's id: both forged.
-        let later = "\(parts[0]).\(Int64(parts[1])! + 3600).\(parts[2])"
-        let otherID = "org_other.\(parts[1]).\(parts[2])"
-        for forged in [later, otherID, parts[0] + ".." + parts[2], session + "x"] {
+        try #require(parts.count == 4)
+        // A later start or expiry under the same MAC, another organization's id, the old format's shape: all forged.
+        let later = "\(parts[0]).\(parts[1]).\(Int64(parts[2])! + 3600).\(parts[3])"
+        let laterStart = "\(parts[0]).\(Int64(parts[1])! + 30).\(parts[2]).\(parts[3])"
+        let otherID = "org_other.\(parts[1]).\(parts[2]).\(parts[3])"
+        let withoutStart = "\(parts[0]).\(parts[2]).\(parts[3])"
+        for forged in [later, laterStart, otherID, withoutStart, parts[0] + "..." + parts[3], session + "x"] {
             let response = try client.dashboardPage("/dashboard", session: forged)
             #expect(response.status == 303, "\(forged)")
         }
@@ -126,11 +128,13 @@ import Testing
         let client = server.client()
         let session = try client.dashboardSession()
         let parts = session.split(separator: ".").map(String.init)
-        #expect(parts.count == 3)
+        try #require(parts.count == 4)
         #expect(try client.dashboardPage("/dashboard", session: session).status == 200)
+        let (id, start, expiry, mac) = (parts[0], parts[1], parts[2], parts[3])
         for variant in [
-            "\(parts[0]).0\(parts[1]).\(parts[2])", "\(parts[0]).00\(parts[1]).\(parts[2])",
-            "\(parts[0]).+\(parts[1]).\(parts[2])", "\(parts[0]).\(parts[1]).\(parts[2].uppercased())",
+            "\(id).0\(start).\(expiry).\(mac)", "\(id).+\(start).\(expiry).\(mac)",
+            "\(id).\(start).0\(expiry).\(mac)", "\(id).\(start).00\(expiry).\(mac)",
+            "\(id).\(start).+\(expiry).\(mac)", "\(id).\(start).\(expiry).\(mac.uppercased())",
         ] {
             let response = try client.dashboardPage("/dashboard", session: variant)
             #expect(response.status == 303, "\(variant)")
@@ -142,6 +146,22 @@ import Testing
             #expect(post.status == 403, "\(variant)")
         }
         #expect(try server.store.configRecords().partners.allSatisfy { $0.name != "Variant" })
+    }
+
+    /// An operator who shortens `--dashboard-session` (a laptop was lost) restarts the node: the sessions it gave
+    /// before end as the new lifetime says, counted from their sign-in, not when the longer one they were given runs
+    /// out. A session of 60 s, 2 s old, under a lifetime of 1 s is over; it lasted its 60 s before.
+    @Test func aShorterSessionLifetimeAfterARestartShortensTheSessionsAlreadyGiven() throws {
+        let server = try TestServer { $0.dashboardSessionLifetime = 60 }
+        defer { server.shutdown() }
+        let session = try server.client().dashboardSession()
+        #expect(try server.client().dashboardPage("/dashboard", session: session).status == 200)
+        try server.restart { $0.dashboardSessionLifetime = 1 }
+        let ended = eventually(within: 5) {
+            (try? server.client().dashboardPage("/dashboard", session: session))?.header("location")
+                == "/dashboard/sign-in"
+        }
+        #expect(ended)
     }
 
     @Test func importingANewSecretKeyEndsTheOrganizationsSessions() throws {

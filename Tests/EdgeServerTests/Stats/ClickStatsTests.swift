@@ -150,6 +150,29 @@ import Testing
         #expect(onePartner.count == 25 && onePartner.allSatisfy { $0.hasSuffix(" part_p7 1/1") })
     }
 
+    /// Over the system's tzdata: only names of the tz database are zones. The other files a zone directory holds
+    /// (`localtime`, the host's own zone; `posixrules`; the `posix/` and `right/` copies; the tables) and `Factory`
+    /// (local time unknown) are refused like an unknown name, and so are paths out of the directory, however they
+    /// are spelled. `localtime`, `posixrules`, `Factory` and the copies were read as zones.
+    @Test func onlyTimeZoneDatabaseNamesAreZones() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        for name in [
+            "localtime", "posixrules", "Factory", "posix/Europe/Paris", "right/Europe/Paris", "posix/UTC",
+            "zone.tab", "zone1970.tab", "tzdata.zi", "leapseconds", "iso3166.tab", "utc", "europe/paris",
+            "..%2Fzoneinfo%2FEurope%2FParis", "%2Fusr%2Fshare%2Fzoneinfo%2FEurope%2FParis", "Europe%2FParis%00",
+            "Europe/Paris%00.tab", "./Europe/Paris",
+        ] {
+            let response = try Self.stats(server, "?timezone=" + name)
+            #expect(response.status == 400, "\(name): \(response.text)")
+            #expect(try response.json["error"]?.stringValue == "invalid_request", "\(name)")
+            #expect(try response.json["message"]?.stringValue?.hasPrefix("timezone must be") == true, "\(name)")
+        }
+        for name in ["UTC", "Etc/UTC", "Europe/Paris", "US/Pacific", "Etc/GMT%2B5", "America/Port-au-Prince"] {
+            #expect(try Self.rows(Self.stats(server, "?timezone=" + name)) == [], "\(name)")
+        }
+    }
+
     @Test func badParametersGet400NamingTheParameter() throws {
         let server = try Self.server()
         defer { server.shutdown() }

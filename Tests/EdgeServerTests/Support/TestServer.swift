@@ -9,7 +9,9 @@ import TestSupport
 /// It stays in this target, not in `TestSupport`, so that the store and core tests build without the server.
 final class TestServer {
     let fixture: StoreFixture
-    let server: EdgeServer
+    private(set) var server: EdgeServer
+    /// What the server was started with, for ``restart(configure:)``.
+    private var configuration: ServerConfiguration
     var directory: String { fixture.directory }
     var store: any Store { fixture.store }
     var port: Int { server.port }
@@ -20,8 +22,8 @@ final class TestServer {
         threads: Int = 2, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         fixture = try StoreFixture(kind, importing: config)
+        var configuration = ServerConfiguration()
         do {
-            var configuration = ServerConfiguration()
             configuration.host = "127.0.0.1"
             configuration.port = 0
             configuration.threads = threads
@@ -33,6 +35,18 @@ final class TestServer {
         } catch {
             fixture.remove()
             throw error
+        }
+        self.configuration = configuration
+        server.start()
+    }
+
+    /// Stops the server and starts another on the same data directory and store, as an operator restarts a node
+    /// with other options: `configure` changes the settings the first one ran with. The port may change.
+    func restart(configure: (inout ServerConfiguration) -> Void) throws {
+        server.stop()
+        configure(&configuration)
+        server = try afterTheDirectoryIsFree { [configuration] in
+            try EdgeServer(configuration: configuration, log: { _ in })
         }
         server.start()
     }

@@ -35,6 +35,8 @@ import Testing
         let before = try fixture.store.configRecords()
         for zone in [
             "Mars/Olympus_Mons", "../etc/passwd", "/etc/passwd", "", "America//New_York", "Europe/Paris\\u0000",
+            // Files of the zone directory that are no zone of the tz database (a file's presence was enough).
+            "localtime", "posixrules", "Factory", "posix/Europe/Paris", "right/Europe/Paris", "leapseconds",
         ] {
             let json = #"{"organizations":[{"id":"org_acme","timezone":"\#(zone)","name":"Renamed"}]}"#
             #expect(throws: StoreError.self, "\(zone)") { try fixture.importJSON(json) }

@@ -266,10 +266,20 @@ import Testing
         #expect(ingester.tornTailCount == 1 && ingester.damagedCount == 0)
     }
 
+    /// The version and flag bytes (5–7) of later formats' headers, and how the log names each.
+    static let laterHeaders: [(version: UInt8, flags: [UInt8], named: String)] = [
+        (3, [0, 0, 0], "journal format 3"), (3, [1, 0, 0], "journal format 3"),
+        (2, [0, 1, 0], "journal format 2 with header flags 0x000100"),
+        (2, [0x80, 0, 0xff], "journal format 2 with header flags 0x8000ff"),
+    ]
+
     /// A rollback: a segment a newer build wrote in a later format (its header whole and checked, its version above
-    /// this build's) is that build's to store. This one leaves it, byte for byte, and says so once, where reading it
-    /// as a damaged header would store what it makes of the frames and delete the file.
-    @Test func aSegmentOfALaterFormatIsKeptForTheBuildThatWroteIt() throws {
+    /// this build's, or this version with the header's flag bytes 5–7 set, which this build keeps zero) is that
+    /// build's to store. This one leaves it, byte for byte, and says so once, where reading it as a damaged header
+    /// would store what it makes of the frames and delete the file. A header with flags set, of this version or a
+    /// later one, was read as damaged.
+    @Test(arguments: laterHeaders)
+    func aSegmentOfALaterFormatIsKeptForTheBuildThatWroteIt(version: UInt8, flags: [UInt8], named: String) throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let journal = try ClickJournal(dataDirectory: fixture.directory)
@@ -277,7 +287,9 @@ import Testing
         let directory = try TestFiles.fixture("upgrade/2026-12-01-bafc58c/journal")
         let original = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + original)))
-        bytes[4] = JournalFrame.formatVersion + 1
+        #expect(bytes[4] == JournalFrame.formatVersion && bytes[5..<8] == [0, 0, 0], "a header of this build's")
+        bytes[4] = version
+        bytes.replaceSubrange(5..<8, with: flags)
         let check = bytes[0..<12].withUnsafeBytes { CRC32C.checksum($0) }
         withUnsafeBytes(of: check.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
         let name = "1767225600000-100-00000001-0.journal"
@@ -293,7 +305,7 @@ import Testing
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
         #expect(log.lines.count == 1, "\(log.lines)")
         #expect(
-            log.lines.first?.contains("\(name) is in journal format 3, newer than this build reads (2): kept") == true,
+            log.lines.first?.contains("\(name) is in \(named), newer than this build reads (2): kept") == true,
             "\(log.lines)")
         #expect(ingester.damagedCount == 0 && ingester.tornTailCount == 0)
         // Not this build's backlog: the journal's room stays free for taps (the reviewer's 8 MiB kept file under a

@@ -137,7 +137,27 @@ import Testing
     @Test func withoutAWindowFirstSeenIsOptional() throws {
         #expect(try resolve(#""code":"LEE""#).1 == nil)
         #expect(
-            try resolve(#""code":"LEE",\#(Self.seen(Self.now - 4_000 * Self.day))"#).1 == Self.now - 4_000 * Self.day)
+            try resolve(#""code":"LEE",\#(Self.seen(Self.now - 2_000 * Self.day))"#).1 == Self.now - 2_000 * Self.day)
         #expect(try resolve(#""code":"LEE",\#(Self.seen(Self.now + Self.day))"#).1 == Self.now)
+    }
+
+    /// A first open before 2020 is a device clock not yet set (1970, 2001, 2010) or no time at all (year 0000), and
+    /// one after the claim a clock that ran ahead, by a second or by centuries: the claim counts from its own time,
+    /// with a window or without, rather than being refused or closed for good.
+    @Test func aFirstOpenBefore2020OrAfterTheClaimCountsAsTheClaimsOwnTime() throws {
+        for text in [
+            "0000-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "1970-01-01T00:03:12.500Z", "2001-01-01T00:00:00Z",
+            "2010-01-01T12:00:00+02:00", "2019-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z",
+            Timestamp.format(Self.now + 1), Timestamp.format(Self.now + 10 * 365 * Self.day),
+        ] {
+            let seen = #""first_seen_at":"\#(text)""#
+            #expect(try resolve(#""code":"SAM20",\#(seen)"#).1 == Self.now, "\(text)")
+            #expect(try resolve(#""code":"LEE",\#(seen)"#).1 == Self.now, "\(text)")
+        }
+        // From 2020-01-01 on, a time is the app's first open: the window judges it.
+        let earliest = #""first_seen_at":"2020-01-01T00:00:00Z""#
+        #expect(refusal(#""code":"SAM20",\#(earliest)"#) == .claimWindowClosed(days: 30))
+        #expect(try resolve(#""code":"LEE",\#(earliest)"#).1 == ClaimRules.earliestFirstSeen)
+        #expect(ClaimRules.earliestFirstSeen == Timestamp.parse("2020-01-01T00:00:00Z"))
     }
 }

@@ -39,6 +39,36 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try parse(#""\ud83d\u0041""#) }
     }
 
+    /// The text a server passes on as it came in, with every escape of half a pair written `\ufffd` (the same six
+    /// bytes) and nothing else touched: not a whole pair, not a `\\ud83d` that is an escaped backslash and text, not
+    /// a member name's escapes or anything outside strings. The result parses strictly, to what `.replaced` read.
+    @Test func unpairedSurrogateEscapesAreWrittenAsTheReplacementCharacter() throws {
+        func replacing(_ text: String) -> String? {
+            JSONParser.replacingUnpairedSurrogateEscapes(in: Array(text.utf8)).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        let cases = [
+            (#""Sam \ud83d""#, #""Sam \ufffd""#), (#""\uDE00x""#, #""\ufffdx""#),
+            (#""\ud83d\u0041""#, #""\ufffd\u0041""#), (#""\ud83d\ud83d\ude00""#, #""\ufffd\ud83d\ude00""#),
+            (#""\udc00\ud800""#, #""\ufffd\ufffd""#), (#""\uD83D\uDE00""#, #""\uD83D\uDE00""#),
+            (#""\\ud83d""#, #""\\ud83d""#),
+            (#"{"\ud83d" : [ "\\\ud83d", 1e3 ] }"#, #"{"\ufffd" : [ "\\\ufffd", 1e3 ] }"#),
+            (" [\"plain\", true, null] ", " [\"plain\", true, null] "),
+        ]
+        for (text, expected) in cases {
+            let replaced = try #require(replacing(text), "\(text)")
+            #expect(replaced == expected, "\(text)")
+            #expect(
+                try JSONParser.parse(Array(replaced.utf8))
+                    == JSONParser.parse(Array(text.utf8), unpairedSurrogates: .replaced),
+                "\(text)")
+        }
+        for invalid in ["", #""\ud83d\u00""#, "[1,]", #""\ud83d"x"#] {
+            #expect(replacing(invalid) == nil, "\(invalid)")
+        }
+    }
+
     @Test func repeatedMemberPathNamesTheFirstRepeat() throws {
         #expect(try parse(#"{"a":1,"b":{"c":[1,{"d":2}]}}"#).repeatedMemberPath == nil)
         #expect(try parse(#"{"a":{"b":1},"c":{"b":2}}"#).repeatedMemberPath == nil, "names repeat across objects")
