@@ -42,6 +42,9 @@ public enum Tolt: Sendable {
 
     /// Claims a partner's code (such as one the user typed at onboarding) for `appUserId`.
     ///
+    /// Pass the code as the user typed it: the edge matches it without case, drops the whitespace and invisible
+    /// characters around it, and reads a full-width `ＳＡＭ２０` (a Japanese, Chinese or Korean keyboard's) as `SAM20`.
+    ///
     /// - Returns: ``ClaimResult/Status/claimed``, or ``ClaimResult/Status/alreadyClaimed`` when the user
     ///   already has a partner (the first code wins; ``ClaimResult/isSameClaim`` when that partner came from this
     ///   same code); a later edge may answer another success status, which arrives with its raw value.

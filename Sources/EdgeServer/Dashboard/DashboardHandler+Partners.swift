@@ -195,11 +195,11 @@ extension DashboardHandler {
 
     /// Refuses a code the partner already holds, in any case (codes match without case for ASCII letters): the
     /// importer would take it as that code and rename it (`SAM20` to `sam20`), so its deactivate address and the
-    /// `{code}` its links send would change, or reactivate it without a word.
+    /// `{code}` its links send would change, or reactivate it without a word. So is one that reads as such a code
+    /// (``reads(_:as:)``), which the importer refuses.
     static func notAlreadyHeld(_ code: String, by partnerID: String, in records: ConfigRecords) throws {
-        let folded = ASCII.lowercased(code)
         guard
-            let held = records.codes.first(where: { $0.partnerID == partnerID && ASCII.lowercased($0.code) == folded }),
+            let held = records.codes.first(where: { $0.partnerID == partnerID && reads(code, as: $0.code) }),
             let partner = records.partners.first(where: { $0.id == partnerID })
         else { return }
         throw StoreError.invalidConfig(
@@ -271,18 +271,24 @@ extension DashboardHandler {
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
     }
 
-    /// The active partner of the organization, other than `partnerID`, that holds `code` as an active code (codes match
-    /// without case for ASCII letters, as links match them: `É` is not `é`). The importer only warns about such a code
-    /// (an import file may mean it); the dashboard refuses it, since a code two active partners share stops working for
-    /// both (links `404`, claims `409`).
+    /// Whether `code` reads as `held`: the same code in any case (codes match without case for ASCII letters, as links
+    /// match them: `É` is not `é`), or a lookalike of it (``CodeLookalikes``: `CAFE` and U+0301 for `CAFÉ`, the
+    /// full-width `ＳＡＭ２０` for `SAM20`, which links and claims now take for it).
+    static func reads(_ code: String, as held: String) -> Bool {
+        ASCII.lowercased(held) == ASCII.lowercased(code) || CodeLookalikes.kind(held, code) != nil
+    }
+
+    /// The active partner of the organization, other than `partnerID`, that holds `code`, or a code it reads as
+    /// (``reads(_:as:)``), as an active code. The importer only warns about such a code (an import file may mean it);
+    /// the dashboard refuses it, since a code two active partners share stops working for both (links `404`, claims
+    /// `409`), and a lookalike of another partner's code leaves a person reaching one or the other by how they type it.
     static func activeHolder(
         of code: String, in records: ConfigRecords, organizationID: String, except partnerID: String? = nil
     ) -> PartnerRecord? {
         let programs = Set(records.programs.filter { $0.organizationID == organizationID }.map(\.id))
-        let folded = ASCII.lowercased(code)
         let holders = Set(
-            records.codes.filter { $0.active && ASCII.lowercased($0.code) == folded && $0.partnerID != partnerID }.map(
-                \.partnerID))
+            records.codes.filter { $0.active && $0.partnerID != partnerID && reads(code, as: $0.code) }.map(\.partnerID)
+        )
         return records.partners.first {
             holders.contains($0.id) && programs.contains($0.programID) && $0.status == "active"
         }

@@ -43,7 +43,7 @@ extension APIHandler {
                 throw ClaimFailure.unknownPublicKey
             }
             if let existing = try reader.customer(organizationID: organization.id, customerID: claim.appUserID) {
-                return alreadyClaimed(existing, by: claim)
+                return alreadyClaimed(existing, by: claim, table: table, publicKey: organization.publicKey)
             }
             let now = Clock.epochMilliseconds()
             let (target, firstSeenAt) = try ClaimRules.resolve(
@@ -56,25 +56,36 @@ extension APIHandler {
             // Not created: a racing claim for the same user won, and the store read it back.
             return result.created
                 ? success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)
-                : alreadyClaimed(result.customer, by: claim)
+                : alreadyClaimed(result.customer, by: claim, table: table, publicKey: organization.publicKey)
         } catch let failure as ClaimFailure {
             throw APIError(status: failure.status, code: failure.code, message: failure.message)
         }
     }
 
     /// `already_claimed`, with `same_claim`: whether the user's partner was claimed with this claim's code (in any
-    /// case) or, for a click claim, its click. It tells an app whose first answer was lost (or that claims again on
-    /// a later launch) that its code did apply, apart from a user whom another code had brought first.
-    private func alreadyClaimed(_ existing: CustomerRecord, by claim: ClaimRequest) -> APIResponse {
+    /// case, or the code it matches: the full-width `ＳＡＭ２０` matches `SAM20`) or, for a click claim, its click. It
+    /// tells an app whose first answer was lost (or that claims again on a later launch) that its code did apply,
+    /// apart from a user whom another code had brought first (never by canonical equivalence or a fold alone: another
+    /// partner's lookalike code is another code).
+    private func alreadyClaimed(
+        _ existing: CustomerRecord, by claim: ClaimRequest, table: LinkTable, publicKey: String
+    ) -> APIResponse {
         let sameClaim =
             if let clickID = claim.clickID {
                 existing.clickID == clickID
             } else if let code = claim.code {
-                ASCII.sameCode(existing.code, code)
+                ASCII.sameCode(existing.code, code) || Self.matches(code, existing, table: table, publicKey: publicKey)
             } else {
                 false
             }
         return success(status: "already_claimed", appUserID: claim.appUserID, sameClaim: sameClaim)
+    }
+
+    /// Whether `code` matches, in the link table, the code `existing` was claimed with.
+    private static func matches(_ code: String, _ existing: CustomerRecord, table: LinkTable, publicKey: String) -> Bool
+    {
+        guard case .target(let target)? = table.match(publicKey: publicKey, code: code) else { return false }
+        return target.partnerID == existing.partnerID && ASCII.sameCode(target.code, existing.code)
     }
 
     private func success(status: String, appUserID: String, sameClaim: Bool?) -> APIResponse {

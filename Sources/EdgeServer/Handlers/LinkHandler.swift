@@ -96,15 +96,10 @@ final class LinkHandler {
             // exist, and the client should come back.
             guard generation != 0 else { return sendNoConfiguration(to: responder) }
             let code = UnsafeRawBufferPointer(rebasing: buffer[..<length])
-            var match = table.match(publicKey: publicKey, lowercasedCode: code)
-            if match == nil {
-                // A zero-width space or bidirectional mark pasted with the code: dropped, as claims drop it.
-                let kept = InvisibleCharacters.trimmed(code)
-                if kept.count != length && !kept.isEmpty {
-                    match = table.match(
-                        publicKey: publicKey, lowercasedCode: UnsafeRawBufferPointer(rebasing: code[kept]))
-                }
-            }
+            // A miss is probed again (a zero-width space pasted with the code, `ＳＡＭ２０` typed), as claims are.
+            let match =
+                table.match(publicKey: publicKey, lowercasedCode: code)
+                ?? table.matchAfterMiss(publicKey: publicKey, lowercasedCode: code)
             let userAgent = request.header(.userAgent)
             var caller = UserAgentClass(label: .bot, platform: .other)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: request.method == .head) {

@@ -42,12 +42,15 @@ enum PageField: Int, CaseIterable, Sendable {
 }
 
 /// An HTML template compiled once at start-up: `{{field}}` shows a value HTML-escaped (a markup field as it is),
-/// `{{#field}}…{{/field}}` shows its content only when the field has a value, and `{{^field}}…{{/field}}` only
-/// when it has none.
+/// `{{field|bidi}}` the same between Unicode's isolates when it holds a right-to-left letter (``BidiIsolation``: for
+/// `<title>` and attributes, which cannot hold a `<bdi>`), `{{#field}}…{{/field}}` shows its content only when the
+/// field has a value, and `{{^field}}…{{/field}}` only when it has none.
 struct PageTemplate: Sendable {
     enum Step: Sendable {
         case literal(Range<Int>)
         case field(PageField)
+        /// A `{{field|bidi}}`.
+        case isolatedField(PageField)
         /// Skips to the step after `end`, the section's last step (itself when empty), when the field has no
         /// value.
         case section(PageField, end: Int)
@@ -59,12 +62,17 @@ struct PageTemplate: Sendable {
     private let steps: [Step]
     /// How many times each field is shown, for sizing the output.
     private let occurrences: [Int]
+    /// How many of those are `{{field|bidi}}`, each of which may take the 6 bytes of two isolates.
+    private let isolatedOccurrences: Int
+
+    static let isolatedSuffix = "|bidi"
 
     init(_ source: String) throws {
         text = Array(source.utf8)
         var steps: [Step] = []
         var open: [(field: PageField, step: Int, inverted: Bool)] = []
         var occurrences = [Int](repeating: 0, count: PageField.allCases.count)
+        var isolatedOccurrences = 0
         var index = 0
         var literalStart = 0
         while index < text.count {
@@ -78,6 +86,8 @@ struct PageTemplate: Sendable {
             var name = String(decoding: text[index + 2..<close], as: UTF8.self)
             let marker = name.first
             if marker == "#" || marker == "^" || marker == "/" { name.removeFirst() }
+            let isolated = marker != "#" && marker != "^" && marker != "/" && name.hasSuffix(Self.isolatedSuffix)
+            if isolated { name.removeLast(Self.isolatedSuffix.count) }
             guard let field = PageField(name: name) else { throw TemplateError(reason: "unknown field \(name)") }
             switch marker {
             case "#", "^":
@@ -92,7 +102,8 @@ struct PageTemplate: Sendable {
                     ? .invertedSection(field, end: steps.count - 1) : .section(field, end: steps.count - 1)
             default:
                 occurrences[field.rawValue] += 1
-                steps.append(.field(field))
+                if isolated { isolatedOccurrences += 1 }
+                steps.append(isolated ? .isolatedField(field) : .field(field))
             }
             index = close + 2
             literalStart = index
@@ -101,11 +112,12 @@ struct PageTemplate: Sendable {
         guard open.isEmpty else { throw TemplateError(reason: "unclosed section") }
         self.steps = steps
         self.occurrences = occurrences
+        self.isolatedOccurrences = isolatedOccurrences
     }
 
     /// The most bytes a rendering can take when each field's raw value is at most `length(field)` bytes.
     func maximumLength(_ length: (PageField) -> Int) -> Int {
-        var total = text.count
+        var total = text.count + isolatedOccurrences * 6
         for field in PageField.allCases {
             let expansion = field.isMarkup ? 1 : HTMLEscaping.maximumExpansion
             total += occurrences[field.rawValue] * length(field) * expansion
@@ -126,6 +138,12 @@ struct PageTemplate: Sendable {
                     var escaping = EscapingWriter(writer: writer)
                     _ = value(field, &escaping)
                     writer = escaping.writer
+                case .isolatedField(let field):
+                    let start = writer.count
+                    var escaping = EscapingWriter(writer: writer)
+                    _ = value(field, &escaping)
+                    writer = escaping.writer
+                    BidiIsolation.isolate(&writer, from: start)
                 case .section(let field, let end):
                     var probe = EscapingWriter(writer: ByteWriter(base: writer.base, capacity: 0))
                     if !value(field, &probe) { index = end }

@@ -50,7 +50,8 @@ struct PageWords: Sendable {
     /// `[[key|isolated]]`, for a text in an element's content, also puts each `{{field}}` of the text in a `<bdi>`,
     /// so that a name in another script's direction (Hebrew, Arabic) is laid out on its own and does not pull the
     /// punctuation or words next to it into its direction. Attributes and `<title>` cannot hold markup: there the
-    /// plain `[[key]]` is used.
+    /// plain `[[key]]` is used, whose fields become `{{field|bidi}}`, isolated with Unicode's isolates instead when
+    /// the value holds a right-to-left letter (``BidiIsolation``).
     func localize(_ source: String) throws -> String {
         let bytes = Array(source.utf8)
         var out: [UInt8] = []
@@ -65,7 +66,12 @@ struct PageWords: Sendable {
                 if isolated { key.removeLast(Self.isolatedSuffix.count) }
                 guard let text = text(key) else { throw TemplateError(reason: "no words for [[\(key)]]") }
                 let escaped = HTMLEscaping.escape(text)
-                out.append(contentsOf: isolated ? Self.isolatingFields(escaped) : escaped)
+                out.append(
+                    contentsOf: Self.replacingFields(in: escaped) { field in
+                        isolated
+                            ? Array("<bdi>{{".utf8) + field + Array("}}</bdi>".utf8)
+                            : Array("{{".utf8) + field + Array((PageTemplate.isolatedSuffix + "}}").utf8)
+                    })
                 index = close.key + 2
             } else {
                 out.append(bytes[index])
@@ -94,18 +100,16 @@ struct PageWords: Sendable {
         return (index, isolated)
     }
 
-    /// `text` with each `{{field}}` as `<bdi>{{field}}</bdi>`.
-    private static func isolatingFields(_ text: [UInt8]) -> [UInt8] {
+    /// `text` with each `{{field}}` as `replacement` makes it from the field's name.
+    private static func replacingFields(in text: [UInt8], _ replacement: (ArraySlice<UInt8>) -> [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var index = 0
         while index < text.count {
             if text[index...].starts(with: Array("{{".utf8)),
-                let end = text[(index + 2)...].firstRange(of: Array("}}".utf8))?.upperBound
+                let close = text[(index + 2)...].firstRange(of: Array("}}".utf8))
             {
-                out.append(contentsOf: "<bdi>".utf8)
-                out.append(contentsOf: text[index..<end])
-                out.append(contentsOf: "</bdi>".utf8)
-                index = end
+                out.append(contentsOf: replacement(text[(index + 2)..<close.lowerBound]))
+                index = close.upperBound
             } else {
                 out.append(text[index])
                 index += 1

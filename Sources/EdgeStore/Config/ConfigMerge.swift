@@ -218,19 +218,22 @@ struct ConfigMerge {
             // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
             // does not touch).
             let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
-            // Canonically equal (Swift's `==`) in either ASCII case, but not the same bytes: it would read as that
-            // code and be another (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`).
-            let upper = ASCII.uppercased(code.code)
+            // Reads as a code the partner holds (CodeLookalikes): canonically equal, it would be another code
+            // (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`); equal once folded (`ＳＡＭ２０` for `SAM20`),
+            // its other spellings would match both codes of the one partner.
             if stored == nil,
-                let lookalike = existing.codes.first(where: {
-                    $0.partnerID == id && (ASCII.lowercased($0.code) == folded || ASCII.uppercased($0.code) == upper)
-                })
+                let (lookalike, kind) = existing.codes.lazy.filter({ $0.partnerID == id }).compactMap({ stored in
+                    CodeLookalikes.kind(stored.code, code.code).map { (stored, $0) }
+                }).first
             {
+                let consequence =
+                    kind == .canonical
+                    ? "links and claims would take it for another code"
+                    : "links and claims take it for the stored code already"
                 throw StoreError.invalidConfig(
                     "\(codePath): \(code.code) looks the same as the partner's code \(lookalike.code) but is written "
                         + "with other Unicode characters (\(Self.codePoints(code.code)) against "
-                        + "\(Self.codePoints(lookalike.code))); links and claims would take it for another code: use "
-                        + "the stored spelling")
+                        + "\(Self.codePoints(lookalike.code))); \(consequence): use the stored spelling")
             }
             let record = CodeRecord(
                 reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
@@ -278,9 +281,11 @@ struct ConfigMerge {
     }
 
     /// Active codes of two active partners of one organization that read the same but are written with other code
-    /// points (`CAFÉ` as U+00C9, and as `E` with U+0301; `KING` with the Kelvin sign): links and claims match codes by
-    /// their bytes, so both work, and a person who types the code reaches the partner whose spelling the keyboard
-    /// makes. Accepted, as a shared code is (data can come from elsewhere), with a warning naming both.
+    /// points (``CodeLookalikes``): `CAFÉ` as U+00C9, and as `E` with U+0301, or `KING` with the Kelvin sign, which
+    /// links and claims tell apart, so a person who types the code reaches the partner whose spelling the keyboard
+    /// makes; `SAM20` and the full-width `ＳＡＭ２０`, each of which matches as written, while any other spelling
+    /// (`ｓａｍ２０`) matches both and is refused as a shared code. Accepted, as a shared code is (data can come from
+    /// elsewhere), with a warning naming both.
     private func lookalikeCodeWarnings() -> [String] {
         let organizationOfProgram = Dictionary(
             existing.programs.map { ($0.id, $0.organizationID) }, uniquingKeysWith: { first, _ in first })
@@ -289,27 +294,33 @@ struct ConfigMerge {
             organizationOfPartner[partner.id] = organizationOfProgram[partner.programID]
         }
         // Swift's String hashing and `==` are canonical equivalence: a key gathers every spelling that reads the same.
-        var lower: [String: [CodeRecord]] = [:]
-        var upper: [String: [CodeRecord]] = [:]
+        // One table per key of CodeLookalikes, canonical ones first, so a pair of both kinds is told as canonical.
+        var groups: [[String: [CodeRecord]]] = [[:], [:], [:]]
         for code in existing.codes where code.active {
             guard let organization = organizationOfPartner[code.partnerID] else { continue }
-            lower[organization + "\u{0}" + ASCII.lowercased(code.code), default: []].append(code)
-            upper[organization + "\u{0}" + ASCII.uppercased(code.code), default: []].append(code)
+            for (position, key) in CodeLookalikes.keys(code.code).enumerated() {
+                groups[position][organization + "\u{0}" + key.key, default: []].append(code)
+            }
         }
         var warnings: [String] = []
         var seen: Set<[[UInt8]]> = []
-        for (key, codes) in lower.sorted(by: { $0.key < $1.key }) + upper.sorted(by: { $0.key < $1.key }) {
+        for (key, codes) in groups.flatMap({ $0.sorted(by: { $0.key < $1.key }) }) {
             let first = codes[0]
-            for other in codes.dropFirst()
-            where other.partnerID != first.partnerID && !ASCII.sameCode(other.code, first.code) {
+            for other in codes.dropFirst() where other.partnerID != first.partnerID {
+                guard let kind = CodeLookalikes.kind(first.code, other.code) else { continue }
                 let pair = [Array(first.code.utf8), Array(other.code.utf8)].sorted { $0.lexicographicallyPrecedes($1) }
                 guard seen.insert(pair).inserted else { continue }
                 let organization = String(key.prefix { $0 != "\u{0}" })
+                let consequence =
+                    kind == .canonical
+                    ? "links and claims tell them apart, so a person who types the code reaches whichever spelling "
+                        + "the keyboard makes"
+                    : "each matches as written (in any ASCII case), and a spelling between the two (part "
+                        + "full-width, say) matches both and is refused as a shared code is (links 404, claims 409)"
                 warnings.append(
                     "code \(first.code) of \(first.partnerID) and code \(other.code) of \(other.partnerID) (\(organization)) "
                         + "read the same but are written with other Unicode characters (\(Self.codePoints(first.code)) "
-                        + "and \(Self.codePoints(other.code))): links and claims tell them apart, so a person who types "
-                        + "the code reaches whichever spelling the keyboard makes")
+                        + "and \(Self.codePoints(other.code))): \(consequence)")
             }
         }
         return warnings

@@ -28,11 +28,17 @@ public final class LinkTable: Sendable {
     private let organizationBySecretKey: [String: Int]
     private let matches: [Match]
     private let index: ByteKeyTable
+    /// The matches of codes folded by ``CompatibilityCharacters``, probed only after a miss: only keys that a code
+    /// written with a compatibility form (`ＳＡＭ２０`, `ﬁx`) folds to are here, with every code that folds to them,
+    /// so a configuration of plain codes leaves it empty.
+    private let foldedMatches: [Match]
+    private let foldedIndex: ByteKeyTable
     private let targetsByReference: [UInt32: LinkTarget]
     private let programsByID: [String: ProgramRecord]
 
     /// Builds the table. Only active codes of active partners take part in matching; a code that folds to
-    /// the same lower case for two partners of one organization becomes a ``Match/conflict``.
+    /// the same lower case for two partners of one organization becomes a ``Match/conflict``, and so does a folded
+    /// key (``CompatibilityCharacters``) that codes of two partners fold to.
     public init(_ records: ConfigRecords) {
         revision = records.revision
         organizations = records.organizations
@@ -62,6 +68,7 @@ public final class LinkTable: Sendable {
         var byReference: [UInt32: LinkTarget] = [:]
         var grouped: [[UInt8]: [LinkTarget]] = [:]
         var order: [[UInt8]] = []
+        var folded = FoldedKeys()
         for code in records.codes {
             guard let partner = partners[code.partnerID], let program = settings[partner.programID],
                 let position = organizationIndex[program.record.organizationID]
@@ -70,33 +77,67 @@ public final class LinkTable: Sendable {
                 code: code, partner: partner, program: program, publicKey: records.organizations[position].publicKey)
             byReference[code.reference] = target
             guard target.isActive else { continue }
-            let key =
-                Array(records.organizations[position].publicKey.utf8) + [0]
-                + Array(code.code.utf8).map(ASCII.lowercased)
+            let prefix = Array(records.organizations[position].publicKey.utf8) + [0]
+            let key = prefix + Array(code.code.utf8).map(ASCII.lowercased)
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(target)
+            folded.add(target, key: key, prefix: prefix)
         }
         var matches: [Match] = []
         var conflicts: [Conflict] = []
         var entries: [(key: [UInt8], value: Int)] = []
         for key in order {
             let targets = grouped[key]!
-            let partnerIDs = Set(targets.map(\.partnerID))
             entries.append((key, matches.count))
-            if partnerIDs.count > 1 {
-                matches.append(.conflict)
+            matches.append(Self.match(targets))
+            if case .conflict = matches.last {
                 conflicts.append(
                     Conflict(
                         organizationID: targets[0].organizationID, code: targets[0].code,
-                        partnerIDs: partnerIDs.sorted()))
-            } else {
-                matches.append(.target(targets[0]))
+                        partnerIDs: Set(targets.map(\.partnerID)).sorted()))
             }
         }
         self.matches = matches
         self.conflicts = conflicts
         self.index = ByteKeyTable(entries)
+        (foldedMatches, foldedIndex) = folded.table()
         targetsByReference = byReference
+    }
+
+    /// What codes that share a key match: their target when one partner holds them all, else a conflict.
+    static func match(_ targets: [LinkTarget]) -> Match {
+        guard targets.allSatisfy({ $0.partnerID == targets[0].partnerID }) else { return .conflict }
+        return .target(targets[0])
+    }
+
+    /// The folded keys of the active codes, gathered while the table is built.
+    private struct FoldedKeys {
+        private var groups: [[UInt8]: [(target: LinkTarget, isPlain: Bool)]] = [:]
+        private var order: [[UInt8]] = []
+        /// The keys that a code written with a compatibility form folds to: only these go into the table.
+        private var styled: Set<[UInt8]> = []
+
+        mutating func add(_ target: LinkTarget, key: [UInt8], prefix: [UInt8]) {
+            // A code of ASCII alone folds to its own key: no fold to compute.
+            let foldedKey =
+                target.codeBytes.allSatisfy({ $0 < 0x80 }) ? key : prefix + CompatibilityCharacters.folded(target.code)
+            if groups[foldedKey] == nil { order.append(foldedKey) }
+            groups[foldedKey, default: []].append((target, foldedKey == key))
+            if foldedKey != key { styled.insert(foldedKey) }
+        }
+
+        /// The matches and their index. A key one partner's codes share matches the plain one among them (`SAM20`
+        /// before `ＳＡＭ２０`, which the importer no longer lets a partner hold together), else the first.
+        func table() -> ([Match], ByteKeyTable) {
+            var matches: [Match] = []
+            var entries: [(key: [UInt8], value: Int)] = []
+            for key in order where styled.contains(key) {
+                let codes = groups[key]!
+                entries.append((key, matches.count))
+                matches.append(LinkTable.match(codes.filter(\.isPlain).map(\.target) + codes.map(\.target)))
+            }
+            return (matches, ByteKeyTable(entries))
+        }
     }
 
     /// The match for a public key and an already lower-cased code, with no allocation.
@@ -105,11 +146,41 @@ public final class LinkTable: Sendable {
         index.value(first: publicKey, second: lowercasedCode).map { matches[$0] }
     }
 
-    /// The match for a public key and a code in any case.
+    /// The match for a code that matched nothing as it is (``match(publicKey:lowercasedCode:)``), already
+    /// lower-cased, with no allocation: the code without the invisible formatting characters around it
+    /// (``InvisibleCharacters``: a zero-width space or bidirectional mark pasted with it), and then that code folded
+    /// (``CompatibilityCharacters``: `ＳＡＭ２０` typed with an input method, `ﬁx` copied from a styled bio), which
+    /// matches a code that folds the same. A code held as it was typed has matched before either: a stored full-width
+    /// code is matched exactly first. A folded key that codes of two partners fold to is a ``Match/conflict``.
+    @inline(never)
+    public func matchAfterMiss(publicKey: UnsafeRawBufferPointer, lowercasedCode code: UnsafeRawBufferPointer)
+        -> Match?
+    {
+        let kept = InvisibleCharacters.trimmed(code)
+        guard !kept.isEmpty else { return nil }
+        let trimmed = UnsafeRawBufferPointer(rebasing: code[kept])
+        if kept.count != code.count, let match = match(publicKey: publicKey, lowercasedCode: trimmed) { return match }
+        // A fold that does not fit is longer than any stored code's fold.
+        let capacity = CompatibilityCharacters.maximumFoldedLength(of: CodeRules.maximumLength)
+        return withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+            guard let length = CompatibilityCharacters.fold(trimmed, into: buffer) else { return nil }
+            let folded = UnsafeRawBufferPointer(rebasing: buffer[..<length])
+            if let position = foldedIndex.value(first: publicKey, second: folded) { return foldedMatches[position] }
+            // Folded to a plain code's key (`ＳＡＭ２０` to `sam20`).
+            return folded.elementsEqual(trimmed) ? nil : match(publicKey: publicKey, lowercasedCode: folded)
+        }
+    }
+
+    /// The match for a public key and a code in any case, as a link matches it: as it is, else as
+    /// ``matchAfterMiss(publicKey:lowercasedCode:)`` finds it.
     public func match(publicKey: String, code: String) -> Match? {
         let key = Array(publicKey.utf8)
         let folded = Array(code.utf8).map(ASCII.lowercased)
-        return key.withUnsafeBytes { key in folded.withUnsafeBytes { match(publicKey: key, lowercasedCode: $0) } }
+        return key.withUnsafeBytes { key in
+            folded.withUnsafeBytes {
+                match(publicKey: key, lowercasedCode: $0) ?? matchAfterMiss(publicKey: key, lowercasedCode: $0)
+            }
+        }
     }
 
     /// The organization whose public key this is.

@@ -47,7 +47,10 @@ import Testing
     /// Words are HTML-escaped as they go into the markup, and their `{{field}}` values stay fields.
     @Test func wordsAreEscapedAndKeepTheirFields() throws {
         let words = try PageWords(.french, source: "a = l'app <b> {{partner_name}}\n# comment\n\nb=x")
-        #expect(try words.localize("<p>[[a]]|[[b]]|[[lang]]</p>") == "<p>l&#39;app &lt;b&gt; {{partner_name}}|x|fr</p>")
+        // Elsewhere (a `<title>`, an attribute: no markup), with Unicode's isolates when a value is right-to-left.
+        #expect(
+            try words.localize("<p>[[a]]|[[b]]|[[lang]]</p>") == "<p>l&#39;app &lt;b&gt; {{partner_name|bidi}}|x|fr</p>"
+        )
         #expect(throws: TemplateError.self) { try words.localize("[[missing]]") }
         // In an element's content, each value of the text is isolated for the bidirectional algorithm.
         #expect(try words.localize("<p>[[a|isolated]]</p>") == "<p>l&#39;app &lt;b&gt; <bdi>{{partner_name}}</bdi></p>")

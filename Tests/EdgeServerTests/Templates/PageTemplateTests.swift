@@ -64,6 +64,29 @@ import Testing
         #expect(template.maximumLength { $0 == .qrSVG ? 100 : 0 } == "{{qr_svg}}".utf8.count + 100)
     }
 
+    /// `{{field|bidi}}` (a `<title>`'s or an attribute's value) is put between U+2068 and U+2069 when it holds a
+    /// right-to-left letter, escaped as ever; any other value is written as `{{field}}` is, and the page is sized for
+    /// the isolates.
+    @Test func anIsolatedFieldGetsUnicodeIsolatesOnlyWhenItHoldsARightToLeftLetter() throws {
+        let source = "<title>{{app_name|bidi}}: {{code|bidi}}</title>"
+        #expect(try render(source, [.appName: "Acme <1>", .code: "SAM20"]) == "<title>Acme &lt;1&gt;: SAM20</title>")
+        #expect(
+            try render(source, [.appName: "متجر <1>", .code: "SAM20"])
+                == "<title>\u{2068}متجر &lt;1&gt;\u{2069}: SAM20</title>")
+        #expect(
+            try render(source, [.appName: "Café", .code: "A\u{5D0}"]) == "<title>Café: \u{2068}A\u{5D0}\u{2069}</title>"
+        )
+        for rightToLeft in ["\u{5D0}", "\u{627}", "\u{7C0}", "\u{FB1D}", "\u{FEFC}", "\u{10900}", "\u{1E900}"] {
+            #expect(try render("{{code|bidi}}", [.code: rightToLeft]) == "\u{2068}\(rightToLeft)\u{2069}")
+        }
+        for leftToRight in ["\u{58F}", "\u{900}", "\u{FB1C}", "\u{FEFF}", "東京", "Ж", ""] {
+            #expect(try render("{{code|bidi}}", [.code: leftToRight]) == leftToRight)
+        }
+        let template = try PageTemplate(source)
+        #expect(template.maximumLength { _ in 0 } == source.utf8.count + 12, "the two isolates of each value")
+        #expect(throws: TemplateError.self) { try PageTemplate("{{code|other}}") }
+    }
+
     /// Renders `source` with `values`; a field missing from `values` has no value.
     private func render(_ source: String, _ values: [PageField: String]) throws -> String {
         let template = try PageTemplate(source)

@@ -161,6 +161,33 @@ import Testing
         #expect(elsewhere.warnings.filter { $0.contains("read the same") }.count == 2, "only org_acme's pairs")
     }
 
+    /// Another partner's code in full-width or another compatibility form (`ＳＡＭ２０`, `ﬁx` beside `FIX`): each
+    /// matches as written, and a spelling between them matches both, so the import warns, naming both (it said
+    /// nothing), as for a canonical lookalike; a pair that is both kinds (the Kelvin sign) is told once, as canonical.
+    @Test(arguments: StoreKind.allCases) func compatibilityLookalikesOfTwoPartnersAreAcceptedWithAWarning(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let report = try fixture.importJSON(
+            #"""
+            {"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[
+              {"id":"part_x","name":"X","codes":[{"code":"FIX"},{"code":"KING"}]},
+              {"id":"part_y","name":"Y","codes":[{"code":"\uff33\uff21\uff2d\uff12\uff10"},{"code":"\ufb01x"},
+                {"code":"\u212aING"}]}]}]}]}
+            """#)
+        #expect(report.changes.count == 7, "accepted: \(report.changes)")
+        let lookalikes = report.warnings.filter { $0.contains("read the same") }
+        #expect(lookalikes.count == 3, "\(report.warnings)")
+        #expect(
+            lookalikes.contains {
+                $0.contains("part_sam") && $0.contains("part_y") && $0.contains("U+FF33")
+                    && $0.contains("refused as a shared")
+            })
+        #expect(lookalikes.contains { $0.contains("U+FB01") && $0.contains("part_x") && $0.contains("matches both") })
+        #expect(lookalikes.contains { $0.contains("U+212A") && $0.contains("tell them apart") })
+    }
+
     /// org_acme's `SAM20` given as `sam20` to part_kim while org_demo's part_demo holds `Sam20`: a code is per
     /// organization (`/a/<public_key>/<code>`), so only the holders that make the code 404 and claims 409 are named,
     /// active partners of that organization holding it active.

@@ -465,6 +465,21 @@ import Testing
             #expect(error.message.contains(shown), "\(error.message)")
             #expect(try samCodes() == before)
         }
+        // Full-width or another compatibility form of a code the partner holds: links and claims take it for that
+        // code already.
+        for (code, shown) in [
+            (
+                "\\uff33\\uff21\\uff2d\\uff12\\uff10",
+                "U+FF33 U+FF21 U+FF2D U+FF12 U+FF10 against U+0053 U+0041 U+004D U+0032 U+0030"
+            ),
+            ("\\u24c01", "U+24C0 U+0031 against U+004B U+0031"),
+        ] {
+            let error = try #require(throws: StoreError.self, "\(code)") {
+                try fixture.importJSON(Self.partner(#""codes":[{"code":"\#(code)"}]"#))
+            }
+            #expect(error.message.contains(shown) && error.message.contains("for the stored code"), "\(error.message)")
+            #expect(try samCodes() == before)
+        }
         // Two spellings in one document: the second is refused as well.
         #expect(throws: StoreError.self) {
             try fixture.importJSON(Self.partner(#""codes":[{"code":"\u00c51"},{"code":"\u212b1"}]"#))

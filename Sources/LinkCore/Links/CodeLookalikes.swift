@@ -1,0 +1,34 @@
+/// Codes that read as one code to a person but are other bytes: what the importer refuses for one partner and warns
+/// about between partners, and the dashboard refuses.
+///
+/// Links and claims match a code by its bytes, ASCII letters folded (``ASCII/sameCode(_:_:)``), and, when nothing
+/// matched so, by its fold (``CompatibilityCharacters``). Two kinds of lookalike follow:
+/// - **canonical**: equal by Unicode canonical equivalence (Swift's `==`) with ASCII letters in either case, `CAFÉ` as
+///   U+00C9 and as `E` with U+0301, `KING` with the Kelvin sign. Links and claims tell them apart: each spelling
+///   reaches its own code, and a person reaches whichever spelling the keyboard makes.
+/// - **compatibility**: equal once folded, `ＳＡＭ２０` (full-width) and `SAM20`, `ﬁx` and `FIX`. Each spelling
+///   reaches its own code when typed exactly so; any other spelling that folds the same (`ｓａｍ２０`) matches both,
+///   which is one code held twice: a conflict when two partners hold them.
+public enum CodeLookalikes {
+    public enum Kind: Sendable, Equatable {
+        case canonical, compatibility
+    }
+
+    /// The keys under which `code` reads as others: two codes that share a key (of the same kind) are lookalikes,
+    /// unless they are the same code. Canonical keys are compared with `==` (canonical equivalence), so group them
+    /// in a `Dictionary`, whose hashing agrees.
+    public static func keys(_ code: String) -> [(key: String, kind: Kind)] {
+        [
+            (ASCII.lowercased(code), .canonical), (ASCII.uppercased(code), .canonical),
+            (String(decoding: CompatibilityCharacters.folded(code), as: UTF8.self), .compatibility),
+        ]
+    }
+
+    /// How two codes that are not the same code (``ASCII/sameCode(_:_:)``) read alike, or `nil` when they do not:
+    /// canonical first, since a canonical lookalike is also told apart by links.
+    public static func kind(_ first: String, _ second: String) -> Kind? {
+        guard !ASCII.sameCode(first, second) else { return nil }
+        for ((key, kind), (other, _)) in zip(keys(first), keys(second)) where key == other { return kind }
+        return nil
+    }
+}
