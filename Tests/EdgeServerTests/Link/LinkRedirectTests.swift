@@ -144,17 +144,23 @@ import Testing
         #expect(clicks.filter { $0.id != sentinel }.map(\.code) == ["BARE1"])
     }
 
-    /// A zero-width space, byte-order mark or bidirectional mark pasted with the code is dropped around it, as claims
-    /// drop it; inside a code, or with nothing else, it is still no code.
+    /// Whitespace, a zero-width space, byte-order mark or bidirectional mark pasted with the code is dropped around it,
+    /// as claims drop it; inside a code, or with nothing else, it is still no code.
     @Test func invisibleCharactersAroundTheCodeAreDropped() throws {
         let server = try TestServer()
         defer { server.shutdown() }
-        for path in ["/a/pk_acme/SAM20%E2%80%8B", "/a/pk_acme/%EF%BB%BFsam20", "/a/pk_acme/%E2%80%8ESAM20%E2%80%8F"] {
+        for path in [
+            "/a/pk_acme/SAM20%E2%80%8B", "/a/pk_acme/%EF%BB%BFsam20", "/a/pk_acme/%E2%80%8ESAM20%E2%80%8F",
+            "/a/pk_acme/SAM20%20", "/a/pk_acme/%09SAM20%0A", "/a/pk_acme/%C2%A0SAM20%E3%80%80",
+        ] {
             let response = try server.client().request("GET", path, headers: [("User-Agent", Agents.iPhone)])
             #expect(response.status == 302, "\(path)")
             #expect(response.header("location")?.hasPrefix("myapp://claim?tolt_code=SAM20&tolt_click=clk_") == true)
         }
-        for path in ["/a/pk_acme/SA%E2%80%8BM20", "/a/pk_acme/%E2%80%8B", "/a/pk_acme/NOPE%E2%80%8B"] {
+        for path in [
+            "/a/pk_acme/SA%E2%80%8BM20", "/a/pk_acme/%E2%80%8B", "/a/pk_acme/NOPE%E2%80%8B", "/a/pk_acme/SA%20M20",
+            "/a/pk_acme/%20",
+        ] {
             let response = try server.client().request("GET", path, headers: [("User-Agent", Agents.iPhone)])
             #expect(response.status == 404, "\(path)")
         }
