@@ -253,6 +253,20 @@ struct UserAgentFamilyTests {
         // ... and names the Watch's and Windows' rules must not catch.
         "Watchdog/2.1",
         "Winkbox/1.0",
+        // Issue 15, thirteenth pass: clients that write their OS and CPU in their own format, read as a person's OS
+        // before (reference-agents.tsv): Elastic's Beats, Kubernetes' client-go, Docker's engine, Gradle, Grafana
+        // Alloy, NuGet (over LINE's " line/"), the AWS and Azure SDKs, Node.js libraries on universal-user-agent.
+        "Elastic-Metricbeat/9.1.1 (windows; amd64; 8f3c2e1; 2025-08-01 12:00:00 +0000 UTC; Standalone)",
+        "kube-state-metrics/v2.10.1 (linux/amd64) kubernetes/abcdef0",
+        "docker/27.3.1 go/go1.22.7 git-commit/41ca978 kernel/6.8.0-45-generic os/linux arch/amd64 "
+            + "UpstreamClient(Docker-Client/27.3.1 \\(linux\\))",
+        "Gradle/8.10.2 (Mac OS X;14.6.1;aarch64) (Eclipse Adoptium;21.0.4;21.0.4+7-LTS)",
+        "Alloy/v1.4.2 (darwin; brew)",
+        "NuGet Command Line/6.8.0 (WINDOWS)",
+        "NuGet xplat/6.12.1 (LINUX) CI/GitHubActions",
+        "aws-sdk-go-v2/1.24.0 os/linux lang/go#1.21.5 md/GOOS#linux md/GOARCH#amd64 api/s3#1.47.7",
+        "MyApp/2.0 azsdk-java-azure-storage-blob/12.25.1 (17.0.9; Mac OS X; 14.2.1)",
+        "octokit-rest.js/20.0.2 octokit-core.js/5.0.2 Node.js/20 (win32; arm64)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
