@@ -267,6 +267,9 @@ struct UserAgentFamilyTests {
         "aws-sdk-go-v2/1.24.0 os/linux lang/go#1.21.5 md/GOOS#linux md/GOARCH#amd64 api/s3#1.47.7",
         "MyApp/2.0 azsdk-java-azure-storage-blob/12.25.1 (17.0.9; Mac OS X; 14.2.1)",
         "octokit-rest.js/20.0.2 octokit-core.js/5.0.2 Node.js/20 (win32; arm64)",
+        "OpenTelemetry Collector/0.96.0 (windows/amd64)",
+        "buildkite-agent/3.62.0.x (windows; amd64)",
+        "lego-cli/4.16.1 xenolf-acme/4.16.1 (release; linux; arm64)",
         // ... and the package managers and firmware updaters that name the system they update: libdnf, pacman, snapd,
         // fwupd's clients, WinGet, and Chocolatey by the "Command Line/" that LINE's token held.
         "libdnf (Red Hat Enterprise Linux 9.4; server; Linux.x86_64)",
