@@ -270,6 +270,9 @@ struct UserAgentFamilyTests {
         "OpenTelemetry Collector/0.96.0 (windows/amd64)",
         "buildkite-agent/3.62.0.x (windows; amd64)",
         "lego-cli/4.16.1 xenolf-acme/4.16.1 (release; linux; arm64)",
+        "MinIO (windows; amd64) minio-go/v7.0.70 mc/RELEASE.2024-04-18T16-45-29Z",
+        "git-lfs/3.5.1 (GitHub; windows amd64; go 1.22.2)",
+        "heroku/9.0.0 linux-x64 node-v20.12.2",
         // ... and the package managers and firmware updaters that name the system they update: libdnf, pacman, snapd,
         // fwupd's clients, WinGet, and Chocolatey by the "Command Line/" that LINE's token held.
         "libdnf (Red Hat Enterprise Linux 9.4; server; Linux.x86_64)",
