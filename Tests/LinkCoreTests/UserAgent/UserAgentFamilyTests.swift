@@ -253,6 +253,34 @@ struct UserAgentFamilyTests {
         // ... and names the Watch's and Windows' rules must not catch.
         "Watchdog/2.1",
         "Winkbox/1.0",
+        // Issue 15, thirteenth pass: clients that write their OS and CPU in their own format, read as a person's OS
+        // before (reference-agents.tsv): Elastic's Beats, Kubernetes' client-go, Docker's engine, Gradle, Grafana
+        // Alloy, NuGet (over LINE's " line/"), the AWS and Azure SDKs, Node.js libraries on universal-user-agent.
+        "Elastic-Metricbeat/9.1.1 (windows; amd64; 8f3c2e1; 2025-08-01 12:00:00 +0000 UTC; Standalone)",
+        "kube-state-metrics/v2.10.1 (linux/amd64) kubernetes/abcdef0",
+        "docker/27.3.1 go/go1.22.7 git-commit/41ca978 kernel/6.8.0-45-generic os/linux arch/amd64 "
+            + "UpstreamClient(Docker-Client/27.3.1 \\(linux\\))",
+        "Gradle/8.10.2 (Mac OS X;14.6.1;aarch64) (Eclipse Adoptium;21.0.4;21.0.4+7-LTS)",
+        "Alloy/v1.4.2 (darwin; brew)",
+        "NuGet Command Line/6.8.0 (WINDOWS)",
+        "NuGet xplat/6.12.1 (LINUX) CI/GitHubActions",
+        "aws-sdk-go-v2/1.24.0 os/linux lang/go#1.21.5 md/GOOS#linux md/GOARCH#amd64 api/s3#1.47.7",
+        "MyApp/2.0 azsdk-java-azure-storage-blob/12.25.1 (17.0.9; Mac OS X; 14.2.1)",
+        "octokit-rest.js/20.0.2 octokit-core.js/5.0.2 Node.js/20 (win32; arm64)",
+        "OpenTelemetry Collector/0.96.0 (windows/amd64)",
+        "buildkite-agent/3.62.0.x (windows; amd64)",
+        "lego-cli/4.16.1 xenolf-acme/4.16.1 (release; linux; arm64)",
+        "MinIO (windows; amd64) minio-go/v7.0.70 mc/RELEASE.2024-04-18T16-45-29Z",
+        "git-lfs/3.5.1 (GitHub; windows amd64; go 1.22.2)",
+        "heroku/9.0.0 linux-x64 node-v20.12.2",
+        // ... and the package managers and firmware updaters that name the system they update: libdnf, pacman, snapd,
+        // fwupd's clients, WinGet, and Chocolatey by the "Command Line/" that LINE's token held.
+        "libdnf (Red Hat Enterprise Linux 9.4; server; Linux.x86_64)",
+        "pacman/7.0.0 (Linux aarch64) libalpm/15.0.0",
+        "snapd/2.63 (series 16; classic) fedora/40 (amd64) linux/6.8.9",
+        "gnome-software/46.1 (Linux x86_64 6.8.9; en-GB; Fedora 40) fwupd/1.9.21",
+        "winget-cli WindowsPackageManager/1.7.10661 DesktopAppInstaller/Microsoft.DesktopAppInstaller v1.22.10661.0",
+        "Chocolatey Command Line/0.10.15 (Microsoft Windows NT 10.0.19041.0)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -511,6 +539,17 @@ struct UserAgentFamilyTests {
         ("App/1.0 (Win8.1; x64)", .desktop),
         ("SIE-C45/1.0 UP/5.0.1.1 (GUI)", .other),
         ("Watch6,2/9.1 (20S75)", .other),
+        // Issue 15, thirteenth pass: Samsung Internet asking for the desktop site sends a Linux PC's string with its
+        // own token (developer.samsung.com's "Request for PC Content"): a Samsung phone, not a desktop. Its TVs
+        // stay TVs.
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/27.0 "
+                + "Chrome/125.0.0.0 Safari/537.36", .android
+        ),
+        (
+            "Mozilla/5.0 (SMART-TV; Linux; Tizen 5.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/2.2 "
+                + "Chrome/63.0.3239.84 TV Safari/537.36", .other
+        ),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
