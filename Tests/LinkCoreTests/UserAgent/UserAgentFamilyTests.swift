@@ -283,7 +283,8 @@ struct UserAgentFamilyTests {
         "Chocolatey Command Line/0.10.15 (Microsoft Windows NT 10.0.19041.0)",
         // Issue 15, fourteenth pass: more tools that write their OS in their own format (reference-agents.tsv): the
         // *arr media managers, Pulumi, Scaleway's SDK, the Nextcloud and ownCloud sync clients, Docker's CLI, the GitHub
-        // Actions and Azure Pipelines agents, Cyberduck, Composer on PHP's streams and Git for Windows.
+        // Actions and Azure Pipelines agents, Cyberduck, Composer on PHP's streams, Git for Windows, and Outlook's own
+        // requests (its links open in the person's browser).
         "Radarr/5.3.6.8612 (windows 10.0.22631)",
         "Sonarr/4.0.1.929 (debian 12)",
         "Lidarr/2.1.7.4030 (ubuntu 22.04)",
@@ -301,6 +302,7 @@ struct UserAgentFamilyTests {
         "Cyberduck/8.7.2.40975 (Windows 10/10.0) (amd64)",
         "Composer/2.7.1 (Linux; 6.5.0-14-generic; PHP 8.3.2; streams; Platform-PHP 8.2.0; CI)",
         "git/2.44.0.windows.1",
+        "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17231; Pro)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
