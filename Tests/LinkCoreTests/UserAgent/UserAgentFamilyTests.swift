@@ -281,6 +281,24 @@ struct UserAgentFamilyTests {
         "gnome-software/46.1 (Linux x86_64 6.8.9; en-GB; Fedora 40) fwupd/1.9.21",
         "winget-cli WindowsPackageManager/1.7.10661 DesktopAppInstaller/Microsoft.DesktopAppInstaller v1.22.10661.0",
         "Chocolatey Command Line/0.10.15 (Microsoft Windows NT 10.0.19041.0)",
+        // Issue 15, fourteenth pass: more tools that write their OS in their own format (reference-agents.tsv): the
+        // *arr media managers, Pulumi, Scaleway's SDK, Docker's CLI, the GitHub Actions and Azure Pipelines agents,
+        // Composer on PHP's streams, Git for Windows, and Outlook's own requests (its links open in the person's
+        // browser).
+        "Radarr/5.3.6.8612 (windows 10.0.22631)",
+        "Sonarr/4.0.1.929 (debian 12)",
+        "Lidarr/2.1.7.4030 (ubuntu 22.04)",
+        "Prowlarr/1.12.2.4211 (windows 10.0.20348)",
+        "pulumi-cli/1 (v3.100.0; windows)",
+        "scaleway-sdk-go/v1.0.0-beta.22 (go1.21.6; windows; amd64) cli-scw/2.26.0",
+        "Docker-Client/25.0.0 (windows)",
+        "GitHubActionsRunner-win-x64/2.312.0 RunnerId/12 (Microsoft Windows 10.0.20348) VSServices/2.312.0.0 "
+            + "(NetStandard; Microsoft Windows 10.0.20348)",
+        "VSServices/19.225.34309.1 (NetStandard; Microsoft Windows 10.0.20348) VstsAgentCore-win-x64/3.232.1 "
+            + "(Microsoft Windows 10.0.20348)",
+        "Composer/2.7.1 (Linux; 6.5.0-14-generic; PHP 8.3.2; streams; Platform-PHP 8.2.0; CI)",
+        "git/2.44.0.windows.1",
+        "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17231; Pro)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
@@ -550,6 +568,17 @@ struct UserAgentFamilyTests {
             "Mozilla/5.0 (SMART-TV; Linux; Tizen 5.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/2.2 "
                 + "Chrome/63.0.3239.84 TV Safari/537.36", .other
         ),
+        // Issue 15, fourteenth pass: desktop apps a person runs that write their OS in a format of their own, beside
+        // the tools that do (botAgents): the Nextcloud and ownCloud sync clients and Cyberduck are people on that OS.
+        (
+            "Mozilla/5.0 (Windows) mirall/3.11.1 (Nextcloud, windows-10.0.22631 ClientArchitecture: x86_64 "
+                + "OsArchitecture: x86_64)", .desktop
+        ),
+        (
+            "Mozilla/5.0 (Macintosh) mirall/5.2.1 (ownCloud, osx-23.2.0 ClientArchitecture: arm64 OsArchitecture: arm64)",
+            .desktop
+        ),
+        ("Cyberduck/8.7.2.40975 (Windows 10/10.0) (amd64)", .desktop),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)

@@ -64,11 +64,14 @@ struct UserAgentPodcastListTests {
         let fitted = try UserAgentFoldTests.linesFittedToOneGroup(all.map { ($0.userAgent, $0.entry) }, corpus: corpus)
         let heldOut = try UserAgentFoldTests.classifier(without: fitted)
         print("OPAWG list: \(fitted.count) rules touch one entry of it and no corpus row: \(fitted.sorted())")
-        // The recorded figures (bench/RESULTS.md, "Issue 15, ninth pass"), one row of slack each.
+        // The recorded figures (bench/RESULTS.md, "Issue 15, ninth pass"), one row of slack each. Since the fourteenth
+        // pass one more app is a bot: Outlook for Windows' own string, "Microsoft Office/16.0 (Windows NT 10.0;
+        // Microsoft Outlook 16.0.16130; Pro)", which the list files as the app fetching a feed and the rules as Outlook
+        // fetching for itself, never a person's tap on a link (the rules file says why).
         let bounds: [(name: String, examples: [Example], classifier: UserAgentClassifier, people: Int, bots: Int)] = [
-            ("all", all, .standard, 113, 49),
-            ("not in ua-dev.tsv", unseen, .standard, 96, 49),
-            ("not in ua-dev.tsv, rules fitted to one entry held out", unseen, heldOut, 98, 58),
+            ("all", all, .standard, 114, 49),
+            ("not in ua-dev.tsv", unseen, .standard, 97, 49),
+            ("not in ua-dev.tsv, rules fitted to one entry held out", unseen, heldOut, 99, 58),
         ]
         for bound in bounds {
             let (peopleAsBots, people, othersAsPeople, others) = Self.figures(bound.examples, bound.classifier)
