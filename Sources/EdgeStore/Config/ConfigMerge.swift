@@ -93,7 +93,7 @@ struct ConfigMerge {
                 // Only on a new template: one stored before the rule is served as it was, so the same document
                 // imported again (an export, the dashboard's form with every field) still goes through; it is
                 // warned about below.
-                if $0 != storedTemplate { try template.validatePlaceholders() }
+                if $0 != storedTemplate { try template.validateLiteralText() }
             } catch let error as ConfigValidationError {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
@@ -158,7 +158,7 @@ struct ConfigMerge {
             _ = try DeepLinkTemplate(text)
         }
         if let template = record.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
-            do { try template.validatePlaceholders() } catch {
+            do { try template.validateLiteralText() } catch {
                 report.warnings.append(
                     "\(path).deep_link_template: the stored template \(error.reason), and is sent with it as it is;"
                         + " set a new one")

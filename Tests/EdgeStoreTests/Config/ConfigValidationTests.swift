@@ -182,6 +182,12 @@ import Testing
             name: "template with a placeholder in capitals", json: link("deep_link_template", "myapp://x?c={Code}"),
             path: templatePath + "has an unknown placeholder {Code}"),
         Case(
+            name: "template with a broken escape", json: link("deep_link_template", "https://good.example/%zz{code}"),
+            path: templatePath + "has a % that starts no escape (%zz): a % must be followed by two hex digits"),
+        Case(
+            name: "template ending in a percent sign", json: link("deep_link_template", "https://good.example/{code}%"),
+            path: templatePath + "has a % that starts no escape (%)"),
+        Case(
             name: "https template with a user name",
             json: link("deep_link_template", "https://apps.apple.com@evil.example/{code}"),
             path: templatePath + "must not hold a user name or password"),
