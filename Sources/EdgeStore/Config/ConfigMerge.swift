@@ -218,6 +218,15 @@ struct ConfigMerge {
             // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
             // does not touch).
             let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
+            if stored == nil {
+                do { try CodeRules.refuseDotSegment(code.code) } catch {
+                    throw StoreError.invalidConfig("\(codePath): \(error)")
+                }
+            } else if CodeRules.isDotSegment(code.code) {
+                report.warnings.append(
+                    "\(codePath): the stored code \(code.code) is a dot segment, which browsers remove from a link's"
+                        + " path: its link cannot be opened (claims still take the code); add another code")
+            }
             // Canonically equal (Swift's `==`) in either ASCII case, but not the same bytes: it would read as that
             // code and be another (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`).
             let upper = ASCII.uppercased(code.code)

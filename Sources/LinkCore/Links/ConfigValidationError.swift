@@ -27,4 +27,24 @@ public enum CodeRules {
         else { throw .invalid("must not contain spaces, control characters or / ? # %") }
         try DisplayTextRules.validate(code)
     }
+
+    /// Refuses the codes `.` and `..`, which a link can never carry: browsers and messengers remove dot segments from
+    /// a URL's path (RFC 3986 §5.2.4, and the WHATWG URL standard, which counts `%2e` as a dot too), so
+    /// `https://<host>/a/<key>/..` opens `https://<host>/a/`, and a web template with `{code}` in its path opens
+    /// another path of the app's site. The error names the code.
+    ///
+    /// Checked when a code is created (an import, the dashboard), not by ``validate(_:)``: a code stored before this
+    /// rule (or by another tool) still loads, is still served to a client that sends it as it is, and imports again
+    /// unchanged (an export, the dashboard's deactivate and reactivate).
+    public static func refuseDotSegment(_ code: String) throws(ConfigValidationError) {
+        guard isDotSegment(code) else { return }
+        throw .invalid(
+            "\(code) is a dot segment, which browsers and messengers remove from a link's path (/a/<public_key>/\(code)"
+                + " opens another page): its link could never be opened; choose another code")
+    }
+
+    /// Whether `code` is `.` or `..`, by its bytes.
+    public static func isDotSegment(_ code: String) -> Bool {
+        code.utf8.elementsEqual(".".utf8) || code.utf8.elementsEqual("..".utf8)
+    }
 }

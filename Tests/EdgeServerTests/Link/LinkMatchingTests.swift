@@ -1,3 +1,5 @@
+import EdgeStore
+import LinkCore
 import TestSupport
 import Testing
 
@@ -91,5 +93,27 @@ import Testing
         #expect(body["message"]?.stringValue?.isEmpty == false)
         let (clicks, sentinel) = try server.clicksThroughSentinel()
         #expect(clicks.map(\.id) == [sentinel])
+    }
+
+    /// `.` and `..` are refused as new codes (browsers remove them from a path), but one stored before (or by another
+    /// tool) still loads and is served as it was to a client that sends it as it is.
+    @Test func aStoredDotSegmentCodeIsStillServed() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let store = try server.fixture.reopen()
+        var changes = ConfigChanges()
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: "..", active: true)]
+        try store.applyConfig(changes, expectedRevision: try store.configRevision())
+        let client = server.client()
+        func tap(_ path: String) throws -> HTTPResponse {
+            try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+        }
+        #expect(try eventually(within: 5) { try tap("/a/pk_acme/%2E%2E").status == 302 })
+        for path in ["/a/pk_acme/%2e%2e", "/a/pk_acme/..", "/a/pk_acme/.%2E"] {
+            let response = try tap(path)
+            #expect(response.status == 302, "\(path)")
+            let id = try #require(LinkResponses.clickID(in: response), "\(path)")
+            #expect(response.header("location") == "myapp://claim?tolt_code=..&tolt_click=\(id)", "\(path)")
+        }
     }
 }

@@ -258,4 +258,38 @@ import Testing
                     + #""app_links":{"deep_link_template":"\#(template.new)"}}]}]}"#)
         }
     }
+
+    /// The codes `.` and `..` are refused when created; one stored before that rule (or by another tool) stays: the
+    /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
+    /// dashboard's buttons import `{"code":"..","active":false}`).
+    @Test(arguments: StoreKind.allCases) func aStoredDotSegmentCodeRoundTripsWithAWarningAndCanBeDeactivated(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        try fixture.importJSON(ConfigFixtures.acme)
+        var changes = ConfigChanges()
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: "..", active: true)]
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
+        let report = try fixture.importJSON(exported)
+        #expect(report.changes.isEmpty, "\(report.changes)")
+        #expect(
+            report.warnings.contains { $0.contains(".code: the stored code .. is a dot segment") }, "\(report.warnings)"
+        )
+        func dots() throws -> [CodeRecord] { try fixture.store.configRecords().codes.filter { $0.code == ".." } }
+        #expect(try dots().map(\.active) == [true])
+        let partner = #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
+        try fixture.importJSON(partner + #""codes":[{"code":"..","active":false}]}]}]}]}"#)
+        #expect(try dots().map(\.active) == [false])
+        try fixture.importJSON(partner + #""codes":[{"code":"..","active":true}]}]}]}]}"#)
+        #expect(try dots().map(\.active) == [true])
+        // Another partner cannot create it: it is new there.
+        let error = try #require(throws: StoreError.self) {
+            try fixture.importJSON(
+                #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[{"id":"part_lee","#
+                    + #""codes":[{"code":".."}]}]}]}]}"#)
+        }
+        #expect(error.message.contains(".codes[0].code: .. is a dot segment"), "\(error.message)")
+    }
 }

@@ -100,6 +100,12 @@ import Testing
             name: "code twice for one partner", json: partner(#""codes":[{"code":"X1"},{"code":"x1"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[1].code: "),
         Case(
+            name: "code that is a dot segment", json: partner(#""codes":[{"code":".."}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[0].code: .. is a dot segment, which browsers"),
+        Case(
+            name: "code that is one dot", json: partner(#""codes":[{"code":"X1"},{"code":"."}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[1].code: . is a dot segment"),
+        Case(
             name: "active not a boolean", json: partner(#""codes":[{"code":"X1","active":"yes"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].active: "),
         Case(

@@ -75,7 +75,8 @@ import Testing
                 }
             }
         }
-        for code in changes.codes where (try? CodeRules.validate(code.code)) == nil {
+        for code in changes.codes
+        where (try? CodeRules.validate(code.code)) == nil || CodeRules.isDotSegment(code.code) {
             return "an invalid code \(code.code)"
         }
         return nil
