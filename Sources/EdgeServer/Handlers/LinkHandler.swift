@@ -84,10 +84,16 @@ final class LinkHandler {
         guard let slash = rest[..<end].firstIndex(of: 0x2F), slash > 0, slash + 1 < end else {
             return sendNotFound(request, to: responder)
         }
-        let publicKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
+        let encodedKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
         let encodedCode = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)..<end])
-        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength, alignment: 8) { buffer in
-            guard let length = PercentEncoding.decodeSegment(encodedCode, into: buffer) else {
+        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength + KeyRules.maximumLength, alignment: 8) {
+            memory in
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: memory[..<CodeRules.maximumLength])
+            // The key is decoded as the code is (RFC 3986: `%70k_acme` is `pk_acme`), only when it holds a `%`.
+            let keyScratch = UnsafeMutableRawBufferPointer(rebasing: memory[CodeRules.maximumLength...])
+            guard let publicKey = PercentEncoding.decodedSegment(encodedKey, scratch: keyScratch),
+                let length = PercentEncoding.decodeSegment(encodedCode, into: buffer)
+            else {
                 return sendNotFound(request, to: responder)
             }
             for index in 0..<length { buffer[index] = ASCII.lowercased(buffer[index]) }

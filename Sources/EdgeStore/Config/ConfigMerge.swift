@@ -351,10 +351,11 @@ struct ConfigMerge {
     }
 
     static func validKey(_ key: String, path: String, minimumLength: Int = 1) throws {
-        guard (minimumLength...128).contains(key.utf8.count),
+        guard (minimumLength...KeyRules.maximumLength).contains(key.utf8.count),
             key.utf8.allSatisfy({ ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E })
         else {
-            throw StoreError.invalidConfig("\(path): must be \(minimumLength)–128 of A–Z a–z 0–9 _ -")
+            throw StoreError.invalidConfig(
+                "\(path): must be \(minimumLength)–\(KeyRules.maximumLength) of A–Z a–z 0–9 _ -")
         }
     }
 

@@ -8,6 +8,12 @@ public struct ConfigValidationError: Error, Sendable, Equatable, CustomStringCon
     public var description: String { reason }
 }
 
+/// The rules for public and secret keys.
+public enum KeyRules {
+    /// The longest key accepted, in bytes.
+    public static let maximumLength = 128
+}
+
 /// The rules for partner codes.
 public enum CodeRules {
     /// The longest code accepted, in bytes.
