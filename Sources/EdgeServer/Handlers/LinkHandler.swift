@@ -173,7 +173,7 @@ final class LinkHandler {
         if let click { responder.sendHeld(click.held, response) } else { responder.send(response) }
     }
 
-    /// The not-found page in the language the request prefers.
+    /// The not-found page in the language the request prefers; it is the same for every User-Agent.
     private func sendNotFound<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder) {
         metrics.linkAnswered(.notFound)
         let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
@@ -278,10 +278,11 @@ final class LinkHandler {
         return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 
-    /// No body, so no `Content-Type`: one header less to build and send per tap.
+    /// No body, so no `Content-Type`: one header less to build and send per tap. Another User-Agent may be sent
+    /// elsewhere (a desktop to a page), so the redirect varies by it.
     @inline(__always)
     private static func redirect(to location: UnsafeRawBufferPointer) -> HTTPResponse {
-        HTTPResponse(status: 302, contentType: nil, location: location)
+        HTTPResponse(status: 302, contentType: nil, vary: .userAgent, location: location)
     }
 
     /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way, except the QR
@@ -359,8 +360,10 @@ final class LinkHandler {
             }
             return true
         }
+        // The language picks the words, and the User-Agent the page: a preview for a fetcher, else a fallback page
+        // with the caller's badges and, for a desktop, the QR code.
         return HTTPResponse(
-            status: 200, contentType: .html, vary: .acceptLanguage,
+            status: 200, contentType: .html, vary: .acceptLanguageAndUserAgent,
             body: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 }
