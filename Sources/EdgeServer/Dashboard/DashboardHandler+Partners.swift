@@ -70,8 +70,9 @@ extension DashboardHandler {
 
     /// What a code may be (``CodeRules``, as the importer checks it) and how links match it.
     static let codeHint =
-        "Up to \(CodeRules.maximumLength) bytes: no spaces, control characters, invisible characters or / ? # %."
-        + " Links match it without case for A–Z only (SAM20 is sam20; É is not é)."
+        "Up to \(CodeRules.maximumLength) bytes: no spaces, control characters, invisible characters or / ? # %,"
+        + " and not . or .. alone (browsers drop them from a link). Links match it without case for A–Z only"
+        + " (SAM20 is sam20; É is not é)."
 
     func addPartner(_ context: Context) throws -> APIResponse {
         if let problem = context.formProblem {

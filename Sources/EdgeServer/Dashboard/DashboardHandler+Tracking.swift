@@ -281,7 +281,7 @@ extension DashboardHandler {
         // A template stored before placeholders were checked (or by another tool) is served as it is: say so, as
         // `tolt-edge import` warns, since saving the form keeps it.
         if let template = program.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
-            do { try template.validatePlaceholders() } catch {
+            do { try template.validateLiteralText() } catch {
                 content +=
                     #"<p class="error" role="status" id="template-warning">The stored deep-link template "#
                     + HTML.escape(error.reason) + ", and links send it as it is: set a new one.</p>"

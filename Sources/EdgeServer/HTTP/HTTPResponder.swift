@@ -5,7 +5,10 @@ struct HTTPResponse {
     var contentType: StaticText?
     /// Every link answer is `no-store`, so that a browser never replays a redirect without asking (and counting).
     var cacheControl: StaticText? = .noStore
-    /// `Vary`: pages say `Accept-Language`, since their words follow it.
+    /// `Vary`: what of the request the answer was chosen by (RFC 9110 §12.5.5). A link's answers name `User-Agent`,
+    /// which picks the redirect or the page, and pages `Accept-Language`, which picks their words: `no-store` keeps
+    /// shared caches out today, and this keeps one that ignores it (a CDN told to cache everything) from handing a
+    /// phone's redirect to a desktop or a bot's page to a person.
     var vary: StaticText? = nil
     /// `Retry-After`: the link path's `503` before the first configuration is loaded.
     var retryAfter: StaticText? = nil

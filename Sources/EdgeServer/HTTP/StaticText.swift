@@ -24,7 +24,13 @@ struct StaticText: @unchecked Sendable {
     static let noStore = StaticText("no-store")
     static let noSniff = StaticText("nosniff")
     static let contentTypeOptions = StaticText("x-content-type-options")
+    /// `Vary` of the not-found page: its words follow the language, and nothing else.
     static let acceptLanguage = StaticText("Accept-Language")
+    /// `Vary` of a link's redirect: who asks (a phone, a desktop, a bot) decides where it goes.
+    static let userAgent = StaticText("User-Agent")
+    /// `Vary` of a link's pages: the words follow the language, the page (preview or fallback, badges, QR code) who
+    /// asks.
+    static let acceptLanguageAndUserAgent = StaticText("Accept-Language, User-Agent")
 
     /// The reason phrase for a status code.
     static func reason(_ status: Int) -> StaticText {

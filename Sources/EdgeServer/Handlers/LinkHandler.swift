@@ -84,10 +84,16 @@ final class LinkHandler {
         guard let slash = rest[..<end].firstIndex(of: 0x2F), slash > 0, slash + 1 < end else {
             return sendNotFound(request, to: responder)
         }
-        let publicKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
+        let encodedKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
         let encodedCode = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)..<end])
-        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength, alignment: 8) { buffer in
-            guard let length = PercentEncoding.decodeSegment(encodedCode, into: buffer) else {
+        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength + KeyRules.maximumLength, alignment: 8) {
+            memory in
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: memory[..<CodeRules.maximumLength])
+            // The key is decoded as the code is (RFC 3986: `%70k_acme` is `pk_acme`), only when it holds a `%`.
+            let keyScratch = UnsafeMutableRawBufferPointer(rebasing: memory[CodeRules.maximumLength...])
+            guard let publicKey = PercentEncoding.decodedSegment(encodedKey, scratch: keyScratch),
+                let length = PercentEncoding.decodeSegment(encodedCode, into: buffer)
+            else {
                 return sendNotFound(request, to: responder)
             }
             for index in 0..<length { buffer[index] = ASCII.lowercased(buffer[index]) }
@@ -162,7 +168,7 @@ final class LinkHandler {
         if let click { responder.sendHeld(click.held, response) } else { responder.send(response) }
     }
 
-    /// The not-found page in the language the request prefers.
+    /// The not-found page in the language the request prefers; it is the same for every User-Agent.
     private func sendNotFound<Responder: HTTPResponder>(_ request: HTTPRequest, to responder: Responder) {
         metrics.linkAnswered(.notFound)
         let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
@@ -267,10 +273,11 @@ final class LinkHandler {
         return Self.redirect(to: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 
-    /// No body, so no `Content-Type`: one header less to build and send per tap.
+    /// No body, so no `Content-Type`: one header less to build and send per tap. Another User-Agent may be sent
+    /// elsewhere (a desktop to a page), so the redirect varies by it.
     @inline(__always)
     private static func redirect(to location: UnsafeRawBufferPointer) -> HTTPResponse {
-        HTTPResponse(status: 302, contentType: nil, location: location)
+        HTTPResponse(status: 302, contentType: nil, vary: .userAgent, location: location)
     }
 
     /// Renders a page for a code into the request's memory: every value is HTML-escaped on the way, except the QR
@@ -348,8 +355,10 @@ final class LinkHandler {
             }
             return true
         }
+        // The language picks the words, and the User-Agent the page: a preview for a fetcher, else a fallback page
+        // with the caller's badges and, for a desktop, the QR code.
         return HTTPResponse(
-            status: 200, contentType: .html, vary: .acceptLanguage,
+            status: 200, contentType: .html, vary: .acceptLanguageAndUserAgent,
             body: UnsafeRawBufferPointer(start: memory, count: writer.count))
     }
 }

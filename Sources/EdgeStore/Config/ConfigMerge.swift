@@ -93,7 +93,7 @@ struct ConfigMerge {
                 // Only on a new template: one stored before the rule is served as it was, so the same document
                 // imported again (an export, the dashboard's form with every field) still goes through; it is
                 // warned about below.
-                if $0 != storedTemplate { try template.validatePlaceholders() }
+                if $0 != storedTemplate { try template.validateLiteralText() }
             } catch let error as ConfigValidationError {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
@@ -158,7 +158,7 @@ struct ConfigMerge {
             _ = try DeepLinkTemplate(text)
         }
         if let template = record.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
-            do { try template.validatePlaceholders() } catch {
+            do { try template.validateLiteralText() } catch {
                 report.warnings.append(
                     "\(path).deep_link_template: the stored template \(error.reason), and is sent with it as it is;"
                         + " set a new one")
@@ -218,6 +218,15 @@ struct ConfigMerge {
             // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
             // does not touch).
             let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
+            if stored == nil {
+                do { try CodeRules.refuseDotSegment(code.code) } catch {
+                    throw StoreError.invalidConfig("\(codePath): \(error)")
+                }
+            } else if CodeRules.isDotSegment(code.code) {
+                report.warnings.append(
+                    "\(codePath): the stored code \(code.code) is a dot segment, which browsers remove from a link's"
+                        + " path: its link cannot be opened (claims still take the code); add another code")
+            }
             // Reads as a code the partner holds (CodeLookalikes): canonically equal, it would be another code
             // (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`); equal once folded (`ＳＡＭ２０` for `SAM20`),
             // its other spellings would match both codes of the one partner.
@@ -353,10 +362,11 @@ struct ConfigMerge {
     }
 
     static func validKey(_ key: String, path: String, minimumLength: Int = 1) throws {
-        guard (minimumLength...128).contains(key.utf8.count),
+        guard (minimumLength...KeyRules.maximumLength).contains(key.utf8.count),
             key.utf8.allSatisfy({ ASCII.isUnreserved($0) && $0 != 0x2E && $0 != 0x7E })
         else {
-            throw StoreError.invalidConfig("\(path): must be \(minimumLength)–128 of A–Z a–z 0–9 _ -")
+            throw StoreError.invalidConfig(
+                "\(path): must be \(minimumLength)–\(KeyRules.maximumLength) of A–Z a–z 0–9 _ -")
         }
     }
 

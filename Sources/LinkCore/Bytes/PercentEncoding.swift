@@ -51,4 +51,14 @@ public enum PercentEncoding {
         }
         return written
     }
+
+    /// A path segment with its `%XX` escapes decoded: `segment` itself when it holds no `%` (nothing copied), else
+    /// its bytes decoded into `scratch`; `nil` when an escape is malformed or the result would not fit.
+    @inline(__always)
+    public static func decodedSegment(
+        _ segment: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer
+    ) -> UnsafeRawBufferPointer? {
+        guard segment.contains(0x25) else { return segment }
+        return decodeSegment(segment, into: scratch).map { UnsafeRawBufferPointer(rebasing: scratch[..<$0]) }
+    }
 }

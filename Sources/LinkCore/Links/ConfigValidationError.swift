@@ -8,6 +8,12 @@ public struct ConfigValidationError: Error, Sendable, Equatable, CustomStringCon
     public var description: String { reason }
 }
 
+/// The rules for public and secret keys.
+public enum KeyRules {
+    /// The longest key accepted, in bytes.
+    public static let maximumLength = 128
+}
+
 /// The rules for partner codes.
 public enum CodeRules {
     /// The longest code accepted, in bytes.
@@ -26,5 +32,25 @@ public enum CodeRules {
             !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x3F || $0 == 0x23 || $0 == 0x25 })
         else { throw .invalid("must not contain spaces, control characters or / ? # %") }
         try DisplayTextRules.validate(code)
+    }
+
+    /// Refuses the codes `.` and `..`, which a link can never carry: browsers and messengers remove dot segments from
+    /// a URL's path (RFC 3986 §5.2.4, and the WHATWG URL standard, which counts `%2e` as a dot too), so
+    /// `https://<host>/a/<key>/..` opens `https://<host>/a/`, and a web template with `{code}` in its path opens
+    /// another path of the app's site. The error names the code.
+    ///
+    /// Checked when a code is created (an import, the dashboard), not by ``validate(_:)``: a code stored before this
+    /// rule (or by another tool) still loads, is still served to a client that sends it as it is, and imports again
+    /// unchanged (an export, the dashboard's deactivate and reactivate).
+    public static func refuseDotSegment(_ code: String) throws(ConfigValidationError) {
+        guard isDotSegment(code) else { return }
+        throw .invalid(
+            "\(code) is a dot segment, which browsers and messengers remove from a link's path (/a/<public_key>/\(code)"
+                + " opens another page): its link could never be opened; choose another code")
+    }
+
+    /// Whether `code` is `.` or `..`, by its bytes.
+    public static func isDotSegment(_ code: String) -> Bool {
+        code.utf8.elementsEqual(".".utf8) || code.utf8.elementsEqual("..".utf8)
     }
 }

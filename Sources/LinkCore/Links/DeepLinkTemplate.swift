@@ -11,7 +11,11 @@ public struct DeepLinkTemplate: Sendable, Equatable {
         case clickID
     }
 
+    /// The template's pieces; a literal's bytes above ASCII already percent-encoded.
     let pieces: [Piece]
+    /// The first `%` of the template's text that starts no escape (`%zz`, `%` at the end), with what follows it, for
+    /// ``validateLiteralText()``; `nil` when every `%` is followed by two hex digits.
+    let malformedEscape: String?
     /// Whether the template is a web address (`http` or `https`: a universal or app link, which a browser without the
     /// app opens as a page) rather than a scheme only the app opens (`myapp://`).
     public let isWebAddress: Bool
@@ -20,6 +24,10 @@ public struct DeepLinkTemplate: Sendable, Equatable {
     /// or `file` as a browser would read it (``URLRules/refuseScriptSchemes(_:)``), without whitespace, control
     /// or invisible characters (``URLRules/refuseInvisibleCharacters(_:)``); an `http(s)` template must also be a
     /// valid web URL once its placeholders are filled (``URLRules/validateWebURL(_:)``).
+    ///
+    /// Bytes above ASCII in the template's own text (`myapp://ü/{code}`) are percent-encoded here, as a browser's URL
+    /// parser encodes them, so that a `Location` holds only ASCII (RFC 9110 §10.2.2): a client that reads header
+    /// bytes as Latin-1 would otherwise follow `myapp://Ã¼/…`. This runs when the link table is built, never per tap.
     public init(_ text: String) throws(ConfigValidationError) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= Self.maximumLength else {
@@ -47,12 +55,13 @@ public struct DeepLinkTemplate: Sendable, Equatable {
                 pieces.append(.clickID)
                 index += clickToken.count
             } else {
-                literal.append(bytes[index])
+                Self.appendEncodingNonASCII(bytes[index], to: &literal)
                 index += 1
             }
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         self.pieces = pieces
+        malformedEscape = Self.firstMalformedEscape(bytes)
         let scheme = URLRules.browserScheme(bytes)
         isWebAddress = scheme == "http" || scheme == "https"
         if isWebAddress {
@@ -61,14 +70,17 @@ public struct DeepLinkTemplate: Sendable, Equatable {
         }
     }
 
-    /// Refuses a `{` or `}` outside the two placeholders, `{code}` and `{click_id}` (in lowercase, as written here),
-    /// that is, in a literal piece of the parsed template: a misspelt one (`{clickid}`, `{Code}`, `{nope}`) would be
-    /// sent as it is in every redirect, and the app's claim would fail without a word. The error names the
-    /// placeholder.
+    /// Refuses what the template's own text may not hold, naming it:
+    ///
+    /// - a `{` or `}` outside the two placeholders, `{code}` and `{click_id}` (in lowercase, as written here): a
+    ///   misspelt one (`{clickid}`, `{Code}`, `{nope}`) would be sent as it is in every redirect, and the app's claim
+    ///   would fail without a word;
+    /// - a `%` not followed by two hex digits (`%zz`, a `%` at the end or before a placeholder): such a URL is not
+    ///   valid (RFC 3986 §2.1), and clients read it each their own way.
     ///
     /// Checked when a template is written (an import, the dashboard), not by ``init(_:)``: a template stored before
-    /// this rule (or by another tool) is still served as it was, its braces sent as they are.
-    public func validatePlaceholders() throws(ConfigValidationError) {
+    /// these rules (or by another tool) is still served as it was, its braces and `%` sent as they are.
+    public func validateLiteralText() throws(ConfigValidationError) {
         func isBrace(_ byte: UInt8) -> Bool { byte == 0x7B || byte == 0x7D }
         for case .literal(let bytes) in pieces {
             guard let brace = bytes.firstIndex(where: isBrace) else { continue }
@@ -82,6 +94,32 @@ public struct DeepLinkTemplate: Sendable, Equatable {
             let placeholder = String(decoding: bytes[brace...close], as: UTF8.self)
             throw .invalid("has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in")
         }
+        if let malformedEscape {
+            throw .invalid(
+                "has a % that starts no escape (\(malformedEscape)): a % must be followed by two hex digits"
+                    + " (write a percent sign as %25)")
+        }
+    }
+
+    /// Appends `byte` to a literal piece, percent-encoded when it is above ASCII.
+    private static func appendEncodingNonASCII(_ byte: UInt8, to literal: inout [UInt8]) {
+        guard byte >= 0x80 else { return literal.append(byte) }
+        literal += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
+    }
+
+    /// The first `%` of `bytes` that two hex digits do not follow, with up to the two characters after it.
+    private static func firstMalformedEscape(_ bytes: [UInt8]) -> String? {
+        var index = 0
+        while let percent = bytes[index...].firstIndex(of: 0x25) {
+            if percent + 2 < bytes.count, ASCII.hexValue(bytes[percent + 1]) != nil,
+                ASCII.hexValue(bytes[percent + 2]) != nil
+            {
+                index = percent + 3
+                continue
+            }
+            return String(String(decoding: bytes[percent...], as: UTF8.self).prefix(3))
+        }
+        return nil
     }
 
     /// The template with `{code}` filled in (percent-encoded), split at each `{click_id}`: the link path

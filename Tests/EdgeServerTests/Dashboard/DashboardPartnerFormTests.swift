@@ -76,8 +76,9 @@ import Testing
         defer { server.shutdown() }
         let (client, session, token) = try DashboardFormTests.signedIn(server)
         let hint =
-            "Up to 64 bytes: no spaces, control characters, invisible characters or / ? # %. Links match it without"
-            + " case for A–Z only (SAM20 is sam20; É is not é)."
+            "Up to 64 bytes: no spaces, control characters, invisible characters or / ? # %, and not . or .. alone"
+            + " (browsers drop them from a link). Links match it without case for A–Z only (SAM20 is sam20; É is"
+            + " not é)."
         for path in ["/dashboard/partners", "/dashboard/partners/part_sam"] {
             let page = try client.dashboardPage(path, session: session).text
             #expect(page.contains(#"<p class="hint" id="field-code-hint">\#(hint)</p>"#), "\(path): \(page)")
@@ -89,6 +90,32 @@ import Testing
             "/dashboard/partners/part_sam/codes", session: session,
             fields: [("csrf_token", token), ("code", "ÉTÉ+20!")])
         #expect(added.status == 303, "\(added.text)")
+    }
+
+    /// `.` and `..` can never be a link's last segment (browsers and messengers remove dot segments): refused beside
+    /// the field, naming the code, with nothing written; dots beside other characters are codes like any other.
+    @Test func addingADotSegmentCodeIsRefusedBesideTheField() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let before = try server.store.configRecords()
+        for code in [".", ".."] {
+            let refused = try client.dashboardPost(
+                "/dashboard/partners/part_sam/codes", session: session, fields: [("csrf_token", token), ("code", code)])
+            #expect(refused.status == 400, "\(code)")
+            let error = Self.codeError(refused.text) ?? refused.text
+            #expect(error.hasPrefix("\(code) is a dot segment, which browsers and messengers remove"), "\(error)")
+            #expect(refused.text.contains(#"aria-invalid="true""#))
+        }
+        let first = try client.dashboardPost(
+            "/dashboard/partners", session: session,
+            fields: [("csrf_token", token), ("program_id", "prg_bare"), ("name", "Dot"), ("code", "..")])
+        #expect(first.status == 400, "the first code of a new partner: \(first.status)")
+        #expect(first.text.contains(".. is a dot segment"), "\(first.text)")
+        #expect(try server.store.configRecords() == before)
+        let dots = try client.dashboardPost(
+            "/dashboard/partners/part_sam/codes", session: session, fields: [("csrf_token", token), ("code", "...")])
+        #expect(dots.status == 303, "\(dots.text)")
     }
 
     /// Partners are listed by name (without case), then id, and paged in that order.

@@ -65,29 +65,39 @@ import Testing
         fields.filter { field in !changes.contains { $0.0 == field.0 } } + changes
     }
 
-    /// A template with a `{…}` other than `{code}` and `{click_id}` would be sent as it is in every redirect: refused
-    /// beside its field, naming the placeholder, with nothing saved.
-    @Test func aTemplateWithAnUnknownPlaceholderIsRefusedBesideItsField() throws {
+    /// The text of the error beside the template field of `page`, if any.
+    static func templateError(_ page: String) -> String? {
+        page.range(of: #"<p class="error" id="field-deep_link_template-error">"#).map {
+            String(page[$0.upperBound...].prefix { $0 != "<" })
+        }
+    }
+
+    /// A template with a `{…}` other than `{code}` and `{click_id}` would be sent as it is in every redirect, and one
+    /// with a `%` that two hex digits do not follow is no valid URL: refused beside its field, naming the placeholder
+    /// or the escape, with nothing saved.
+    @Test func aTemplateWithAnUnknownPlaceholderOrABrokenEscapeIsRefusedBesideItsField() throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let (client, session, token) = try DashboardFormTests.signedIn(server)
         let path = "/dashboard/programs/prg_play/tracking"
         let before = try server.store.configRecords().programs
-        for (template, placeholder) in [
-            ("myapp://x?{nope}", "{nope}"), ("myapp://x?c={code}&k={clickid}", "{clickid}"),
-            ("myapp://x?c={Code}", "{Code}"),
+        func placeholder(_ name: String) -> String {
+            "has an unknown placeholder \(name): only {code} and {click_id} are filled in"
+        }
+        func escape(_ text: String) -> String {
+            "has a % that starts no escape (\(text)): a % must be followed by two hex digits (write a percent sign as %25)"
+        }
+        for (template, expected) in [
+            ("myapp://x?{nope}", placeholder("{nope}")), ("myapp://x?c={code}&k={clickid}", placeholder("{clickid}")),
+            ("myapp://x?c={Code}", placeholder("{Code}")), ("https://good.example/%zz{code}", escape("%zz")),
+            ("lite://c/{code}%", escape("%")),
         ] {
             let refused = try client.dashboardPost(
                 path, session: session,
                 fields: Self.replacing(Self.validFields(token), [("deep_link_template", template)]))
             #expect(refused.status == 400, "\(template)")
-            let error = try #require(
-                refused.text.range(of: #"<p class="error" id="field-deep_link_template-error">"#).map {
-                    String(refused.text[$0.upperBound...].prefix { $0 != "<" })
-                }, "\(template): \(refused.text)")
-            #expect(
-                error == "has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in",
-                "\(template)")
+            let error = try #require(Self.templateError(refused.text), "\(template): \(refused.text)")
+            #expect(error == expected, "\(template)")
             #expect(refused.text.contains(#"value="\#(HTMLText.escape(template))""#), "the value is kept")
         }
         #expect(try server.store.configRecords().programs == before)

@@ -1,3 +1,5 @@
+import EdgeStore
+import LinkCore
 import TestSupport
 import Testing
 
@@ -91,5 +93,58 @@ import Testing
         #expect(body["message"]?.stringValue?.isEmpty == false)
         let (clicks, sentinel) = try server.clicksThroughSentinel()
         #expect(clicks.map(\.id) == [sentinel])
+    }
+
+    /// RFC 3986 §6.2.2.2: a percent-encoded unreserved character is that character, so the key is decoded as the code
+    /// is. Before, `/a/%70k_acme/SAM20` was `404` while `/a/pk_acme/%53AM20` redirected (a link wrapper that encodes
+    /// `_` broke every link).
+    @Test func anEncodedPublicKeyIsTheKey() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        var ids: Set<String> = []
+        for path in [
+            "/a/%70k_acme/SAM20", "/a/pk%5Facme/SAM20", "/a/pk%5facme/sam20", "/a/%70%6B%5F%61%63%6D%65/%53AM20",
+        ] {
+            let response = try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 302, "\(path)")
+            let id = try #require(LinkResponses.clickID(in: response), "\(path)")
+            #expect(response.header("location") == "myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "\(path)")
+            ids.insert(id)
+        }
+        // One visitor's taps of one link: the later ones are repeats of the first.
+        #expect(ids.count == 1)
+        let long = "/a/" + String(repeating: "%41", count: KeyRules.maximumLength + 1) + "/SAM20"
+        for path in [
+            "/a/%50K_acme/SAM20", "/a/pk%5Facm/SAM20", "/a/%zzk_acme/SAM20", "/a/pk_acme%/SAM20", "/a/pk_acme%2/SAM20",
+            "/a/pk_acme%2F/SAM20", "/a/%2F/SAM20", "/a/%70k_other/SAM20", long,
+        ] {
+            let response = try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+            #expect(response.status == 404, "\(path)")
+            #expect(response.text.contains("This link is not active"), "\(path)")
+        }
+        #expect(try server.waitForClick(try #require(ids.first)))
+    }
+
+    /// `.` and `..` are refused as new codes (browsers remove them from a path), but one stored before (or by another
+    /// tool) still loads and is served as it was to a client that sends it as it is.
+    @Test func aStoredDotSegmentCodeIsStillServed() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let store = try server.fixture.reopen()
+        var changes = ConfigChanges()
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: "..", active: true)]
+        try store.applyConfig(changes, expectedRevision: try store.configRevision())
+        let client = server.client()
+        func tap(_ path: String) throws -> HTTPResponse {
+            try client.request("GET", path, headers: [("User-Agent", Agents.iPhone)])
+        }
+        #expect(try eventually(within: 5) { try tap("/a/pk_acme/%2E%2E").status == 302 })
+        for path in ["/a/pk_acme/%2e%2e", "/a/pk_acme/..", "/a/pk_acme/.%2E"] {
+            let response = try tap(path)
+            #expect(response.status == 302, "\(path)")
+            let id = try #require(LinkResponses.clickID(in: response), "\(path)")
+            #expect(response.header("location") == "myapp://claim?tolt_code=..&tolt_click=\(id)", "\(path)")
+        }
     }
 }

@@ -182,4 +182,24 @@ import Testing
         #expect(try server.waitForClicks(count: 20))
         #expect(Set(try server.storedClicks().map(\.id)) == Set(ids))
     }
+
+    /// The template's own text above ASCII goes into `Location` percent-encoded, as a browser's URL parser encodes
+    /// it. Before, its raw UTF-8 bytes went into the header, and a client that reads headers as Latin-1 (Python's
+    /// `http.client`, many link checkers) followed `myapp://Ã¼/…`.
+    @Test func aTemplateWithTextAboveASCIIRedirectsToAnASCIILocation() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","#
+                + #""app_links":{"deep_link_template":"myapp://ü/{code}?c={click_id}#é"}}]}]}"#)
+        let client = server.client()
+        func tap() throws -> HTTPResponse {
+            try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
+        }
+        #expect(try eventually(within: 5) { try tap().header("location")?.hasPrefix("myapp://%C3%BC/") == true })
+        let response = try tap()
+        let id = try #require(LinkResponses.clickID(in: response, after: ["?c="]))
+        #expect(response.header("location") == "myapp://%C3%BC/SAM20?c=\(id)#%C3%A9")
+        #expect(response.rawHead.allSatisfy { $0 < 0x80 }, "an ASCII head")
+    }
 }

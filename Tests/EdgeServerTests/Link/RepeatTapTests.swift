@@ -151,4 +151,34 @@ import Testing
         #expect(try Self.waitForCounts(server, ["part_sam": [20, 1]]))
         #expect(try server.storedClicks().count == 1)
     }
+
+    /// RFC 9110 §5.5: the spaces and tabs around a field value are not part of it. Before, h2o's parser left them at
+    /// the end of a User-Agent: the same browser was a second visitor (a new click id, a unique click) and the stored
+    /// User-Agent ended in a tab. Now the classifier, the journal and the repeat-tap table see the trimmed bytes.
+    @Test func aUserAgentWithSpacesAndTabsAroundItIsTheSameVisitorStoredWithoutThem() throws {
+        let server = try TestServer(threads: 1)
+        defer { server.shutdown() }
+        let request = Array(
+            "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: \t \(Agents.iPhone) \t \r\n\r\n".utf8)
+        let padded = try server.client().exchange(request)
+        #expect(padded.status == 302)
+        let first = try #require(LinkResponses.clickID(in: padded))
+        #expect(try Self.tap(server) == first, "the same visitor: the first tap's id")
+        #expect(try Self.waitForCounts(server, ["part_sam": [2, 1]]))
+        let stored = try server.storedClicks()
+        #expect(stored.map(\.id) == [first])
+        #expect(stored.map(\.userAgent) == [Agents.iPhone], "stored without the whitespace")
+        #expect(stored.map(\.platform) == [.ios])
+    }
+
+    /// A rule anchored at the User-Agent's end (`^viber$`) matches it with the whitespace after it: a preview, not a
+    /// bot sent on with an empty click id as before.
+    @Test func theClassifierSeesTheUserAgentWithoutTheWhitespaceAfterIt() throws {
+        let server = try TestServer(threads: 1)
+        defer { server.shutdown() }
+        let request = Array("GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: Viber\t \r\n\r\n".utf8)
+        let response = try server.client().exchange(request)
+        #expect(response.status == 200, "\(response.status) \(response.header("location") ?? "")")
+        #expect(response.text.contains(#"<meta property="og:title""#))
+    }
 }

@@ -36,14 +36,22 @@ import Testing
         let lines = try checkHead(redirect, status: "302 Found", connection: "keep-alive")
         #expect(
             Array(lines.dropFirst(4)) == [
-                "location: myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "server: tolt-edge",
+                "location: myapp://claim?tolt_code=SAM20&tolt_click=\(id)", "vary: User-Agent", "server: tolt-edge",
                 "cache-control: no-store",
             ])
         let page = try client.request("GET", "/a/pk_acme/lee", headers: [("User-Agent", Agents.desktop)])
-        _ = try checkHead(page, status: "200 OK", connection: "keep-alive")
+        #expect(
+            Array(try checkHead(page, status: "200 OK", connection: "keep-alive").dropFirst(4)) == [
+                "vary: Accept-Language, User-Agent", "server: tolt-edge", "content-type: text/html; charset=utf-8",
+                "cache-control: no-store",
+            ])
         #expect(page.text.contains("LEE"))
         let missing = try client.request("GET", "/a/pk_acme/NOPE", headers: [("User-Agent", Agents.iPhone)])
-        _ = try checkHead(missing, status: "404 Not Found", connection: "keep-alive")
+        #expect(
+            Array(try checkHead(missing, status: "404 Not Found", connection: "keep-alive").dropFirst(4)) == [
+                "vary: Accept-Language", "server: tolt-edge", "content-type: text/html; charset=utf-8",
+                "cache-control: no-store",
+            ])
         let head = try client.request("HEAD", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         #expect(String(decoding: head.rawHead, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\nDate: "))
         #expect(head.body.isEmpty)
@@ -79,5 +87,25 @@ import Testing
         #expect(responses[2].header("location")?.hasPrefix("https://play.google.com/") == true)
         #expect(Set(ids).count == 3)
         for id in ids { #expect(try server.waitForClick(id)) }
+    }
+
+    /// h2o 2.2 writes `Cache-Control: private` in a `Vary`'s place for Internet Explorer (a User-Agent holding
+    /// "; MSIE "), which caches nothing that varies; the server's own head does the same, so answers with a `Vary`
+    /// (every link answer) keep h2o's bytes and are not left to h2o's slower writer.
+    @Test func internetExplorerGetsCacheControlPrivateInVarysPlaceAsH2OWritesIt() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let msie = "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0)"
+        let page = try client.request("GET", "/a/pk_acme/LEE", headers: [("User-Agent", msie)])
+        #expect(
+            Array(try checkHead(page, status: "200 OK", connection: "keep-alive").dropFirst(4)) == [
+                "cache-control: private", "server: tolt-edge", "content-type: text/html; charset=utf-8",
+                "cache-control: no-store",
+            ])
+        // Anyone else gets the Vary.
+        let other = try client.request(
+            "GET", "/a/pk_acme/LEE", headers: [("User-Agent", msie.replacing("MSIE", with: "MSIF"))])
+        #expect(other.header("vary") == "Accept-Language, User-Agent")
     }
 }

@@ -245,32 +245,78 @@ import Testing
         #expect(again == exported)
     }
 
-    /// Unknown placeholders are refused in a template written now; one stored before that rule (or by another tool)
-    /// is served as it is, so the export of its configuration imports again, unchanged, with a warning naming the
-    /// placeholder. A new template with one is still refused.
-    @Test(arguments: StoreKind.allCases) func aStoredTemplateWithAnUnknownPlaceholderRoundTripsWithAWarning(
-        kind: StoreKind
+    /// A template's own text is checked when it is written: an unknown placeholder and a `%` that starts no escape are
+    /// refused. One stored before those rules (or by another tool) is served as it is, so the export of its
+    /// configuration imports again, unchanged, with a warning naming what breaks them; a new such template is still
+    /// refused.
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            (
+                "myapp://claim?c={code}&k={clickid}", "has an unknown placeholder {clickid}",
+                "myapp://claim?c={code}&k={clikid}"
+            ),
+            (
+                "https://good.example/%zz{code}?c={click_id}", "has a % that starts no escape (%zz)",
+                "https://good.example/%zy{code}"
+            ),
+        ])
+    func aStoredTemplateThatBreaksAWriteRuleRoundTripsWithAWarning(
+        kind: StoreKind, _ template: (stored: String, warning: String, new: String)
     ) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         var program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
-        program.deepLinkTemplate = "myapp://claim?c={code}&k={clickid}"
+        program.deepLinkTemplate = template.stored
         var changes = ConfigChanges()
         changes.programs = [program]
         try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
         let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
         let report = try fixture.importJSON(exported)
         #expect(
-            report.warnings.contains {
-                $0.contains("deep_link_template: the stored template has an unknown placeholder {clickid}")
-            }, "\(report.warnings)")
+            report.warnings.contains { $0.contains("deep_link_template: the stored template \(template.warning)") },
+            "\(report.warnings)")
         let after = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
-        #expect(after.deepLinkTemplate == "myapp://claim?c={code}&k={clickid}")
+        #expect(after.deepLinkTemplate == template.stored)
         #expect(throws: StoreError.self) {
             try fixture.importJSON(
                 #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","#
-                    + #""app_links":{"deep_link_template":"myapp://claim?c={code}&k={clikid}"}}]}]}"#)
+                    + #""app_links":{"deep_link_template":"\#(template.new)"}}]}]}"#)
         }
+    }
+
+    /// The codes `.` and `..` are refused when created; one stored before that rule (or by another tool) stays: the
+    /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
+    /// dashboard's buttons import `{"code":"..","active":false}`).
+    @Test(arguments: StoreKind.allCases) func aStoredDotSegmentCodeRoundTripsWithAWarningAndCanBeDeactivated(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        try fixture.importJSON(ConfigFixtures.acme)
+        var changes = ConfigChanges()
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: "..", active: true)]
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
+        let report = try fixture.importJSON(exported)
+        #expect(report.changes.isEmpty, "\(report.changes)")
+        #expect(
+            report.warnings.contains { $0.contains(".code: the stored code .. is a dot segment") }, "\(report.warnings)"
+        )
+        func dots() throws -> [CodeRecord] { try fixture.store.configRecords().codes.filter { $0.code == ".." } }
+        #expect(try dots().map(\.active) == [true])
+        let partner = #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
+        try fixture.importJSON(partner + #""codes":[{"code":"..","active":false}]}]}]}]}"#)
+        #expect(try dots().map(\.active) == [false])
+        try fixture.importJSON(partner + #""codes":[{"code":"..","active":true}]}]}]}]}"#)
+        #expect(try dots().map(\.active) == [true])
+        // Another partner cannot create it: it is new there.
+        let error = try #require(throws: StoreError.self) {
+            try fixture.importJSON(
+                #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[{"id":"part_lee","#
+                    + #""codes":[{"code":".."}]}]}]}]}"#)
+        }
+        #expect(error.message.contains(".codes[0].code: .. is a dot segment"), "\(error.message)")
     }
 }

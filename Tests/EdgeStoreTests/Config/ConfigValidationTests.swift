@@ -100,6 +100,12 @@ import Testing
             name: "code twice for one partner", json: partner(#""codes":[{"code":"X1"},{"code":"x1"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[1].code: "),
         Case(
+            name: "code that is a dot segment", json: partner(#""codes":[{"code":".."}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[0].code: .. is a dot segment, which browsers"),
+        Case(
+            name: "code that is one dot", json: partner(#""codes":[{"code":"X1"},{"code":"."}]"#),
+            path: "organizations[0].programs[0].partners[0].codes[1].code: . is a dot segment"),
+        Case(
             name: "active not a boolean", json: partner(#""codes":[{"code":"X1","active":"yes"}]"#),
             path: "organizations[0].programs[0].partners[0].codes[0].active: "),
         Case(
@@ -181,6 +187,12 @@ import Testing
         Case(
             name: "template with a placeholder in capitals", json: link("deep_link_template", "myapp://x?c={Code}"),
             path: templatePath + "has an unknown placeholder {Code}"),
+        Case(
+            name: "template with a broken escape", json: link("deep_link_template", "https://good.example/%zz{code}"),
+            path: templatePath + "has a % that starts no escape (%zz): a % must be followed by two hex digits"),
+        Case(
+            name: "template ending in a percent sign", json: link("deep_link_template", "https://good.example/{code}%"),
+            path: templatePath + "has a % that starts no escape (%)"),
         Case(
             name: "https template with a user name",
             json: link("deep_link_template", "https://apps.apple.com@evil.example/{code}"),

@@ -57,7 +57,8 @@ import Testing
             }
         }
         for program in changes.programs {
-            if let template = program.deepLinkTemplate, (try? DeepLinkTemplate(template)) == nil {
+            // Every template is new here (the store is empty), so it passes the checks of a template being written.
+            if let template = program.deepLinkTemplate, (try? DeepLinkTemplate(template).validateLiteralText()) == nil {
                 return "an invalid template \(template)"
             }
             for url in [program.googlePlayURL, program.appStoreURL].compactMap({ $0 })
@@ -74,7 +75,8 @@ import Testing
                 }
             }
         }
-        for code in changes.codes where (try? CodeRules.validate(code.code)) == nil {
+        for code in changes.codes
+        where (try? CodeRules.validate(code.code)) == nil || CodeRules.isDotSegment(code.code) {
             return "an invalid code \(code.code)"
         }
         return nil

@@ -27,6 +27,30 @@ import Testing
         #expect(decode("abcde", capacity: 5) == "abcde")
     }
 
+    /// A segment without `%` is handed back as it is, nothing copied (the link path's plain key); one with escapes is
+    /// decoded into the scratch, or refused when malformed or too long for it.
+    @Test func aSegmentIsDecodedIntoTheScratchOnlyWhenItHoldsAnEscape() {
+        var scratch = [UInt8](repeating: 0, count: 8)
+        func decoded(_ text: String) -> (text: String?, copied: Bool) {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBytes { input in
+                scratch.withUnsafeMutableBytes { memory in
+                    guard let result = PercentEncoding.decodedSegment(input, scratch: memory) else {
+                        return (nil, false)
+                    }
+                    return (String(decoding: result, as: UTF8.self), result.baseAddress != input.baseAddress)
+                }
+            }
+        }
+        #expect(decoded("pk_acme") == ("pk_acme", false))
+        #expect(decoded("%70k_acme") == ("pk_acme", true))
+        #expect(decoded("pk%5Facme") == ("pk_acme", true))
+        #expect(decoded("pk_acme_longer_than_eight") == ("pk_acme_longer_than_eight", false))
+        #expect(decoded("%70k_acme_long").text == nil)
+        #expect(decoded("pk%zz").text == nil)
+        #expect(decoded("pk%").text == nil)
+    }
+
     @Test func htmlEscapingCoversEverySpecialCharacter() {
         #expect(
             String(decoding: HTMLEscaping.escape("<a href=\"x\">'&'</a>"), as: UTF8.self)

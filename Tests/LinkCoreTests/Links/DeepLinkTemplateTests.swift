@@ -70,7 +70,7 @@ import Testing
     ])
     func unknownPlaceholdersAreRefusedByName(_ text: String, _ placeholder: String) throws {
         let error = try #require(throws: ConfigValidationError.self) {
-            try DeepLinkTemplate(text).validatePlaceholders()
+            try DeepLinkTemplate(text).validateLiteralText()
         }
         #expect(
             error.reason == "has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in",
@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: ["myapp://x?c={code", "myapp://x?c=code}", "myapp://x?c={{code}}", "myapp://x?c={code}}"])
     func loneBracesAreRefused(_ text: String) throws {
         let error = try #require(throws: ConfigValidationError.self) {
-            try DeepLinkTemplate(text).validatePlaceholders()
+            try DeepLinkTemplate(text).validateLiteralText()
         }
         #expect(error.reason.contains("only {code} and {click_id} are filled in"), "\(error.reason)")
         #expect(error.reason.contains("%7B") && error.reason.contains("%7D"), "\(error.reason)")
@@ -90,12 +90,53 @@ import Testing
     /// was (the braces sent as they are).
     @Test func knownPlaceholdersPassAndAStoredUnknownOneIsStillServed() throws {
         for text in ["myapp://claim?c={code}&k={click_id}", "myapp://open", "myapp://{click_id}{code}{code}"] {
-            try DeepLinkTemplate(text).validatePlaceholders()
+            try DeepLinkTemplate(text).validateLiteralText()
         }
         // A placeholder written with spaces never gets that far: no template holds a space.
         #expect(throws: ConfigValidationError.self) { try DeepLinkTemplate("myapp://x?c={ code }") }
         let stored = try DeepLinkTemplate("myapp://x?c={code}&k={clickid}")
         #expect(stored.chunks(encodedCode: Array("S".utf8)) == [Array("myapp://x?c=S&k={clickid}".utf8)])
+    }
+
+    /// The template's own text above ASCII is percent-encoded when it is parsed (the link table is built), as a
+    /// browser's URL parser would encode it, so a `Location` holds ASCII only; the filled-in code was encoded already.
+    @Test func literalTextAboveASCIIIsPercentEncoded() throws {
+        let custom = try DeepLinkTemplate("myapp://ü/{code}?c={click_id}#é")
+        #expect(
+            custom.chunks(encodedCode: PercentEncoding.encode("É".utf8)) == [
+                Array("myapp://%C3%BC/%C3%89?c=".utf8), Array("#%C3%A9".utf8),
+            ])
+        let web = try DeepLinkTemplate("https://app.example.com/é/{code}?n=😀")
+        #expect(web.isWebAddress)
+        let joined = Array(web.chunks(encodedCode: Array("SAM20".utf8)).joined())
+        #expect(String(decoding: joined, as: UTF8.self) == "https://app.example.com/%C3%A9/SAM20?n=%F0%9F%98%80")
+        #expect(joined.allSatisfy { $0 < 0x80 })
+        // Escapes already written, and ASCII, are left as they are.
+        let written = try DeepLinkTemplate("myapp://%C3%BC/{code}?a=b&c=%7Bx%7D")
+        #expect(written.chunks(encodedCode: []) == [Array("myapp://%C3%BC/?a=b&c=%7Bx%7D".utf8)])
+        try written.validateLiteralText()
+        try custom.validateLiteralText()
+    }
+
+    /// A `%` that two hex digits do not follow is refused when a template is written, naming it; one stored before
+    /// the rule still parses and is sent as it is.
+    @Test(arguments: [
+        ("https://good.example/{code}%", "%"), ("https://good.example/%zz{code}", "%zz"),
+        ("myapp://x?c=%{code}", "%{c"), ("myapp://x?c=%4", "%4"), ("myapp://x?a=%41&b=%g1", "%g1"),
+        ("myapp://x/%é", "%é"), ("myapp://x?p=100%&c={code}", "%&c"),
+    ])
+    func malformedEscapesAreRefusedOnWriteAndServedWhenStored(_ text: String, _ escape: String) throws {
+        let template = try DeepLinkTemplate(text)
+        let error = try #require(throws: ConfigValidationError.self) { try template.validateLiteralText() }
+        #expect(
+            error.reason
+                == "has a % that starts no escape (\(escape)): a % must be followed by two hex digits"
+                + " (write a percent sign as %25)", "\(error.reason)")
+        let sent = Array(template.chunks(encodedCode: Array("C".utf8)).joined(separator: Array("clk".utf8)))
+        #expect(
+            String(decoding: sent, as: UTF8.self)
+                == text.replacing("{code}", with: "C")
+                .replacing("{click_id}", with: "clk").replacing("é", with: "%C3%A9"))
     }
 
     @Test func webURLRules() throws {
