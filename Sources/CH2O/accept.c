@@ -1,5 +1,6 @@
 /* Accepting connections within a limit, and the record the loop keeps per connection (counting the requests that go
-   away unanswered, to close a connection that resets HTTP/2 streams faster than it completes them). */
+   away unanswered, to close a connection that resets HTTP/2 streams faster than it completes them; stall.c keeps
+   its write progress there). */
 #include "CH2O.h"
 
 #include <errno.h>
@@ -101,11 +102,14 @@ void tolt_h2o_loop_stop_accepting(tolt_h2o_loop *loop) {
     loop->listener = NULL;
 }
 
-tolt_h2o_connection *tolt_h2o_connection_of(h2o_req_t *req) {
-    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return NULL;
-    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
+tolt_h2o_connection *tolt_h2o_connection_of_socket(h2o_socket_t *socket) {
     if (socket == NULL || socket->on_close.cb != on_connection_close) return NULL;
     return socket->on_close.data;
+}
+
+tolt_h2o_connection *tolt_h2o_connection_of(h2o_req_t *req) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return NULL;
+    return tolt_h2o_connection_of_socket(req->conn->callbacks->get_socket(req->conn));
 }
 
 int tolt_h2o_count_abandoned(h2o_req_t *req) {

@@ -176,14 +176,7 @@ package final class ScriptedProxy: Sendable {
     }
 
     private func send(_ connection: Int32, _ bytes: [UInt8]) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes {
-                Glibc.send(connection, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else { return }
-            sent += count
-        }
+        _ = LoopbackSocket.send(bytes, to: connection)
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

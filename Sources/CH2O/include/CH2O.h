@@ -143,6 +143,11 @@ typedef struct tolt_h2o_loop {
     int accepting_paused;
     /** Retries accepting a moment after the process ran out of descriptors. */
     h2o_timeout_entry_t accept_retry;
+    /* Stalled connections (stall.c). */
+    /** When the next sweep is due, in milliseconds of the event loop's clock. */
+    uint64_t next_stall_sweep;
+    /** Sweeps so far: marks the connections a sweep found waiting on HTTP/2 flow control. */
+    uint32_t stall_sweeps;
 } tolt_h2o_loop;
 
 /** Creates a loop record: a new event loop, an h2o context on it, and the queue and receiver for worker replies
@@ -230,6 +235,18 @@ typedef struct tolt_h2o_connection {
     uint32_t abandoned;
     /** Set once the connection was closed for resetting streams faster than it completed them. */
     int closed_for_resets;
+    /* Write progress (stall.c), as the once-a-second sweep sees it. */
+    /** When a sweep first found the connection owing its peer bytes with too little of them taken since, in
+        milliseconds of the loop's clock; 0 while it owes nothing. */
+    uint64_t owing_since;
+    /** The bytes the peer acknowledged (TCP) at the last sweep that found output waiting on the socket, or
+        UINT64_MAX when that sweep found none; and what was acknowledged since `owing_since`. */
+    uint64_t acknowledged;
+    uint64_t acknowledged_since;
+    /** The sweep (`stall_sweeps`) that last found the connection's HTTP/2 answers held by flow control. */
+    uint32_t flow_blocked_sweep;
+    /** Set once the connection was closed for taking too little of its answers (stall.c). */
+    int closed_for_stall;
 } tolt_h2o_connection;
 
 /** A connection that has had at least this many requests go away unanswered, more than half of its requests, is
@@ -239,21 +256,53 @@ typedef struct tolt_h2o_connection {
 /** The record of the connection carrying `req`, or NULL (a connection the loop did not accept). */
 tolt_h2o_connection *tolt_h2o_connection_of(h2o_req_t *req);
 
+/** The record of an accepted socket, or NULL (a socket the loop did not accept). */
+tolt_h2o_connection *tolt_h2o_connection_of_socket(h2o_socket_t *socket);
+
+/* Why a connection is being closed under its requests, which are to get nothing but an error: it reset more HTTP/2
+   streams than it completed (`tolt_h2o_count_abandoned`), or it took too little of its answers for too long
+   (`tolt_h2o_loop_close_stalled`). */
+#define TOLT_H2O_CONNECTION_OPEN 0
+#define TOLT_H2O_CLOSED_FOR_RESETS 1
+#define TOLT_H2O_CLOSED_FOR_STALL 2
+
 /** Counts an HTTP/2 request on its connection (HTTP/1 requests are not counted: one at a time, a client that
-    leaves one closes its connection). Returns 1 when the connection was closed for resets: the request is to get
-    nothing but an error. */
+    leaves one closes its connection). Returns `TOLT_H2O_CONNECTION_OPEN`, or why the connection is being closed:
+    the request is then to get nothing but an error. */
 static inline int tolt_h2o_count_request(h2o_req_t *req) {
-    if (req->version < 0x200) return 0;
+    if (req->version < 0x200) return TOLT_H2O_CONNECTION_OPEN;
     tolt_h2o_connection *connection = tolt_h2o_connection_of(req);
-    if (connection == NULL) return 0;
+    if (connection == NULL) return TOLT_H2O_CONNECTION_OPEN;
     ++connection->requests;
-    return connection->closed_for_resets;
+    if (connection->closed_for_resets) return TOLT_H2O_CLOSED_FOR_RESETS;
+    return connection->closed_for_stall ? TOLT_H2O_CLOSED_FOR_STALL : TOLT_H2O_CONNECTION_OPEN;
 }
 
 /** Counts a request that went away before its answer; when its connection has now abandoned more than half of
     its requests, and at least TOLT_H2O_ABANDONED_LIMIT, shuts the connection's socket down (h2o closes it on its
     next read) and returns 1 the first time. */
 int tolt_h2o_count_abandoned(h2o_req_t *req);
+
+/* ---- stalled connections (stall.c) ---- */
+
+/** A connection owing its peer bytes that takes fewer than `TOLT_H2O_STALL_PROGRESS` of them in
+    `TOLT_H2O_STALL_MILLIS` is closed: h2o 2.2 has no write timeout, and arms its HTTP/2 idle timeout only while no
+    request is in progress, so a peer that stops reading (or keeps its HTTP/2 window at zero) would hold the
+    connection, its answers' memory and its slot for ever. */
+#define TOLT_H2O_STALL_MILLIS 10000
+#define TOLT_H2O_STALL_PROGRESS 1024
+/** How often the loop looks (in milliseconds); so a stalled connection is closed 10 to 11 s into its stall. */
+#define TOLT_H2O_STALL_SWEEP_MILLIS 1000
+
+/** Looks at every connection of the loop once `TOLT_H2O_STALL_SWEEP_MILLIS` have passed since the last look, and
+    closes those whose peer has taken too little of what they owe it (see stall.c); returns how many it closed.
+    Call after each event-loop iteration: between sweeps it is one comparison. */
+size_t tolt_h2o_loop_sweep_stalled(tolt_h2o_loop *loop);
+
+static inline size_t tolt_h2o_loop_close_stalled(tolt_h2o_loop *loop) {
+    if (h2o_now(loop->context.loop) < loop->next_stall_sweep) return 0;
+    return tolt_h2o_loop_sweep_stalled(loop);
+}
 
 /** Open connections of the loop (accepted and not yet disposed of). */
 static inline size_t tolt_h2o_loop_open_connections(tolt_h2o_loop *loop) { return loop->open_connections; }

@@ -23,9 +23,9 @@ final class H2OLoop {
     private let workersSending = WorkerCount()
     /// Requests this loop took in its current event-loop iteration.
     private var iterationRequests = 0
-    /// Connections closed for HTTP/2 rapid reset and not logged yet, and the second of the last such line.
-    private var rapidResetsUnlogged = 0
-    private var rapidResetLoggedSecond: UInt64 = .max
+    /// Connections closed for HTTP/2 rapid reset, and for taking too little of their answers, for the log.
+    private var rapidResets = LoggedCount()
+    private var stalls = LoggedCount()
     /// Link responses held until the journal holding their clicks is written, and the ones being sent.
     private var held: [HeldSlot] = []
     private var sending: [HeldSlot] = []
@@ -81,6 +81,9 @@ final class H2OLoop {
         while !engine.isStopping {
             h2o_evloop_run(evloop, 100)
             flushHeld()
+            // Once a second: close the connections whose peers take too little of what they are owed (stall.c).
+            let stalled = tolt_h2o_loop_close_stalled(record)
+            if stalled > 0 { loggedStalls(stalled) }
             // The wait above ends at least every 100 ms, requests or not: an idle loop's segment is sealed (and then
             // deleted by the ingester) without waiting for a next tap.
             link.sealJournalIfDue(at: Clock.monotonicSeconds())
@@ -142,8 +145,11 @@ final class H2OLoop {
         let responder = H2OResponder(request: request, loop: self, route: route, startedAt: startedAt)
         // HTTP/2 requests are counted per connection (HTTP/1 ones are not: the call returns at once); a connection
         // closed for resetting streams faster than it completed them gets nothing more, least of all a click.
-        if tolt_h2o_count_request(request) != 0 {
-            responder.send(APIResponse.error(Self.connectionClosed))
+        // The same for a connection being closed for taking too little of its answers.
+        let closing = tolt_h2o_count_request(request)
+        if closing != TOLT_H2O_CONNECTION_OPEN {
+            responder.send(
+                APIResponse.error(closing == TOLT_H2O_CLOSED_FOR_STALL ? Self.stalled : Self.connectionClosed))
             return 0
         }
         router.dispatch(view, routeIndex: route, to: responder, link: link)
@@ -153,19 +159,28 @@ final class H2OLoop {
     private static let connectionClosed = APIError(
         status: 503, code: "unavailable",
         message: "This connection reset more streams than it completed and is being closed")
+    private static let stalled = APIError(
+        status: 503, code: "unavailable", message: "This connection took too little of its answers and is being closed")
 
     /// Counts a request that went away before its answer (an HTTP/2 stream reset, mostly); closes its connection
     /// once it abandons more requests than it completes (HTTP/2 rapid reset), which the loop logs at most once a
     /// second (a client can open and close such connections as fast as it likes), with the count since the last line.
     private func abandoned(_ request: UnsafeMutablePointer<h2o_req_t>) {
-        guard tolt_h2o_count_abandoned(request) != 0 else { return }
-        rapidResetsUnlogged += 1
-        let second = Clock.monotonicNanoseconds() / 1_000_000_000
-        guard second != rapidResetLoggedSecond else { return }
-        let count = rapidResetsUnlogged
+        guard tolt_h2o_count_abandoned(request) != 0,
+            let count = rapidResets.add(1, inSecond: Clock.monotonicNanoseconds() / 1_000_000_000)
+        else { return }
         let closed = count == 1 ? "an HTTP/2 connection that" : "\(count) HTTP/2 connections (since the last line) that"
         log?("loop \(index): closed \(closed) reset more streams than \(count == 1 ? "it" : "they") completed")
-        (rapidResetsUnlogged, rapidResetLoggedSecond) = (0, second)
+    }
+
+    /// Logs connections closed for taking fewer than `TOLT_H2O_STALL_PROGRESS` bytes of their answers in
+    /// `TOLT_H2O_STALL_MILLIS`, at most once a second, with the count since the last line.
+    private func loggedStalls(_ closed: Int) {
+        guard let count = stalls.add(closed, inSecond: Clock.monotonicNanoseconds() / 1_000_000_000) else { return }
+        let connections = count == 1 ? "a connection that" : "\(count) connections (since the last line) that"
+        log?(
+            "loop \(index): closed \(connections) took fewer than \(TOLT_H2O_STALL_PROGRESS) bytes of "
+                + "\(count == 1 ? "its" : "their") answers in \(TOLT_H2O_STALL_MILLIS / 1000) s")
     }
 
     // MARK: Held responses

@@ -31,15 +31,9 @@ struct RawExchange {
         let start = clock.now
         for (index, part) in parts.enumerated() {
             if index != 0 && pause > .zero { Thread.sleep(forTimeInterval: seconds(pause)) }
-            var offset = 0
-            while offset < part.count {
-                let count = part.withUnsafeBytes {
-                    Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-                }
-                // The server closed the connection after refusing what it read: the answer is there to read.
-                guard count > 0 else { break }
-                offset += count
-            }
+            // A write that fails: the server closed the connection after refusing what it read, and the answer is
+            // there to read.
+            _ = LoopbackSocket.send(part, to: descriptor)
         }
 
         var received: [UInt8] = []
@@ -83,7 +77,7 @@ struct RawExchange {
     }
 
     /// Whole responses framed by `Content-Length` (every answer of this server has one), and what follows them.
-    private static func parse(_ bytes: [UInt8]) throws -> ([HTTPResponse], [UInt8]) {
+    static func parse(_ bytes: [UInt8]) throws -> ([HTTPResponse], [UInt8]) {
         var responses: [HTTPResponse] = []
         var rest = bytes[...]
         while let headEnd = rest.firstRange(of: [13, 10, 13, 10]) {

@@ -9,7 +9,21 @@ package enum HTTP2Frames {
     }
 
     /// The connection preface and an empty SETTINGS frame.
-    package static let preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + frame(.settings, 0, 0, [])
+    package static let preface: [UInt8] = preface(settings: [])
+
+    /// The connection preface and a SETTINGS frame with `settings` (identifier, value).
+    package static func preface(settings: [(identifier: UInt16, value: UInt32)]) -> [UInt8] {
+        var payload: [UInt8] = []
+        for (identifier, value) in settings {
+            payload += [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]
+            payload += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        return Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + frame(.settings, 0, 0, payload)
+    }
+
+    /// SETTINGS_INITIAL_WINDOW_SIZE (RFC 9113 6.5.2): how many bytes of each stream's DATA the peer may send before
+    /// a WINDOW_UPDATE.
+    package static let initialWindowSize: UInt16 = 0x4
 
     /// A frame: 24-bit length, type, flags, 31-bit stream id, payload.
     package static func frame(_ type: FrameType, _ flags: UInt8, _ stream: UInt32, _ payload: [UInt8]) -> [UInt8] {
