@@ -57,9 +57,18 @@ struct ConfigMerge {
             authorizationDigest = SecretDigest.of(given)
         }
         let timezone = document.timezone ?? stored?.timezone ?? "UTC"
-        guard timezone == "UTC" || Self.isKnownTimeZone(timezone) else {
-            throw StoreError.invalidConfig(
-                "\(path).timezone: must be an IANA time zone name such as UTC or America/Los_Angeles")
+        // Checked only when it changes: a zone an earlier build stored (any file of the zone directory, `localtime`,
+        // `posix/Europe/Paris`) is carried over, so an import that leaves it out or lists it again (an export, every
+        // dashboard form) still goes through; it is warned about.
+        if timezone != stored?.timezone {
+            guard timezone == "UTC" || Self.isKnownTimeZone(timezone) else {
+                throw StoreError.invalidConfig(
+                    "\(path).timezone: must be an IANA time zone name such as UTC or America/Los_Angeles")
+            }
+        } else if !TimeZoneName.isValid(timezone) {
+            report.warnings.append(
+                "\(path).timezone: the stored time zone \(timezone) is no tz database name, and the dashboard counts"
+                    + " its days in UTC; set \(TimeZoneName.replacement(for: timezone)) or another zone")
         }
         let record = OrganizationRecord(
             id: id, name: name, publicKey: publicKey, secretKeyDigest: secretKeyDigest,
