@@ -232,13 +232,19 @@ struct ConfigMerge {
             // does not touch).
             let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
             if stored == nil {
-                do { try CodeRules.refuseDotSegment(code.code) } catch {
-                    throw StoreError.invalidConfig("\(codePath): \(error)")
-                }
+                do {
+                    try CodeRules.refuseDotSegment(code.code)
+                    try CodeRules.refuseWhitespace(code.code)
+                } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             } else if CodeRules.isDotSegment(code.code) {
                 report.warnings.append(
                     "\(codePath): the stored code \(code.code) is a dot segment, which browsers remove from a link's"
                         + " path: its link cannot be opened (claims still take the code); add another code")
+            } else if CodeRules.containsWhitespace(code.code) {
+                report.warnings.append(
+                    "\(codePath): the stored code \(code.code) holds a space (\(Self.codePoints(code.code))), which"
+                        + " claims and links drop around a code: its link works as written, but a claim may miss it;"
+                        + " add another code")
             }
             // Reads as a code the partner held before this import (CodeLookalikes): canonically equal, it would be
             // another code (`CAFE` and U+0301 for `CAFÉ`); equal once folded (`ＳＡＭ２０` for `SAM20`), its other

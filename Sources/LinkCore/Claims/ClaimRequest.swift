@@ -95,7 +95,7 @@ extension ClaimRequest {
 
     /// A code as a person pasted or typed it: without the whitespace around it (spaces, tabs, a line break copied
     /// with it) and the invisible formatting characters a copy brings along (a zero-width space, word joiner,
-    /// byte-order mark or bidirectional mark from a bio, a chat or a web page), which no code holds, then checked
+    /// byte-order mark or bidirectional mark from a bio, a chat or a web page), which no new code may hold, then checked
     /// like any identifier.
     static func pastedCode(_ value: String?) throws(ClaimFailure) -> String? {
         guard let value else { return nil }
