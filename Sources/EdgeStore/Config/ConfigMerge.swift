@@ -251,8 +251,11 @@ struct ConfigMerge {
             // spellings would match both codes of the one partner. A pair that both arrive in this import is a copy of
             // a store that held both (possible before the rule): accepted with a warning, as the link table serves it.
             if stored == nil, let (lookalike, kind) = Self.lookalike(of: code.code, partnerID: id, in: storedCodes) {
+                // A canonical pair whose folds are the same bytes (the Kelvin sign's `K`) is the stored code to a link
+                // or claim typed with it, as a compatibility one is.
                 let consequence =
                     kind == .canonical
+                        && CompatibilityCharacters.folded(code.code) != CompatibilityCharacters.folded(lookalike.code)
                     ? "links and claims would take it for another code"
                     : "links and claims take it for the stored code already"
                 throw StoreError.invalidConfig(
