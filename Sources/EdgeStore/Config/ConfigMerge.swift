@@ -259,8 +259,11 @@ struct ConfigMerge {
                     ? "links and claims would take it for another code"
                     : "links and claims take it for the stored code already"
                 throw StoreError.invalidConfig(
-                    "\(codePath): \(Self.looksLike(code.code, lookalike.code)); \(consequence): use the stored spelling")
-            } else if stored == nil, let (lookalike, _) = Self.lookalike(of: code.code, partnerID: id, in: existing.codes) {
+                    "\(codePath): \(Self.looksLike(code.code, lookalike.code)); \(consequence): use the stored spelling"
+                )
+            } else if stored == nil,
+                let (lookalike, _) = Self.lookalike(of: code.code, partnerID: id, in: existing.codes)
+            {
                 report.warnings.append(
                     "\(codePath): \(Self.looksLike(code.code, lookalike.code)); both are new in this import and both"
                         + " are kept (a copy of a store that held both): either reaches this partner")

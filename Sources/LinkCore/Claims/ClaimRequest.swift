@@ -102,7 +102,8 @@ extension ClaimRequest {
         guard var value else { return nil }
         let code = value.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self)
         }
         guard !code.isEmpty else { throw .invalidRequest("code must not be blank") }
         try checkIdentifier(code, name: "code")

@@ -53,7 +53,8 @@ import Testing
         let server = try TestServer(config: Self.config)
         defer { server.shutdown() }
         let client = server.client()
-        #expect(try client.request("GET", Self.path(Self.long64), headers: [("User-Agent", Agents.iPhone)]).status == 200)
+        #expect(
+            try client.request("GET", Self.path(Self.long64), headers: [("User-Agent", Agents.iPhone)]).status == 200)
         for (prefix, suffix) in [("", " "), ("", "\u{200B}"), ("\u{200B}", "\u{3000}\n")] {
             let response = try client.request(
                 "GET", Self.path(prefix + Self.long64 + suffix), headers: [("User-Agent", Agents.iPhone)])

@@ -290,17 +290,26 @@ import Testing
     /// spreadsheet cell), are refused when created; one stored before that rule (or by another tool) stays: the
     /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
     /// dashboard's buttons import `{"code":"..","active":false}`).
-    @Test(arguments: StoreKind.allCases, [
-        ("..", "the stored code .. is a dot segment", ".. is a dot segment"),
-        ("JP21\u{3000}", "the stored code JP21\u{3000} holds a space (U+004A U+0050 U+0032 U+0031 U+3000)",
-            "must not contain spaces: it holds U+3000"),
-        ("\u{00A0}SAM", "the stored code \u{00A0}SAM holds a space (U+00A0 U+0053 U+0041 U+004D)",
-            "must not contain spaces: it holds U+00A0"),
-        ("A\u{2009}B", "the stored code A\u{2009}B holds a space (U+0041 U+2009 U+0042)",
-            "must not contain spaces: it holds U+2009"),
-    ]) func aStoredCodeRefusedOnCreationRoundTripsWithAWarningAndCanBeDeactivated(
-        kind: StoreKind, code: (text: String, warning: String, error: String)
-    ) throws {
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            ("..", "the stored code .. is a dot segment", ".. is a dot segment"),
+            (
+                "JP21\u{3000}", "the stored code JP21\u{3000} holds a space (U+004A U+0050 U+0032 U+0031 U+3000)",
+                "must not contain spaces: it holds U+3000"
+            ),
+            (
+                "\u{00A0}SAM", "the stored code \u{00A0}SAM holds a space (U+00A0 U+0053 U+0041 U+004D)",
+                "must not contain spaces: it holds U+00A0"
+            ),
+            (
+                "A\u{2009}B", "the stored code A\u{2009}B holds a space (U+0041 U+2009 U+0042)",
+                "must not contain spaces: it holds U+2009"
+            ),
+        ]) func aStoredCodeRefusedOnCreationRoundTripsWithAWarningAndCanBeDeactivated(
+            kind: StoreKind, code: (text: String, warning: String, error: String)
+        ) throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)

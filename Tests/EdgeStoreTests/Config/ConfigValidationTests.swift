@@ -514,7 +514,9 @@ import Testing
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         let report = try fixture.importJSON(
-            Self.partner(#""codes":[{"code":"SAM21"},{"code":"\uff33\uff21\uff2d\uff12\uff11"},{"code":"\u00c51"},{"code":"\u212b1"}]"#))
+            Self.partner(
+                #""codes":[{"code":"SAM21"},{"code":"\uff33\uff21\uff2d\uff12\uff11"},{"code":"\u00c51"},{"code":"\u212b1"}]"#
+            ))
         #expect(report.warnings.count == 2, "\(report.warnings)")
         #expect(
             report.warnings.first
@@ -527,7 +529,9 @@ import Testing
         let copy = try StoreFixture(kind)
         defer { copy.remove() }
         #expect(try copy.importJSON(exported).warnings.count == 2)
-        #expect(try copy.store.configRecords().codes.map(\.code).sorted() == fixture.store.configRecords().codes.map(\.code).sorted())
+        #expect(
+            try copy.store.configRecords().codes.map(\.code).sorted()
+                == fixture.store.configRecords().codes.map(\.code).sorted())
         // Against a code stored before, a new lookalike is refused as ever.
         #expect(throws: StoreError.self) {
             try copy.importJSON(Self.partner(#""codes":[{"code":"\uff53\uff41\uff4d\uff12\uff11"}]"#))

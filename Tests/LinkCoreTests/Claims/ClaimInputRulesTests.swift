@@ -122,7 +122,9 @@ import Testing
             let body = #"{"public_id":"pk","app_user_id":"u","code":"\#(jsonEscaped(pasted))"}"#
             let claimed = try? ClaimRequest(body: Array(body.utf8)).code
             let linked = Array(pasted.utf8).withUnsafeBytes { bytes in
-                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self)
+                String(
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self
+                )
             }
             #expect(claimed == linked, "U+\(String(scalar.value, radix: 16))")
         }

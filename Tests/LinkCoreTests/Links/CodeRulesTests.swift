@@ -38,7 +38,9 @@ import Testing
     }
 
     /// Codes with invisible joiners, other scripts or compatibility forms hold no whitespace.
-    @Test(arguments: ["SAM20", "\u{FF33}\u{FF21}\u{FF2D}", "CAF\u{C9}", "\u{1F468}\u{200D}\u{1F469}", "\u{5B89}\u{5168}"])
+    @Test(arguments: [
+        "SAM20", "\u{FF33}\u{FF21}\u{FF2D}", "CAF\u{C9}", "\u{1F468}\u{200D}\u{1F469}", "\u{5B89}\u{5168}",
+    ])
     func codesWithoutSpacesAreKept(_ code: String) throws {
         #expect(!CodeRules.containsWhitespace(code))
         try CodeRules.refuseWhitespace(code)
