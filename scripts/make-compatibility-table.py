@@ -8,6 +8,8 @@ with that form, as the table CompatibilityCharacters folds codes with.
 It reads Python's own Unicode data (unicodedata.unidata_version is named in the output). Characters whose form holds
 a space (U+3000 IDEOGRAPHIC SPACE is a space) or any non-ASCII character (½ is 1⁄2, Å is Å) are left out: the fold
 only ever turns a character into the ASCII a person meant, so the codes' own non-ASCII letters stay as they are.
+The ordinal indicators ª and º (NFKC a and o) are left out too: they are letters of Spanish, Portuguese and Italian
+(`1ª`, `Nº1`), which a code may mean.
 """
 import os
 import sys
@@ -17,11 +19,15 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", 
                    "CompatibilityCharacters+Table.swift")
 
 
+# Letters a code may mean, though their NFKC form is ASCII: U+00AA ª and U+00BA º, the ordinal indicators.
+KEPT = {0x00AA, 0x00BA}
+
+
 def forms():
     """(scalar, ASCII form) for every assigned non-ASCII scalar whose NFKC form is printable ASCII other than it."""
     for scalar in range(0x80, 0x110000):
         character = chr(scalar)
-        if unicodedata.category(character) in ("Cs", "Co", "Cn"):
+        if unicodedata.category(character) in ("Cs", "Co", "Cn") or scalar in KEPT:
             continue
         form = unicodedata.normalize("NFKC", character)
         if form != character and all(0x21 <= ord(c) <= 0x7E for c in form):
@@ -48,7 +54,7 @@ def swift_string(text):
 def main():
     pairs = list(forms())
     for scalar, form in pairs:
-        # The link path folds into a buffer sized for this (CompatibilityCharacters.maximumGrowth).
+        # The link path folds into a buffer sized for this (CompatibilityCharacters.maximumFoldedLength(of:)).
         if 3 * len(form) > 4 * len(chr(scalar).encode("utf-8")):
             sys.exit(f"U+{scalar:04X} grows to {form!r}: more than 4/3 of its bytes")
     lines = [

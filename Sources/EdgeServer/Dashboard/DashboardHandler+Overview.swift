@@ -8,12 +8,17 @@ extension DashboardHandler {
     static let overviewDays: Int64 = 30
 
     func overview(_ context: Context) throws -> APIResponse {
-        // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file.
+        // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file, or an
+        // earlier build have stored a name that is no zone.
         let named = TimeZoneRules.named(context.organization.timezone, in: api.timeZoneDirectory)
         let zone = named ?? .utc
         let zoneName =
-            named == nil
-            ? "UTC: \(context.organization.timezone) is not in this server's tzdata" : context.organization.timezone
+            named != nil
+            ? context.organization.timezone
+            : TimeZoneName.isValid(context.organization.timezone)
+                ? "UTC: \(context.organization.timezone) is not in this server's tzdata"
+                // Stored by an earlier build, which took any file of the zone directory.
+                : "UTC: \(context.organization.timezone) is no tz database name; set a time zone under Integrations"
         let now = Clock.epochMilliseconds() / 1000
         let today = APIHandler.day(containing: now + zone.offset(at: now))
         let days = today - Self.overviewDays + 1...today

@@ -73,6 +73,12 @@ final class LinkHandler {
     /// Seals the journal: called as the loop exits.
     func close() { journal.close() }
 
+    /// The most bytes of a code the path may decode to: the longest code typed in its widest form (4 bytes a
+    /// character, a math-bold letter for an ASCII one) with whitespace pasted around it. A code that long can only
+    /// match after the miss (``LinkTable/matchAfterMiss(publicKey:lowercasedCode:)``), trimmed and folded, as a claim
+    /// of the same text does; on the stack, so a hit costs what it did.
+    static let typedCodeCapacity = 4 * CodeRules.maximumLength + 64
+
     /// Answers a link request; `rest` is the path after `/a/`.
     func handle<Responder: HTTPResponder>(
         _ request: HTTPRequest, rest: UnsafeRawBufferPointer, to responder: Responder
@@ -86,11 +92,11 @@ final class LinkHandler {
         }
         let encodedKey = UnsafeRawBufferPointer(rebasing: rest[..<slash])
         let encodedCode = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)..<end])
-        withUnsafeTemporaryAllocation(byteCount: CodeRules.maximumLength + KeyRules.maximumLength, alignment: 8) {
+        withUnsafeTemporaryAllocation(byteCount: Self.typedCodeCapacity + KeyRules.maximumLength, alignment: 8) {
             memory in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: memory[..<CodeRules.maximumLength])
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: memory[..<Self.typedCodeCapacity])
             // The key is decoded as the code is (RFC 3986: `%70k_acme` is `pk_acme`), only when it holds a `%`.
-            let keyScratch = UnsafeMutableRawBufferPointer(rebasing: memory[CodeRules.maximumLength...])
+            let keyScratch = UnsafeMutableRawBufferPointer(rebasing: memory[Self.typedCodeCapacity...])
             guard let publicKey = PercentEncoding.decodedSegment(encodedKey, scratch: keyScratch),
                 let length = PercentEncoding.decodeSegment(encodedCode, into: buffer)
             else {

@@ -10,10 +10,14 @@ struct ConfigMerge {
     private(set) var changes = ConfigChanges()
     private(set) var report = ImportReport()
     private var existing: ConfigRecords
+    /// The codes stored before this import began: a lookalike of one is refused, while two spellings that both
+    /// arrive in the document (the export of a store that held both) are only warned about.
+    private let storedCodes: [CodeRecord]
 
     /// Plans the merge of `document` into `existing`. Throws the first invalid field, by path.
     init(document: ConfigDocument, existing: ConfigRecords) throws {
         self.existing = existing
+        storedCodes = existing.codes
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
@@ -57,9 +61,18 @@ struct ConfigMerge {
             authorizationDigest = SecretDigest.of(given)
         }
         let timezone = document.timezone ?? stored?.timezone ?? "UTC"
-        guard timezone == "UTC" || Self.isKnownTimeZone(timezone) else {
-            throw StoreError.invalidConfig(
-                "\(path).timezone: must be an IANA time zone name such as UTC or America/Los_Angeles")
+        // Checked only when it changes: a zone an earlier build stored (any file of the zone directory, `localtime`,
+        // `posix/Europe/Paris`) is carried over, so an import that leaves it out or lists it again (an export, every
+        // dashboard form) still goes through; it is warned about.
+        if timezone != stored?.timezone {
+            guard timezone == "UTC" || Self.isKnownTimeZone(timezone) else {
+                throw StoreError.invalidConfig(
+                    "\(path).timezone: must be an IANA time zone name such as UTC or America/Los_Angeles")
+            }
+        } else if !TimeZoneName.isValid(timezone) {
+            report.warnings.append(
+                "\(path).timezone: the stored time zone \(timezone) is no tz database name, and the dashboard counts"
+                    + " its days in UTC; set \(TimeZoneName.replacement(for: timezone)) or another zone")
         }
         let record = OrganizationRecord(
             id: id, name: name, publicKey: publicKey, secretKeyDigest: secretKeyDigest,
@@ -219,30 +232,41 @@ struct ConfigMerge {
             // does not touch).
             let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
             if stored == nil {
-                do { try CodeRules.refuseDotSegment(code.code) } catch {
-                    throw StoreError.invalidConfig("\(codePath): \(error)")
-                }
+                do {
+                    try CodeRules.refuseDotSegment(code.code)
+                    try CodeRules.refuseWhitespace(code.code)
+                } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             } else if CodeRules.isDotSegment(code.code) {
                 report.warnings.append(
                     "\(codePath): the stored code \(code.code) is a dot segment, which browsers remove from a link's"
                         + " path: its link cannot be opened (claims still take the code); add another code")
+            } else if CodeRules.containsWhitespace(code.code) {
+                report.warnings.append(
+                    "\(codePath): the stored code \(code.code) holds a space (\(Self.codePoints(code.code))), which"
+                        + " claims and links drop around a code: its link works as written, but a claim may miss it;"
+                        + " add another code")
             }
-            // Reads as a code the partner holds (CodeLookalikes): canonically equal, it would be another code
-            // (`CAFE` and U+0301 for `CAFÉ`, the Kelvin sign for `K`); equal once folded (`ＳＡＭ２０` for `SAM20`),
-            // its other spellings would match both codes of the one partner.
-            if stored == nil,
-                let (lookalike, kind) = existing.codes.lazy.filter({ $0.partnerID == id }).compactMap({ stored in
-                    CodeLookalikes.kind(stored.code, code.code).map { (stored, $0) }
-                }).first
-            {
+            // Reads as a code the partner held before this import (CodeLookalikes): canonically equal, it would be
+            // another code (`CAFE` and U+0301 for `CAFÉ`); equal once folded (`ＳＡＭ２０` for `SAM20`), its other
+            // spellings would match both codes of the one partner. A pair that both arrive in this import is a copy of
+            // a store that held both (possible before the rule): accepted with a warning, as the link table serves it.
+            if stored == nil, let (lookalike, kind) = Self.lookalike(of: code.code, partnerID: id, in: storedCodes) {
+                // A canonical pair whose folds are the same bytes (the Kelvin sign's `K`) is the stored code to a link
+                // or claim typed with it, as a compatibility one is.
                 let consequence =
                     kind == .canonical
+                        && CompatibilityCharacters.folded(code.code) != CompatibilityCharacters.folded(lookalike.code)
                     ? "links and claims would take it for another code"
                     : "links and claims take it for the stored code already"
                 throw StoreError.invalidConfig(
-                    "\(codePath): \(code.code) looks the same as the partner's code \(lookalike.code) but is written "
-                        + "with other Unicode characters (\(Self.codePoints(code.code)) against "
-                        + "\(Self.codePoints(lookalike.code))); \(consequence): use the stored spelling")
+                    "\(codePath): \(Self.looksLike(code.code, lookalike.code)); \(consequence): use the stored spelling"
+                )
+            } else if stored == nil,
+                let (lookalike, _) = Self.lookalike(of: code.code, partnerID: id, in: existing.codes)
+            {
+                report.warnings.append(
+                    "\(codePath): \(Self.looksLike(code.code, lookalike.code)); both are new in this import and both"
+                        + " are kept (a copy of a store that held both): either reaches this partner")
             }
             let record = CodeRecord(
                 reference: stored?.reference ?? 0, partnerID: id, code: code.code, active: code.active)
@@ -253,6 +277,21 @@ struct ConfigMerge {
                 existing.codes.append(record)
             }
         }
+    }
+
+    /// The first of `codes` that `partnerID` holds and `code` is a lookalike of (``CodeLookalikes``), and how.
+    private static func lookalike(of code: String, partnerID: String, in codes: [CodeRecord])
+        -> (CodeRecord, CodeLookalikes.Kind)?
+    {
+        codes.lazy.filter { $0.partnerID == partnerID }.compactMap { stored in
+            CodeLookalikes.kind(stored.code, code).map { (stored, $0) }
+        }.first
+    }
+
+    /// That `code` looks the same as the partner's `other`, with the code points of both.
+    private static func looksLike(_ code: String, _ other: String) -> String {
+        "\(code) looks the same as the partner's code \(other) but is written with other Unicode characters"
+            + " (\(codePoints(code)) against \(codePoints(other)))"
     }
 
     /// `U+0043 U+0041 U+0046 U+00C9`: the code points of a code, for an error that two codes look alike in.

@@ -1,8 +1,9 @@
 /// The invisible characters a copy brings along around a code: whitespace (Unicode's `White_Space`: a space, tab or
 /// line break, a no-break or ideographic space) and the invisible formatting characters (`Cf`): a zero-width space,
 /// joiner or non-joiner, a word joiner, a byte-order mark, a soft hyphen, a bidirectional mark, embedding or isolate
-/// (from a bio, a chat or a web page). No code holds one at its ends (``CodeRules``), so links drop them around a code
-/// as claims do. Bytes only, no allocation: the link path calls it, on a code that matched nothing.
+/// (from a bio, a chat or a web page). No new code may hold one (``CodeRules``: whitespace is refused on write, the
+/// formatting characters always), so links drop them around a code as claims do; a code stored before that rule and
+/// ending in a no-break or ideographic space keeps its exact link, and the import warns about it. Bytes only, no allocation: the link path calls it, on a code that matched nothing.
 public enum InvisibleCharacters {
     /// `bytes` without the invisible characters at its start and end, as a range of its indices.
     public static func trimmed(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {

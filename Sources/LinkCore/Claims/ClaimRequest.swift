@@ -95,24 +95,19 @@ extension ClaimRequest {
 
     /// A code as a person pasted or typed it: without the whitespace around it (spaces, tabs, a line break copied
     /// with it) and the invisible formatting characters a copy brings along (a zero-width space, word joiner,
-    /// byte-order mark or bidirectional mark from a bio, a chat or a web page), which no code holds, then checked
-    /// like any identifier.
+    /// byte-order mark or bidirectional mark from a bio, a chat or a web page), which no new code may hold, then checked
+    /// like any identifier. What is "around a code" is ``InvisibleCharacters``, the link path's own definition, so a
+    /// claim and a link of the same pasted text find the same code.
     static func pastedCode(_ value: String?) throws(ClaimFailure) -> String? {
-        guard let value else { return nil }
-        let scalars = value.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isAroundCode($0) }),
-            let last = scalars.lastIndex(where: { !isAroundCode($0) })
-        else { throw .invalidRequest("code must not be blank") }
-        let code = String(scalars[first...last])
+        guard var value else { return nil }
+        let code = value.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self)
+        }
+        guard !code.isEmpty else { throw .invalidRequest("code must not be blank") }
         try checkIdentifier(code, name: "code")
         return code
-    }
-
-    /// Whitespace, or an invisible formatting character (`Cf`) that a code cannot hold (``CodeRules``). The tag
-    /// characters (U+E0000–U+E007F) are kept: an emoji flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿, which a code may end with, ends in them.
-    private static func isAroundCode(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace
-            || (scalar.properties.generalCategory == .format && !(0xE0000...0xE007F).contains(scalar.value))
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

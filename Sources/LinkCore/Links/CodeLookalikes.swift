@@ -25,10 +25,14 @@ public enum CodeLookalikes {
     }
 
     /// How two codes that are not the same code (``ASCII/sameCode(_:_:)``) read alike, or `nil` when they do not:
-    /// canonical first, since a canonical lookalike is also told apart by links.
+    /// canonical first, since a canonical lookalike is also told apart by links. Folds that are equal only
+    /// canonically (`ＣＡＦé` with U+00E9 and `CAFE` with U+0301) are other bytes, which the link table tells apart as
+    /// it does canonical lookalikes: such a pair is canonical, never a compatibility one that would share spellings.
     public static func kind(_ first: String, _ second: String) -> Kind? {
         guard !ASCII.sameCode(first, second) else { return nil }
-        for ((key, kind), (other, _)) in zip(keys(first), keys(second)) where key == other { return kind }
+        for ((key, kind), (other, _)) in zip(keys(first), keys(second)) where key == other {
+            return kind == .compatibility && !key.utf8.elementsEqual(other.utf8) ? .canonical : kind
+        }
         return nil
     }
 }

@@ -19,8 +19,8 @@ public enum CodeRules {
     /// The longest code accepted, in bytes.
     public static let maximumLength = 64
 
-    /// Validates a code: 1–64 bytes of UTF-8 without whitespace, control characters or `/ ? # %`, which
-    /// could not travel in a link's path segment as they are, and without the invisible characters a display text
+    /// Validates a code: 1–64 bytes of UTF-8 without ASCII whitespace (a new code without any:
+    /// ``refuseWhitespace(_:)``), control characters or `/ ? # %`, which could not travel in a link's path segment as they are, and without the invisible characters a display text
     /// may not hold (``DisplayTextRules``): a code is read, typed and shown, so `SAM\u{200B}20` or a code reversed
     /// by a bidirectional override would look like another code than it is.
     public static func validate(_ code: String) throws(ConfigValidationError) {
@@ -47,6 +47,26 @@ public enum CodeRules {
         throw .invalid(
             "\(code) is a dot segment, which browsers and messengers remove from a link's path (/a/<public_key>/\(code)"
                 + " opens another page): its link could never be opened; choose another code")
+    }
+
+    /// Refuses a code holding whitespace of any kind (Unicode's `White_Space`): a no-break, ideographic or other space
+    /// that ``validate(_:)``'s byte check lets through (`JP21` and U+3000 from a spreadsheet cell). Claims and links
+    /// drop whitespace pasted around a code, so a claim could never reach a code ending in one, and nobody can see or
+    /// type one inside a code. The error names the code points.
+    ///
+    /// Checked when a code is created, as ``refuseDotSegment(_:)`` is: a code stored before this rule still loads, is
+    /// still served as it is written, and imports again unchanged.
+    public static func refuseWhitespace(_ code: String) throws(ConfigValidationError) {
+        let spaces = code.unicodeScalars.filter(\.properties.isWhitespace)
+        guard let first = spaces.first else { return }
+        throw .invalid(
+            "must not contain spaces: it holds \(DisplayTextRules.codePoint(first)), a space claims and links drop"
+                + " around a code and nobody sees in one")
+    }
+
+    /// Whether `code` holds whitespace of any kind (``refuseWhitespace(_:)``).
+    public static func containsWhitespace(_ code: String) -> Bool {
+        code.unicodeScalars.contains(where: \.properties.isWhitespace)
     }
 
     /// Whether `code` is `.` or `..`, by its bytes.

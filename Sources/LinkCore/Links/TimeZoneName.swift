@@ -29,4 +29,15 @@ public enum TimeZoneName {
         }
         return !componentStart
     }
+
+    /// The name to set instead of a stored `name` this rule refuses, which an earlier build accepted (any file of the
+    /// zone directory): the zone a `posix/` or `right/` copy copies (`posix/Europe/Paris` → `Europe/Paris`), and
+    /// `UTC` for the rest (`localtime`, `posixrules`, `Factory`), which name no place.
+    public static func replacement(for name: String) -> String {
+        for tree in ["posix/", "right/"] where name.hasPrefix(tree) {
+            let zone = String(name.dropFirst(tree.count))
+            if isValid(zone) { return zone }
+        }
+        return "UTC"
+    }
 }

@@ -286,37 +286,55 @@ import Testing
         }
     }
 
-    /// The codes `.` and `..` are refused when created; one stored before that rule (or by another tool) stays: the
+    /// The codes `.` and `..`, and codes holding a space of any kind (`JP21` and an ideographic space, from a
+    /// spreadsheet cell), are refused when created; one stored before that rule (or by another tool) stays: the
     /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
     /// dashboard's buttons import `{"code":"..","active":false}`).
-    @Test(arguments: StoreKind.allCases) func aStoredDotSegmentCodeRoundTripsWithAWarningAndCanBeDeactivated(
-        kind: StoreKind
-    ) throws {
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            ("..", "the stored code .. is a dot segment", ".. is a dot segment"),
+            (
+                "JP21\u{3000}", "the stored code JP21\u{3000} holds a space (U+004A U+0050 U+0032 U+0031 U+3000)",
+                "must not contain spaces: it holds U+3000"
+            ),
+            (
+                "\u{00A0}SAM", "the stored code \u{00A0}SAM holds a space (U+00A0 U+0053 U+0041 U+004D)",
+                "must not contain spaces: it holds U+00A0"
+            ),
+            (
+                "A\u{2009}B", "the stored code A\u{2009}B holds a space (U+0041 U+2009 U+0042)",
+                "must not contain spaces: it holds U+2009"
+            ),
+        ]) func aStoredCodeRefusedOnCreationRoundTripsWithAWarningAndCanBeDeactivated(
+            kind: StoreKind, code: (text: String, warning: String, error: String)
+        ) throws
+    {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
         var changes = ConfigChanges()
-        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: "..", active: true)]
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_sam", code: code.text, active: true)]
         try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
         let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
         let report = try fixture.importJSON(exported)
         #expect(report.changes.isEmpty, "\(report.changes)")
-        #expect(
-            report.warnings.contains { $0.contains(".code: the stored code .. is a dot segment") }, "\(report.warnings)"
-        )
-        func dots() throws -> [CodeRecord] { try fixture.store.configRecords().codes.filter { $0.code == ".." } }
-        #expect(try dots().map(\.active) == [true])
+        #expect(report.warnings.contains { $0.contains(".code: " + code.warning) }, "\(report.warnings)")
+        func stored() throws -> [CodeRecord] {
+            try fixture.store.configRecords().codes.filter { $0.code.utf8.elementsEqual(code.text.utf8) }
+        }
+        #expect(try stored().map(\.active) == [true])
         let partner = #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
-        try fixture.importJSON(partner + #""codes":[{"code":"..","active":false}]}]}]}]}"#)
-        #expect(try dots().map(\.active) == [false])
-        try fixture.importJSON(partner + #""codes":[{"code":"..","active":true}]}]}]}]}"#)
-        #expect(try dots().map(\.active) == [true])
+        try fixture.importJSON(partner + #""codes":[{"code":"\#(code.text)","active":false}]}]}]}]}"#)
+        #expect(try stored().map(\.active) == [false])
+        try fixture.importJSON(partner + #""codes":[{"code":"\#(code.text)","active":true}]}]}]}]}"#)
+        #expect(try stored().map(\.active) == [true])
         // Another partner cannot create it: it is new there.
         let error = try #require(throws: StoreError.self) {
             try fixture.importJSON(
                 #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[{"id":"part_lee","#
-                    + #""codes":[{"code":".."}]}]}]}]}"#)
+                    + #""codes":[{"code":"\#(code.text)"}]}]}]}]}"#)
         }
-        #expect(error.message.contains(".codes[0].code: .. is a dot segment"), "\(error.message)")
+        #expect(error.message.contains(".codes[0].code: " + code.error), "\(error.message)")
     }
 }

@@ -76,7 +76,9 @@ import Testing
             }
         }
         for code in changes.codes
-        where (try? CodeRules.validate(code.code)) == nil || CodeRules.isDotSegment(code.code) {
+        where (try? CodeRules.validate(code.code)) == nil || CodeRules.isDotSegment(code.code)
+            || CodeRules.containsWhitespace(code.code)
+        {
             return "an invalid code \(code.code)"
         }
         return nil

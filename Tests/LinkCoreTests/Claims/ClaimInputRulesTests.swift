@@ -108,6 +108,32 @@ import Testing
         #expect(throws: ClaimFailure.self) { try code("\u{200B}\u{FEFF}") }
     }
 
+    /// Claims drop around a code exactly what links drop (``InvisibleCharacters``): every whitespace and formatting
+    /// character, pasted before and after a code, is dropped by both or kept by both. The rare formatting characters
+    /// links keep (the Arabic number sign U+0600, the interlinear annotation marks U+FFF9–U+FFFB) stay in a claim's
+    /// code too, which then matches nothing, as its link does.
+    @Test func claimsAndLinksDropTheSameCharactersAroundACode() throws {
+        let around = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .format
+        }
+        #expect(around.count > 150)
+        for scalar in around where !(0xE0000...0xE007F).contains(scalar.value) {
+            let pasted = String(scalar) + "SAM20" + String(scalar)
+            let body = #"{"public_id":"pk","app_user_id":"u","code":"\#(jsonEscaped(pasted))"}"#
+            let claimed = try? ClaimRequest(body: Array(body.utf8)).code
+            let linked = Array(pasted.utf8).withUnsafeBytes { bytes in
+                String(
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[InvisibleCharacters.trimmed(bytes)]), as: UTF8.self
+                )
+            }
+            #expect(claimed == linked, "U+\(String(scalar.value, radix: 16))")
+        }
+        for kept in ["\u{0600}", "\u{FFF9}"] {
+            let body = #"{"public_id":"pk","app_user_id":"u","code":"SAM20\#(kept)"}"#
+            #expect(try ClaimRequest(body: Array(body.utf8)).code == "SAM20" + kept)
+        }
+    }
+
     @Test func ordinaryTextIsAnIdentifier() throws {
         let request = try ClaimRequest(
             body: Array(#"{"public_id":"pk_acme","app_user_id":" Zoë Ødegård 😀 ","code":"SAM20"}"#.utf8))
