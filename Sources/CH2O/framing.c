@@ -16,20 +16,23 @@
    - Transfer-Encoding beside Content-Length, or on an HTTP/1.0 request: the body was read as chunked (h2o's choice
      and RFC 9112 §6.3's); the request is answered as usual and the connection closed after the answer;
    - an absolute-form target: routed by its path, with the target's authority (RFC 9112 §3.2.2, §3.3).
-   Which Content-Length and Transfer-Encoding lines a request had is read from its head, which h2o 2.2 keeps at the
-   start of the connection's input buffer until the response is sent (it consumes the request only then, so a
-   pipelined request behind it is there too, after it). That is checked, not assumed: the head must begin with the
-   request's method, and a head that is not found there is refused. Only a request with a body (a Content-Length or a
-   Transfer-Encoding) is read that way: the link path's GETs cost a look at each header's name length. */
+   - an HTTP/1.1 request without a `Host` line, or with more than one: h2o's own 400, as above (RFC 9112 §3.2 says
+     MUST; h2o 2.2 answers the first for its default host and takes the last of several). An empty `Host` is valid.
+   Which Content-Length, Transfer-Encoding and Host lines a request had is read from its head, which h2o 2.2 keeps
+   at the start of the connection's input buffer until the response is sent (it consumes the request only then, so a
+   pipelined request behind it is there too, after it); h2o keeps none of these among the request's headers. That is
+   checked, not assumed: the head must begin with the request's method, and a head with a body that is not found
+   there is refused. HTTP/1.0 requests without a body are not read (Host is optional there). */
 #include "CH2O.h"
 
 #include <string.h>
 
-/** What a request head's framing lines say. */
+/** What a request head's framing and Host lines say. */
 typedef struct {
     size_t content_lengths;
     int content_lengths_differ;
     size_t transfer_encodings;
+    size_t hosts;
 } framing_lines;
 
 /** `[start, end)` without optional whitespace (spaces and tabs) around it. */
@@ -39,7 +42,7 @@ static h2o_iovec_t trimmed(const char *start, const char *end) {
     return h2o_iovec_init(start, (size_t)(end - start));
 }
 
-/** Reads the Content-Length and Transfer-Encoding lines of `req`'s head from its connection's input buffer. Returns
+/** Reads the Content-Length, Transfer-Encoding and Host lines of `req`'s head from its connection's input buffer. Returns
     0, or -1 when the head is not where h2o 2.2 keeps it. */
 static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
     if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return -1;
@@ -74,6 +77,8 @@ static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
                     lines->content_lengths_differ = 1;
             } else if (h2o_lcstris(p, name_length, H2O_STRLIT("transfer-encoding"))) {
                 ++lines->transfer_encodings;
+            } else if (h2o_lcstris(p, name_length, H2O_STRLIT("host"))) {
+                ++lines->hosts;
             }
         }
         p = eol + 1;
@@ -115,10 +120,13 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req) {
     take_absolute_form(req);
     for (size_t i = 0; i != req->headers.size; ++i)
         if (req->headers.entries[i].name->len == 0) return refuse(req); /* obs-fold */
-    if (req->entity.base == NULL) return -1; /* neither Content-Length nor Transfer-Encoding */
-    framing_lines lines = {0, 0, 0};
-    if (read_framing_lines(req, &lines) != 0 || lines.content_lengths_differ || lines.transfer_encodings > 1)
-        return refuse(req);
+    int has_body = req->entity.base != NULL; /* a Content-Length or a Transfer-Encoding */
+    if (!has_body && req->version < 0x101) return -1;
+    framing_lines lines = {0, 0, 0, 0};
+    int found = read_framing_lines(req, &lines) == 0;
+    if (found && req->version >= 0x101 && lines.hosts != 1) return refuse(req);
+    if (!has_body) return -1;
+    if (!found || lines.content_lengths_differ || lines.transfer_encodings > 1) return refuse(req);
     if (lines.transfer_encodings != 0 && (lines.content_lengths != 0 || req->version < 0x101))
         req->http1_is_persistent = 0;
     return -1;
