@@ -22,9 +22,13 @@
    at the start of the connection's input buffer until the response is sent (it consumes the request only then, so a
    pipelined request behind it is there too, after it); h2o keeps none of these among the request's headers. That is
    checked, not assumed: the head must begin with the request's method, and a head with a body that is not found
-   there is refused. HTTP/1.0 requests without a body are not read (Host is optional there). */
+   there is refused. A request without a body (the link path's GETs) is read only up to its Host line: h2o points
+   the request's authority at the last Host line's value in that head, or at its default host's name when there was
+   none, so the lines before it are the only ones that could make two (browsers send Host first). HTTP/1.0 requests
+   without a body are not read (Host is optional there). */
 #include "CH2O.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /** What a request head's framing and Host lines say. */
@@ -86,6 +90,24 @@ static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
     return -1; /* more lines than h2o takes: not the head it parsed */
 }
 
+/** Whether a request's head had exactly one Host line, for a request without a body: see the top of the file. */
+static int has_one_host_line(h2o_req_t *req) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return 1;
+    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
+    if (socket == NULL || socket->input == NULL) return 1;
+    uintptr_t start = (uintptr_t)socket->input->bytes, value = (uintptr_t)req->input.authority.base;
+    if (value < start || value > start + socket->input->size) return 0; /* no Host line: the default host's name */
+    const char *line = socket->input->bytes, *chosen = req->input.authority.base;
+    const char *eol = memchr(line, '\n', (size_t)(chosen - line)); /* past the request line */
+    while (eol != NULL) {
+        line = eol + 1;
+        eol = memchr(line, '\n', (size_t)(chosen - line));
+        if (eol == NULL) break; /* the line h2o took */
+        if (eol - line >= 5 && h2o_lcstris(line, 5, H2O_STRLIT("host:"))) return 0;
+    }
+    return 1;
+}
+
 /** Sends h2o's own 400 through the host's fallback path (errors.c's filter gives it the API's shape) and closes the
     connection after it. */
 static int refuse(h2o_req_t *req) {
@@ -120,13 +142,12 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req) {
     take_absolute_form(req);
     for (size_t i = 0; i != req->headers.size; ++i)
         if (req->headers.entries[i].name->len == 0) return refuse(req); /* obs-fold */
-    int has_body = req->entity.base != NULL; /* a Content-Length or a Transfer-Encoding */
-    if (!has_body && req->version < 0x101) return -1;
+    if (req->entity.base == NULL) /* neither Content-Length nor Transfer-Encoding */
+        return req->version >= 0x101 && !has_one_host_line(req) ? refuse(req) : -1;
     framing_lines lines = {0, 0, 0, 0};
-    int found = read_framing_lines(req, &lines) == 0;
-    if (found && req->version >= 0x101 && lines.hosts != 1) return refuse(req);
-    if (!has_body) return -1;
-    if (!found || lines.content_lengths_differ || lines.transfer_encodings > 1) return refuse(req);
+    if (read_framing_lines(req, &lines) != 0 || lines.content_lengths_differ || lines.transfer_encodings > 1 ||
+        (req->version >= 0x101 && lines.hosts != 1))
+        return refuse(req);
     if (lines.transfer_encodings != 0 && (lines.content_lengths != 0 || req->version < 0x101))
         req->http1_is_persistent = 0;
     return -1;
