@@ -16,20 +16,27 @@
    - Transfer-Encoding beside Content-Length, or on an HTTP/1.0 request: the body was read as chunked (h2o's choice
      and RFC 9112 §6.3's); the request is answered as usual and the connection closed after the answer;
    - an absolute-form target: routed by its path, with the target's authority (RFC 9112 §3.2.2, §3.3).
-   Which Content-Length and Transfer-Encoding lines a request had is read from its head, which h2o 2.2 keeps at the
-   start of the connection's input buffer until the response is sent (it consumes the request only then, so a
-   pipelined request behind it is there too, after it). That is checked, not assumed: the head must begin with the
-   request's method, and a head that is not found there is refused. Only a request with a body (a Content-Length or a
-   Transfer-Encoding) is read that way: the link path's GETs cost a look at each header's name length. */
+   - an HTTP/1.1 request without a `Host` line, or with more than one: h2o's own 400, as above (RFC 9112 §3.2 says
+     MUST; h2o 2.2 answers the first for its default host and takes the last of several). An empty `Host` is valid.
+   Which Content-Length, Transfer-Encoding and Host lines a request had is read from its head, which h2o 2.2 keeps
+   at the start of the connection's input buffer until the response is sent (it consumes the request only then, so a
+   pipelined request behind it is there too, after it); h2o keeps none of these among the request's headers. That is
+   checked, not assumed: the head must begin with the request's method, and a head with a body that is not found
+   there is refused. A request without a body (the link path's GETs) is read only up to its Host line: h2o points
+   the request's authority at the last Host line's value in that head, or at its default host's name when there was
+   none, so the lines before it are the only ones that could make two (browsers send Host first). HTTP/1.0 requests
+   without a body are not read (Host is optional there). */
 #include "CH2O.h"
 
+#include <stdint.h>
 #include <string.h>
 
-/** What a request head's framing lines say. */
+/** What a request head's framing and Host lines say. */
 typedef struct {
     size_t content_lengths;
     int content_lengths_differ;
     size_t transfer_encodings;
+    size_t hosts;
 } framing_lines;
 
 /** `[start, end)` without optional whitespace (spaces and tabs) around it. */
@@ -39,7 +46,7 @@ static h2o_iovec_t trimmed(const char *start, const char *end) {
     return h2o_iovec_init(start, (size_t)(end - start));
 }
 
-/** Reads the Content-Length and Transfer-Encoding lines of `req`'s head from its connection's input buffer. Returns
+/** Reads the Content-Length, Transfer-Encoding and Host lines of `req`'s head from its connection's input buffer. Returns
     0, or -1 when the head is not where h2o 2.2 keeps it. */
 static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
     if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return -1;
@@ -74,11 +81,31 @@ static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
                     lines->content_lengths_differ = 1;
             } else if (h2o_lcstris(p, name_length, H2O_STRLIT("transfer-encoding"))) {
                 ++lines->transfer_encodings;
+            } else if (h2o_lcstris(p, name_length, H2O_STRLIT("host"))) {
+                ++lines->hosts;
             }
         }
         p = eol + 1;
     }
     return -1; /* more lines than h2o takes: not the head it parsed */
+}
+
+/** Whether a request's head had exactly one Host line, for a request without a body: see the top of the file. */
+static int has_one_host_line(h2o_req_t *req) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return 1;
+    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
+    if (socket == NULL || socket->input == NULL) return 1;
+    uintptr_t start = (uintptr_t)socket->input->bytes, value = (uintptr_t)req->input.authority.base;
+    if (value < start || value > start + socket->input->size) return 0; /* no Host line: the default host's name */
+    const char *line = socket->input->bytes, *chosen = req->input.authority.base;
+    const char *eol = memchr(line, '\n', (size_t)(chosen - line)); /* past the request line */
+    while (eol != NULL) {
+        line = eol + 1;
+        eol = memchr(line, '\n', (size_t)(chosen - line));
+        if (eol == NULL) break; /* the line h2o took */
+        if (eol - line >= 5 && h2o_lcstris(line, 5, H2O_STRLIT("host:"))) return 0;
+    }
+    return 1;
 }
 
 /** Sends h2o's own 400 through the host's fallback path (errors.c's filter gives it the API's shape) and closes the
@@ -115,9 +142,11 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req) {
     take_absolute_form(req);
     for (size_t i = 0; i != req->headers.size; ++i)
         if (req->headers.entries[i].name->len == 0) return refuse(req); /* obs-fold */
-    if (req->entity.base == NULL) return -1; /* neither Content-Length nor Transfer-Encoding */
-    framing_lines lines = {0, 0, 0};
-    if (read_framing_lines(req, &lines) != 0 || lines.content_lengths_differ || lines.transfer_encodings > 1)
+    if (req->entity.base == NULL) /* neither Content-Length nor Transfer-Encoding */
+        return req->version >= 0x101 && !has_one_host_line(req) ? refuse(req) : -1;
+    framing_lines lines = {0, 0, 0, 0};
+    if (read_framing_lines(req, &lines) != 0 || lines.content_lengths_differ || lines.transfer_encodings > 1 ||
+        (req->version >= 0x101 && lines.hosts != 1))
         return refuse(req);
     if (lines.transfer_encodings != 0 && (lines.content_lengths != 0 || req->version < 0x101))
         req->http1_is_persistent = 0;

@@ -209,4 +209,46 @@ import Testing
         #expect(exchange.responses.allSatisfy { $0.header("connection") == "keep-alive" } && !exchange.closed)
         #expect(try server.client().customers().count == 2)
     }
+
+    /// RFC 9112 §3.2: an HTTP/1.1 request without a `Host` line, or with more than one, must get a 400 (h2o 2.2
+    /// answered the first for its default host and took the last of several). An empty `Host` is allowed, and
+    /// HTTP/1.0 needs none.
+    @Test func anHTTP11RequestWithoutOneHostLineIsA400() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        // Each tap its own User-Agent, so that no tap is taken for a repeat of another.
+        func agent(_ n: Int) -> String { "User-Agent: \(Agents.iPhone) tap/\(n)\r\n" }
+        for (n, (label, head)) in [
+            ("no Host", "GET /a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(1))\r\n"),
+            ("two Hosts", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: a\r\n\(agent(2))Host: b\r\n\r\n"),
+            ("two equal Hosts", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: a\r\nhost: a\r\n\(agent(3))\r\n"),
+            ("absolute form, no Host", "GET http://x/a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(4))\r\n"),
+        ].enumerated() {
+            try Self.expectRefused(try RawExchange.run([Array(head.utf8)], port: server.port), "\(n): \(label)")
+        }
+        let claim = Self.claim("hostless")
+        let post =
+            "POST /client/claims HTTP/1.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(claim.utf8.count)\r\n\r\n\(claim)"
+        try Self.expectRefused(try RawExchange.run([Array(post.utf8)], port: server.port), "claim without Host")
+
+        var answered: [String] = []
+        for (label, head) in [
+            ("empty Host", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost:\r\n\(agent(5))\r\n"),
+            ("HTTP/1.0 without Host", "GET /a/pk_acme/SAM20 HTTP/1.0\r\n\(agent(6))\r\n"),
+            ("Host in any case", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nhOsT: x\r\n\(agent(7))\r\n"),
+            // A request pipelined behind a good one is judged on its own head.
+            ("pipelined", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: x\r\n\(agent(8))\r\n"
+                + "GET /a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(9))\r\n"),
+        ] {
+            let exchange = try RawExchange.run([Array(head.utf8)], port: server.port)
+            let expected = label == "pipelined" ? [302, 400] : [302]
+            #expect(exchange.responses.map(\.status) == expected, "\(label): \(exchange.responses.map(\.text))")
+            answered += exchange.responses.compactMap { LinkResponses.clickID(in: $0) }
+        }
+        #expect(answered.count == 4)
+        let (clicks, sentinel) = try server.clicksThroughSentinel()
+        #expect(Set(clicks.map(\.id)) == Set(answered + [sentinel]) && clicks.count == 5, "\(clicks.map(\.userAgent))")
+        #expect(try server.client().customers().isEmpty)
+    }
 }
