@@ -83,8 +83,27 @@ import Testing
         #expect(!preview.text.contains("og:title"))
     }
 
-    @Test func otherBotsGetThePersonsAnswerWithoutAClick() throws {
-        let server = try TestServer()
+    /// Another bot (a crawler, a link checker, an HTTP library, or a link-preview fetcher the rules do not know) is
+    /// sent where a person goes only when that is a web address it can follow; a template only the app opens and
+    /// the page give it the preview, so an unknown preview fetcher still draws a card. It never records a click.
+    @Test func otherBotsFollowOnlyWebAddressesAndElseGetThePreview() throws {
+        let server = try TestServer(
+            config: #"""
+                {"organizations":[{"id":"org_one","name":"One","public_key":"pk_one","secret_key":"sk_one_secret",
+                  "programs":[
+                    {"id":"prg_web","name":"Web App",
+                     "app_links":{"deep_link_template":"https://app.example.com/open?tolt_code={code}&tolt_click={click_id}"},
+                     "partners":[{"id":"part_w","name":"Wren","codes":[{"code":"WEB1"}]}]},
+                    {"id":"prg_scheme","name":"Scheme App",
+                     "app_links":{"deep_link_template":"myapp://claim?tolt_code={code}&tolt_click={click_id}",
+                                  "google_play_url":"https://play.google.com/store/apps/details?id=com.one"},
+                     "partners":[{"id":"part_s","name":"Sage","codes":[{"code":"SCHEME1"}]}]},
+                    {"id":"prg_play","name":"Play App",
+                     "app_links":{"google_play_url":"https://play.google.com/store/apps/details?id=com.two"},
+                     "partners":[{"id":"part_p","name":"Pip","codes":[{"code":"PLAY1"}]}]},
+                    {"id":"prg_bare","name":"Bare App",
+                     "partners":[{"id":"part_b","name":"Bo","codes":[{"code":"BARE1"}]}]}]}]}
+                """#)
         defer { server.shutdown() }
         let client = server.client()
         let bots = [
@@ -93,18 +112,31 @@ import Testing
         ]
         for bot in bots {
             let headers = bot.isEmpty ? [] : [("User-Agent", bot)]
-            let redirect = try client.request("GET", "/a/pk_acme/SAM20", headers: headers)
+            let redirect = try client.request("GET", "/a/pk_one/WEB1", headers: headers)
             #expect(redirect.status == 302, "\(bot)")
             #expect(redirect.header("cache-control") == "no-store", "\(bot)")
             let location = try #require(redirect.header("location"), "\(bot)")
-            #expect(location.hasPrefix("myapp://claim?tolt_code=SAM20&tolt_click="), "\(bot)")
-            #expect(LinkResponses.clickID(in: redirect) == nil, "a bot is given no click id: \(location)")
+            #expect(location == "https://app.example.com/open?tolt_code=WEB1&tolt_click=", "\(bot): \(location)")
 
-            let fallback = try client.request("GET", "/a/pk_acme/LEE", headers: headers)
-            #expect(fallback.status == 200, "\(bot)")
-            #expect(fallback.text.contains(#"<div class="code" id="code">LEE</div>"#), "\(bot)")
+            for (code, app) in [("SCHEME1", "Scheme App"), ("PLAY1", "Play App"), ("BARE1", "Bare App")] {
+                let preview = try client.request("GET", "/a/pk_one/\(code)", headers: headers)
+                #expect(preview.status == 200 && preview.header("location") == nil, "\(bot) \(code)")
+                #expect(preview.text.contains(#"<meta property="og:title" content=""#), "\(bot) \(code)")
+                #expect(preview.text.contains("<h1>\(app)</h1>"), "\(bot) \(code)")
+                #expect(!preview.text.contains(#"id="code""#), "\(bot) \(code): the preview, not the page")
+            }
         }
-        let (clicks, sentinel) = try server.clicksThroughSentinel()
-        #expect(clicks.map(\.id) == [sentinel], "no bot recorded a click")
+        // A person on the same links: the template, Google Play, the page.
+        let person = try client.request("GET", "/a/pk_one/SCHEME1", headers: [("User-Agent", Agents.iPhone)])
+        #expect(person.status == 302 && person.header("location")?.hasPrefix("myapp://") == true)
+        let android = try client.request("GET", "/a/pk_one/PLAY1", headers: [("User-Agent", Agents.android)])
+        #expect(android.status == 302 && android.header("location")?.hasPrefix("https://play.google.com/") == true)
+        // The last click written: every earlier one is stored by then.
+        let sentinelAgent = Agents.iPhone + " sentinel/1"
+        let last = try client.request("GET", "/a/pk_one/WEB1", headers: [("User-Agent", sentinelAgent)])
+        let sentinel = try #require(LinkResponses.clickID(in: last))
+        #expect(try server.waitForClick(sentinel, organizationID: "org_one"))
+        let clicks = try server.storedClicks(organizationID: "org_one")
+        #expect(Set(clicks.map(\.userAgent)) == [Agents.iPhone, Agents.android, sentinelAgent] && clicks.count == 3)
     }
 }

@@ -14,7 +14,7 @@ import Testing
         let client = server.client()
         let answers: [(method: String, path: String, agent: String, status: Int, vary: String)] = [
             ("GET", "/a/pk_acme/SAM20", Agents.iPhone, 302, "User-Agent"),  // the template
-            ("GET", "/a/pk_acme/SAM20", Agents.curl, 302, "User-Agent"),  // a bot, sent on without a click
+            ("GET", "/a/pk_acme/SAM20", Agents.curl, 200, "Accept-Language, User-Agent"),  // a bot: the preview
             ("GET", "/a/pk_acme/LEE", Agents.android, 302, "User-Agent"),  // Google Play
             ("GET", "/a/pk_acme/LEE", Agents.iPhone, 200, "Accept-Language, User-Agent"),  // the fallback page
             ("GET", "/a/pk_acme/LEE", Agents.desktop, 200, "Accept-Language, User-Agent"),  // with its QR code

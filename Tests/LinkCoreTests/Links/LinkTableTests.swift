@@ -135,7 +135,11 @@ import Testing
         #expect(decide(templated, caller: human) == "redirect SAM20 click")
         #expect(decide(templated, isHead: true, caller: human) == "preview SAM20 no click")
         #expect(decide(templated, caller: preview) == "preview SAM20 no click")
-        #expect(decide(templated, caller: bot) == "redirect SAM20 no click")
+        // Another bot follows only a web address; a scheme only the app opens, Google Play and the page give it the
+        // preview.
+        #expect(decide(templated, caller: bot) == "preview SAM20 no click")
+        #expect(decide(play, caller: bot) == "preview A b&c no click")
+        #expect(decide(bare, caller: bot) == "preview SAM20 no click")
         #expect(decide(play, caller: human) == "play A b&c click")
         #expect(decide(play, caller: UserAgentClass(label: .human, platform: .ios)) == "page A b&c click")
         #expect(decide(bare, caller: human) == "page SAM20 click")
