@@ -238,8 +238,11 @@ import Testing
             ("HTTP/1.0 without Host", "GET /a/pk_acme/SAM20 HTTP/1.0\r\n\(agent(6))\r\n"),
             ("Host in any case", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nhOsT: x\r\n\(agent(7))\r\n"),
             // A request pipelined behind a good one is judged on its own head.
-            ("pipelined", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: x\r\n\(agent(8))\r\n"
-                + "GET /a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(9))\r\n"),
+            (
+                "pipelined",
+                "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: x\r\n\(agent(8))\r\n"
+                    + "GET /a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(9))\r\n"
+            ),
         ] {
             let exchange = try RawExchange.run([Array(head.utf8)], port: server.port)
             let expected = label == "pipelined" ? [302, 400] : [302]
