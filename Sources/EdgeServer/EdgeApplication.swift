@@ -33,7 +33,8 @@ final class EdgeApplication: Sendable {
     /// configuration, since nothing mints or verifies before that.
     init(
         configuration: ServerConfiguration, watcher: ConfigWatcher, journal: ClickJournal, apiStore: any Store,
-        apiReaders: [any Store], signer: ClickSigner, ingester: ClickIngester? = nil
+        apiReaders: [any Store], signer: ClickSigner, ingester: ClickIngester? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         self.configuration = configuration
         self.watcher = watcher
@@ -46,7 +47,7 @@ final class EdgeApplication: Sendable {
         api = APIHandler(
             writer: apiStore, readers: apiReaders, watcher: watcher, signer: signer,
             claimClients: configuration.claimRateLimitClients, timeZoneDirectory: configuration.timeZoneDirectory)
-        dashboard = try DashboardHandler(api: api, signer: signer, configuration: configuration)
+        dashboard = try DashboardHandler(api: api, signer: signer, configuration: configuration, log: log)
     }
 
     /// Every route the server answers, in the order they are tried: the link path first, as the busiest.

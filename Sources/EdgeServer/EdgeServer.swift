@@ -97,7 +97,7 @@ public final class EdgeServer: Sendable {
             repeatWindow: configuration.repeatTapWindow, log: log)
         application = try EdgeApplication(
             configuration: configuration, watcher: watcher, journal: journal, apiStore: mainStore,
-            apiReaders: (0..<4).map { _ in startup.connection() }, signer: signer, ingester: ingester)
+            apiReaders: (0..<4).map { _ in startup.connection() }, signer: signer, ingester: ingester, log: log)
         let router = application.makeRouter()
         let metrics = application.metrics
         let listenerRoute = metrics.setRoutes(router, separateListener: configuration.metricsListener != nil)

@@ -15,7 +15,8 @@ struct DashboardFormBody {
         var reason: String
     }
 
-    /// The most fields one form may carry (the largest, the tracking form, has 15).
+    /// The most fields one form may carry (the largest, the tracking form, has 29: 14 fields, the value each was
+    /// loaded with, and the CSRF token).
     static let maximumFields = 32
 
     static let encodingReason =

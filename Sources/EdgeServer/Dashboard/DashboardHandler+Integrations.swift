@@ -14,39 +14,56 @@ extension DashboardHandler {
         // The stored organization, not the link table's copy: right after a save the table may be a second behind.
         let records = try api.reader.configRecords()
         let organization = records.organizations.first { $0.id == context.organization.id } ?? context.organization
+        let stored = ["timezone": organization.timezone]
         guard context.isPost else {
             return integrationsPage(
-                context, organization: organization, values: ["timezone": organization.timezone], error: nil,
+                context, organization: organization, values: stored, loaded: stored, error: nil,
                 saved: context.request.query["saved"] != nil, kept: context.request.query["kept"] != nil)
         }
+        let loaded = DashboardEdit.loadedValues(in: context.form, stored: stored)
         if let problem = context.formProblem {
             // The authorization is never shown again, whatever was posted.
             let field = Self.integrationFields.first { $0.name == problem.field }?.name
             return integrationsPage(
                 context, organization: organization, values: ["timezone": context.form["timezone"] ?? ""],
-                error: (field, field == nil ? DashboardForm.message(problem) : problem.reason), saved: false,
-                status: 400)
+                loaded: loaded, error: (field, field == nil ? DashboardForm.message(problem) : problem.reason),
+                saved: false, status: 400)
         }
         // Two forms post here, each with its own field, and a post saves the fields it carries: a time zone saved
         // never touches the authorization (a browser may autofill a password field, so the two never share a form).
-        let authorization = context.form["webhook_authorization"]?.trimmingSpaces
-        let timezone = context.form["timezone"]?.trimmingSpaces
+        var authorization = context.form["webhook_authorization"]?.trimmingSpaces
+        var timezone = context.form["timezone"]?.trimmingSpaces
         let values = ["timezone": timezone ?? organization.timezone]
         // An empty authorization keeps the stored one (the field is never filled in, so a save of the page's form
-        // must not clear it); with none stored there is nothing to keep, and it is required.
-        if authorization == "", timezone == nil, organization.revenueCatAuthorizationDigest != nil {
-            return Self.redirect(to: "/dashboard/settings/integrations?kept=1")
-        }
+        // must not clear it), whatever else the post carries; with none stored there is nothing to keep, and it is
+        // required.
+        let kept = authorization == "" && organization.revenueCatAuthorizationDigest != nil
+        if kept { authorization = nil }
+        if kept, timezone == nil { return Self.redirect(to: "/dashboard/settings/integrations?kept=1") }
         for (field, value) in [("webhook_authorization", authorization), ("timezone", timezone)] where value == "" {
             return integrationsPage(
-                context, organization: organization, values: values, error: (field, "is required"), saved: false,
-                status: 400)
+                context, organization: organization, values: values, loaded: loaded, error: (field, "is required"),
+                saved: false, status: 400)
         }
         guard authorization != nil || timezone != nil else {
             return integrationsPage(
-                context, organization: organization, values: values,
+                context, organization: organization, values: values, loaded: loaded,
                 error: (nil, "The form is incomplete: reload the page and try again."), saved: false, status: 400)
         }
+        // A time zone posted as the page showed it is no change: someone else's since stays (``DashboardEdit``).
+        let edit = DashboardEdit(
+            posted: timezone.map { ["timezone": $0] } ?? [:], form: context.form, stored: stored, names: ["timezone"])
+        if let now = edit.conflicts["timezone"] {
+            return integrationsPage(
+                context, organization: organization, values: values,
+                loaded: edit.reloaded(from: context.form, stored: stored),
+                error: ("timezone", DashboardEdit.conflictReason(now)),
+                summary: DashboardEdit.conflictSummary(count: 1),
+                saved: false, status: 409)
+        }
+        timezone = edit.changed["timezone"]
+        let saved = "/dashboard/settings/integrations?saved=1" + (kept ? "&kept=1" : "")
+        guard authorization != nil || timezone != nil else { return Self.redirect(to: saved) }
         var json = #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organization.id))"#
         if let authorization {
             json += #","revenuecat":{"authorization":\#(DashboardForm.stringOrNull(authorization))}"#
@@ -56,14 +73,19 @@ extension DashboardHandler {
         if let message = try DashboardForm.save(json, into: api.writer) {
             let error = DashboardForm.fieldError(message, below: "organizations[0].", fields: Self.integrationFields)
             return integrationsPage(
-                context, organization: organization, values: values, error: error, saved: false, status: 400)
+                context, organization: organization, values: values, loaded: loaded, error: error, saved: false,
+                status: 400)
         }
-        return Self.redirect(to: "/dashboard/settings/integrations?saved=1")
+        return Self.redirect(to: saved)
     }
 
+    /// The page, its time zone form showing `values` and carrying `loaded` as what it was loaded with
+    /// (``DashboardEdit``); `error` beside its field (or above the forms), `summary` above them in place of the
+    /// usual one.
     private func integrationsPage(
-        _ context: Context, organization: OrganizationRecord, values: [String: String],
-        error: (field: String?, reason: String)?, saved: Bool, kept: Bool = false, status: Int = 200
+        _ context: Context, organization: OrganizationRecord, values: [String: String], loaded: [String: String],
+        error: (field: String?, reason: String)?, summary: String? = nil, saved: Bool, kept: Bool = false,
+        status: Int = 200
     ) -> APIResponse {
         func errorFor(_ name: String) -> String? { error?.field == name ? error?.reason : nil }
         let base = publicURL?.text ?? "https://<your edge host>"
@@ -82,8 +104,8 @@ extension DashboardHandler {
         if let error, error.field == nil {
             content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(error.reason))</p>"#
         } else if error != nil {
-            content +=
-                #"<p class="error" role="alert" id="form-error">Nothing was saved: fix the field marked below.</p>"#
+            let shown = summary ?? "Nothing was saved: fix the field marked below."
+            content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(shown))</p>"#
         }
         content += "<h2>Public key</h2>"
         content +=
@@ -117,6 +139,7 @@ extension DashboardHandler {
             "timezone", label: "Time zone", value: values["timezone"], error: errorFor("timezone"),
             hint: "An IANA name, such as America/Los_Angeles: the Overview counts its days in it.",
             attributes: " required")
+        content += DashboardEdit.hiddenFields(loaded, names: ["timezone"])
         content += #"<div><button type="submit">Save the time zone</button></div></form>"#
         content += "<h2>Claims</h2>"
         content += "<p>The app claims a code (or a click) for its user with the public key:</p>"

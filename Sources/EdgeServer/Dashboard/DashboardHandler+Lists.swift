@@ -25,9 +25,8 @@ extension DashboardHandler {
                 + #"<th scope="col">Click</th><th scope="col">Claimed</th><th scope="col" class="number">Revenue</th>"#
                 + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
             for customer in page.items {
-                content  // An app user id comes from the public claim: shown without characters that would reorder the row.
-                +=
-                    "<tr><td>\(HTML.escape(DisplayTextRules.shown(customer.customerID)))</td>"
+                content +=
+                    "<tr><td>\(HTML.escapeOutsideText(customer.customerID))</td>"
                     + "<td class=\"status\">\(HTML.escape(customer.status))</td>"
                     + "<td>\(HTML.escape(names[customer.partnerID] ?? customer.partnerID))</td>"
                     + "<td>\(HTML.escape(customer.code))</td><td><code>\(HTML.escape(customer.clickID ?? "—"))</code></td>"
@@ -77,7 +76,8 @@ extension DashboardHandler {
                 content +=
                     "<tr><td>\(HTML.time(commission.createdAt))</td>"
                     + "<td>\(HTML.escape(names[commission.partnerID] ?? commission.partnerID))</td>"
-                    + "<td>\(HTML.escape(commission.customerID))</td><td>\(HTML.escape(commission.productID ?? "—"))</td>"
+                    + "<td>\(HTML.escapeOutsideText(commission.customerID))</td>"
+                    + "<td>\(HTML.escapeOutsideText(commission.productID ?? "—"))</td>"
                     + "<td class=\"number\">\(HTML.dollars(commission.revenueCents))</td>"
                     + "<td class=\"number amount\">\(HTML.dollars(commission.amountCents))</td>"
                     + "<td class=\"status\">\(HTML.escape(commission.status.rawValue))</td></tr>"

@@ -89,24 +89,33 @@ extension DashboardHandler {
         guard !name.isEmpty else {
             return try partners(context, error: "is required", field: "name", values: context.form)
         }
-        // Without an id the importer matches a partner by name: an existing name would update that partner instead.
-        guard !records.partners.contains(where: { $0.programID == programID && $0.name == name }) else {
-            return try partners(
-                context, error: "this program already has a partner named \(name)", field: "name", values: context.form)
-        }
         let id = EntityID.make(prefix: "part_")
         let codes = code.isEmpty ? "" : #","codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#
         let json =
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(programID)),"partners":[{"id":"\#(id)","name":"#
             + #"\#(DashboardForm.stringOrNull(name)),"status":"active"\#(codes)}]}]}]}"#
-        let check = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: nil)
+        let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: nil)
+        let check: (ConfigRecords) throws -> Void = { records in
+            try Self.notNamedYet(name, in: programID, records)
+            try shared(records)
+        }
         if let message = try DashboardForm.save(json, into: api.writer, check: check) {
             let (path, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
             if path == "name" { return try partners(context, error: reason, field: "name", values: context.form) }
             return try partners(context, error: path.isEmpty ? reason : "\(path): \(reason)", values: context.form)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(id))")
+    }
+
+    /// Refuses a partner name the program already has. Without an id the importer matches a partner by name, so a
+    /// second one would make `tolt-edge import` update whichever comes first. It runs in the importer's loop, as
+    /// ``noSharedCodes(_:organizationID:except:)`` does: two posts of one name at once (a double click, or two
+    /// nodes) cannot both pass it, since the second is planned again on the configuration the first wrote.
+    static func notNamedYet(_ name: String, in programID: String, _ records: ConfigRecords) throws {
+        guard records.partners.contains(where: { $0.programID == programID && $0.name == name }) else { return }
+        throw StoreError.invalidConfig(
+            "organizations[0].programs[0].partners[0].name: this program already has a partner named \(name)")
     }
 
     func partner(_ context: Context, partnerID: String, error: String? = nil, code: String? = nil) throws
@@ -226,12 +235,16 @@ extension DashboardHandler {
     /// Makes one of the partner's codes active or inactive. Only a code the partner has: it never creates one (a new
     /// code goes through the add form). Made active, unless another active partner holds it now.
     func setCode(_ context: Context, partnerID: String, code: String, active: Bool) throws -> APIResponse {
+        let records = try api.reader.configRecords()
+        // The partner first: another organization's partner is "No such partner" whatever the code, so the answer
+        // never tells whether it holds one.
+        guard Self.partner(partnerID, of: context.organization, in: records) != nil else {
+            return noSuchPartner(context)
+        }
         // By its bytes, as stored: `==` would take `CAFE` and U+0301 for a stored `CAFÉ` (U+00C9), and the import
         // would then write a second code rather than change this one.
         guard
-            try api.reader.configRecords().codes.contains(where: {
-                $0.partnerID == partnerID && $0.code.utf8.elementsEqual(code.utf8)
-            })
+            records.codes.contains(where: { $0.partnerID == partnerID && $0.code.utf8.elementsEqual(code.utf8) })
         else {
             return page(
                 context, status: 404, title: "Not found", current: "partners", content: "<p>No such code.</p>")
@@ -256,8 +269,7 @@ extension DashboardHandler {
         }
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
-            return page(
-                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+            return noSuchPartner(context)
         }
         let json =
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
@@ -270,6 +282,11 @@ extension DashboardHandler {
             return try self.partner(context, partnerID: partner.id, error: reason, code: code)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
+    }
+
+    /// `404` for a partner id that is not one of the organization's partners.
+    private func noSuchPartner(_ context: Context) -> APIResponse {
+        page(context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
     }
 
     /// Whether `code` reads as `held`: the same code in any case (codes match without case for ASCII letters, as links

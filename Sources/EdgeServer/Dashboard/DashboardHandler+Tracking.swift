@@ -33,7 +33,9 @@ extension DashboardHandler {
         ("og_description", "og_description"),
     ]
 
-    func tracking(_ context: Context, programID: String) throws -> APIResponse {
+    /// The page, or a post of its form. `attempt` counts the times a post was planned again because the program
+    /// changed between reading it and saving (``saveTracking(_:program:values:edit:current:)``).
+    func tracking(_ context: Context, programID: String, attempt: Int = 0) throws -> APIResponse {
         let records = try api.reader.configRecords()
         guard
             let program = records.programs.first(where: {
@@ -45,12 +47,15 @@ extension DashboardHandler {
         }
         guard context.isPost else {
             let saved = context.request.query["saved"] != nil
-            return trackingPage(context, program: program, values: Self.values(of: program), saved: saved)
+            let values = Self.values(of: program)
+            return trackingPage(context, program: program, values: values, loaded: values, saved: saved)
         }
         // A field the post leaves out keeps its value (a browser sends every field of this form; a script or an
         // older page may not), an empty one clears it; the checkbox is absent when unticked, so it follows the rule
-        // the post carries. A rule the form does not offer is refused, and nothing is saved.
+        // the post carries. A rule the form does not offer is refused, and nothing is saved. Only the fields the
+        // person changed since the page was loaded are written (``DashboardEdit``).
         let current = Self.values(of: program)
+        let loaded = DashboardEdit.loadedValues(in: context.form, stored: current)
         if let problem = context.formProblem {
             var shown = current
             for field in Self.trackingFields { shown[field.name] = context.form[field.name] ?? shown[field.name] }
@@ -60,7 +65,7 @@ extension DashboardHandler {
             }
             let field = Self.trackingFields.first { $0.name == problem.field }?.name
             return trackingPage(
-                context, program: program, values: shown,
+                context, program: program, values: shown, loaded: loaded,
                 errors: field.map { [$0: problem.reason] } ?? [:],
                 formError: field == nil ? DashboardForm.message(problem) : nil, saved: false, status: 400)
         }
@@ -73,13 +78,13 @@ extension DashboardHandler {
         let commissionTerms = ["commission_percent", "commission_fixed_cents", "commission_duration_months"]
         if context.form["commission_type"] == nil, commissionTerms.contains(where: { context.form[$0] != nil }) {
             return trackingPage(
-                context, program: program, values: current,
+                context, program: program, values: current, loaded: loaded,
                 formError: "A commission's amount or months need its rule (commission_type); nothing was saved.",
                 saved: false, status: 400)
         }
         guard ["none", "percent", "fixed"].contains(values["commission_type"] ?? "") else {
             return trackingPage(
-                context, program: program, values: current,
+                context, program: program, values: current, loaded: loaded,
                 formError: "That commission rule is not one this form offers; nothing was saved.", saved: false,
                 status: 400)
         }
@@ -89,7 +94,7 @@ extension DashboardHandler {
         var formError: String?
         for part in Self.documentParts where !part.fields.contains(where: { errors[$0] != nil }) {
             let json = Self.trackingDocument(
-                organizationID: context.organization.id, programID: program.id, values, only: part.member)
+                organizationID: context.organization.id, programID: program.id, values, only: [part.member])
             guard let message = try DashboardForm.check(json, against: records) else { continue }
             let (field, reason) = DashboardForm.fieldError(
                 message, below: "organizations[0].programs[0].", fields: Self.trackingFields)
@@ -97,19 +102,76 @@ extension DashboardHandler {
         }
         if !errors.isEmpty || formError != nil {
             return trackingPage(
-                context, program: program, values: values, errors: errors, formError: formError, saved: false,
-                status: 400)
+                context, program: program, values: values, loaded: loaded, errors: errors, formError: formError,
+                saved: false, status: 400)
         }
-        let json = Self.trackingDocument(organizationID: context.organization.id, programID: program.id, values)
-        if let message = try DashboardForm.save(json, into: api.writer) {
+        let edit = DashboardEdit(
+            posted: values, form: context.form, stored: current, names: Self.trackingFields.map(\.name))
+        guard edit.conflicts.isEmpty else {
+            let errors = edit.conflicts.reduce(into: [String: String]()) { shown, field in
+                shown[field.key] = DashboardEdit.conflictReason(Self.shownValue(field.key, field.value))
+            }
+            return trackingPage(
+                context, program: program, values: values, loaded: edit.reloaded(from: context.form, stored: current),
+                errors: errors, formError: DashboardEdit.conflictSummary(count: errors.count), saved: false,
+                status: 409)
+        }
+        do {
+            return try saveTracking(context, program: program, values: values, edit: edit, current: current)
+        } catch let error as StoreError where error.isConflict && attempt < 2 {
+            // The program changed while this post was being saved: read it again, and tell the changes apart anew.
+            return try tracking(context, programID: programID, attempt: attempt + 1)
+        }
+    }
+
+    /// Saves the fields `edit` changed, and only those: the program's members they belong to, with the other fields of
+    /// such a member (the commission's) as stored in `current`; a member nobody changed is left out of the document,
+    /// so it keeps what is stored. Throws ``StoreError/conflict(_:)`` when a written member's stored value moved away
+    /// from `current` before the import could write it (checked in the importer's loop, so no save in between is
+    /// missed).
+    private func saveTracking(
+        _ context: Context, program: ProgramRecord, values: [String: String], edit: DashboardEdit,
+        current: [String: String]
+    ) throws -> APIResponse {
+        let saved = Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
+        let parts = Self.documentParts.filter { $0.fields.contains { edit.changed[$0] != nil } }
+        guard !parts.isEmpty else { return saved }
+        let merged = current.merging(edit.changed) { _, posted in posted }
+        let written = parts.flatMap(\.fields)
+        let json = Self.trackingDocument(
+            organizationID: context.organization.id, programID: program.id, merged, only: Set(parts.map(\.member)))
+        let check: (ConfigRecords) throws -> Void = { records in
+            let now = records.programs.first { $0.id == program.id }.map(Self.values(of:)) ?? [:]
+            if written.contains(where: { now[$0] != current[$0] }) {
+                throw StoreError.conflict("the program changed while the tracking form was being saved")
+            }
+        }
+        if let message = try DashboardForm.save(json, into: api.writer, check: check) {
             let (field, reason) = DashboardForm.fieldError(
                 message, below: "organizations[0].programs[0].", fields: Self.trackingFields)
             return trackingPage(
-                context, program: program, values: values, errors: field.map { [$0: reason] } ?? [:],
-                formError: field == nil ? reason : nil, saved: false, status: 400)
+                context, program: program, values: values,
+                loaded: DashboardEdit.loadedValues(in: context.form, stored: current),
+                errors: field.map { [$0: reason] } ?? [:], formError: field == nil ? reason : nil, saved: false,
+                status: 400)
         }
-        return Self.redirect(to: "/dashboard/programs/\(PercentEncoding.encode(program.id))/tracking?saved=1")
+        return saved
     }
+
+    /// A stored value of the form as a reader knows it, for a conflict's message: the rule and the box by their
+    /// labels.
+    private static func shownValue(_ name: String, _ value: String) -> String {
+        switch name {
+        case "commission_type": return commissionRules.first { $0.value == value }?.label ?? value
+        case "commission_recurring": return value == "on" ? "ticked" : "unticked"
+        default: return value
+        }
+    }
+
+    /// The commission rules the form offers, as its menu shows them.
+    private static let commissionRules: [(value: String, label: String)] = [
+        ("none", "No commission"), ("percent", "A percentage of revenue"), ("fixed", "A fixed amount"),
+    ]
 
     /// The program's members in the import document, each with the form fields written from it (``trackingFields``
     /// by the first name of their path, an app link by its own): checked one by one so that every invalid field is
@@ -184,10 +246,10 @@ extension DashboardHandler {
         return (1...10_000).contains(basisPoints) ? basisPoints : nil
     }
 
-    /// The import document that sets every field of the form on one program, or only its member `only` (a name of
+    /// The import document that sets every field of the form on one program, or only its members `only` (names of
     /// ``documentParts``): the others are left out, so they keep their stored values.
     static func trackingDocument(
-        organizationID: String, programID: String, _ values: [String: String], only: String? = nil
+        organizationID: String, programID: String, _ values: [String: String], only: Set<String>? = nil
     ) -> String {
         func string(_ name: String) -> String { DashboardForm.stringOrNull(values[name]?.trimmingSpaces) }
         var commission = "null"
@@ -205,7 +267,7 @@ extension DashboardHandler {
         default: break
         }
         let links: [String] = ["deep_link_template", "google_play_url", "app_store_url"].filter {
-            only == nil || only == $0
+            only?.contains($0) ?? true
         }
         var members = [
             ("claim_window_days", DashboardForm.numberOrText(values["claim_window_days"])),
@@ -219,7 +281,7 @@ extension DashboardHandler {
             let fields = links.map { #""\#($0)":\#(string($0))"# }
             program += #","app_links":{"# + fields.joined(separator: ",") + "}"
         }
-        for (name, value) in members where only == nil || only == name { program += #","\#(name)":\#(value)"# }
+        for (name, value) in members where only?.contains(name) ?? true { program += #","\#(name)":\#(value)"# }
         return #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(organizationID)),"programs":[{"#
             + program + "}]}]}"
     }
@@ -260,9 +322,11 @@ extension DashboardHandler {
         return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
-    /// The form with `values`; `errors` beside their fields, `formError` above the form.
+    /// The form with `values`, carrying `loaded` as what it was loaded with (``DashboardEdit``); `errors` beside
+    /// their fields, `formError` above the form.
     private func trackingPage(
-        _ context: Context, program: ProgramRecord, values: [String: String], errors: [String: String] = [:],
+        _ context: Context, program: ProgramRecord, values: [String: String], loaded: [String: String],
+        errors: [String: String] = [:],
         formError: String? = nil, saved: Bool, status: Int = 200
     ) -> APIResponse {
         func errorFor(_ name: String) -> String? { errors[name] }
@@ -316,9 +380,7 @@ extension DashboardHandler {
             content += #"<p class="error" id="field-commission_type-error">\#(HTML.escape(message))</p>"#
         }
         content += #"<select id="field-commission_type" name="commission_type">"#
-        for (value, label) in [
-            ("none", "No commission"), ("percent", "A percentage of revenue"), ("fixed", "A fixed amount"),
-        ] {
+        for (value, label) in Self.commissionRules {
             content += #"<option value="\#(value)"\#(type == value ? " selected" : "")>\#(label)</option>"#
         }
         content += "</select></div>"
@@ -340,6 +402,7 @@ extension DashboardHandler {
         content += input("brand_color", "Brand colour", hint: "#rrggbb, e.g. #3b5bdb.")
         content += input("og_image_url", "Link preview image URL (https)", type: "url")
         content += input("og_description", "Link preview text")
+        content += DashboardEdit.hiddenFields(loaded, names: Self.trackingFields.map(\.name))
         content += #"<div><button type="submit">Save</button></div></form>"#
         return page(context, status: status, title: "\(program.name) · Tracking", current: "programs", content: content)
     }

@@ -16,14 +16,20 @@ final class DashboardHandler: Sendable {
     let publicURL: PublicURL?
     let layout: DashboardTemplate
     let signInPage: DashboardTemplate
+    /// The server's log: a save that lost every retry to other writers is a line there.
+    let log: @Sendable (String) -> Void
 
     /// The largest form body read, in bytes.
     static let maximumFormSize = 32 * 1024
     /// Rows per page of a list.
     static let pageSize = 50
 
-    init(api: APIHandler, signer: ClickSigner, configuration: ServerConfiguration) throws {
+    init(
+        api: APIHandler, signer: ClickSigner, configuration: ServerConfiguration,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         self.api = api
+        self.log = log
         sessions = DashboardSessions(
             signer: signer, lifetime: configuration.dashboardSessionLifetime, secure: configuration.tls != nil)
         signInLimiter = RateLimiter(limit: 10, window: 60, maximumClients: configuration.claimRateLimitClients)
@@ -63,6 +69,16 @@ final class DashboardHandler: Sendable {
             return try answer(request)
         } catch let error as StoreError where error.code == "unavailable" {
             return errorPage(503, "Unavailable", "The store cannot be reached now; try again in a moment.")
+        } catch let error as StoreError where error.isConflict {
+            // Other saves kept moving the configuration through every retry of the importer: nothing was saved, and
+            // the same post a moment later goes through.
+            log("dashboard: \(request.method.name) \(request.path.prefix(200)) not saved: \(error.message)")
+            var response = errorPage(
+                503, "Busy",
+                "Others saved at the same moment and this change could not be saved: nothing was saved."
+                    + " Go back and save again in a moment.")
+            response.headers.append(("retry-after", "1"))
+            return response
         } catch {
             // Still a dashboard answer: the page security headers go on the API's error too.
             var response = APIResponse.error(.answering(error))
@@ -227,13 +243,10 @@ final class DashboardHandler: Sendable {
         return signInResponse(status: 200, message: nil)
     }
 
+    /// A sign-in post. Only one that carries its form's token is an attempt, counted by ``signInLimiter``: one
+    /// refused for its token cannot test a key, and counting it would let any site lock a network out of signing in
+    /// by making its visitors' browsers post forms here (without the `SameSite=Strict` cookie, so each a `403`).
     private func signIn(_ request: APIRequest, now: Int64) -> APIResponse {
-        if let wait = signInLimiter.acquire(request.clientIP, now: Double(now)) {
-            var response = signInResponse(
-                status: 429, message: "Too many sign-in attempts from your network. Try again in \(wait) seconds.")
-            response.headers.append(("retry-after", String(wait)))
-            return response
-        }
         guard request.body.count <= Self.maximumFormSize else {
             return signInResponse(status: 400, message: "The form is too large.")
         }
@@ -245,6 +258,12 @@ final class DashboardHandler: Sendable {
         guard !body.repeatedNames.contains("csrf_token"), Self.signInTokenMatches(request, form: form) else {
             return signInResponse(
                 status: 403, message: "The sign-in form expired or came from elsewhere; sign in again.")
+        }
+        if let wait = signInLimiter.acquire(request.clientIP, now: Double(now)) {
+            var response = signInResponse(
+                status: 429, message: "Too many sign-in attempts from your network. Try again in \(wait) seconds.")
+            response.headers.append(("retry-after", String(wait)))
+            return response
         }
         if let problem = body.problem {
             return signInResponse(

@@ -59,6 +59,13 @@ enum HTML {
         String(decoding: HTMLEscaping.escape(text), as: UTF8.self)
     }
 
+    /// Text that comes from outside the organization's own configuration (an app user id from the public claim, a
+    /// product id from RevenueCat), escaped and shown without the characters a display text may not hold
+    /// (``DisplayTextRules/shown(_:)``): a bidirectional override in it would otherwise reorder what it is shown in.
+    static func escapeOutsideText(_ text: String) -> String {
+        escape(DisplayTextRules.shown(text))
+    }
+
     /// A path segment or query value percent-encoded, then escaped for an attribute.
     static func urlComponent(_ text: String) -> String {
         escape(PercentEncoding.encode(text))

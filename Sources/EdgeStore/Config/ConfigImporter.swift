@@ -1,14 +1,25 @@
 import LinkCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `tolt-edge import` and `export`: the configuration as a file.
 public enum ConfigImporter {
+    /// The times an import is planned again after another writer got in between, before it gives up with
+    /// ``StoreError/conflict(_:)``.
+    public static let maximumRetries = 8
+
     /// Merges `document` into the store in one transaction, retrying when another writer got in between.
     /// Nothing is written when any field is invalid.
-    @discardableResult
+    ///
     /// `check` is run on the stored configuration each time the import is planned against it, and may refuse it by
     /// throwing (``StoreError/invalidConfig(_:)``). The import is written only if the configuration has not moved
     /// since (else it is planned and checked again), so a rule `check` holds cannot be broken by another import
-    /// racing this one.
+    /// racing this one. Each retry waits first (``backOff(before:)``), so that writers that collided (forty dashboard
+    /// saves at once on two nodes) spread out instead of colliding again in step; after ``maximumRetries`` the
+    /// conflict is thrown.
+    @discardableResult
     public static func importDocument(
         _ document: ConfigDocument, into store: any Store, check: (ConfigRecords) throws -> Void = { _ in }
     ) throws -> ImportReport {
@@ -21,10 +32,20 @@ public enum ConfigImporter {
             do {
                 try store.applyConfig(merge.changes, expectedRevision: existing.revision)
                 return merge.report
-            } catch let error as StoreError where error.isConflict && attempt < 5 {
+            } catch let error as StoreError where error.isConflict && attempt < maximumRetries {
                 attempt += 1
+                backOff(before: attempt)
             }
         }
+    }
+
+    /// Sleeps a random time below 2^`retry` milliseconds, at most 128 (full jitter): at most 0.38 s over all eight
+    /// retries (half that on average), short enough for a form's answer, long enough for the writers it collided
+    /// with to commit.
+    private static func backOff(before retry: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let ceiling = UInt32(1) << UInt32(min(retry, 7))
+        usleep(UInt32.random(in: 0..<ceiling * 1000, using: &generator))
     }
 
     /// Plans `document` against `existing` as ``importDocument(_:into:check:)`` does, and writes nothing: throws

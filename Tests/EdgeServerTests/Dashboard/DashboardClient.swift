@@ -67,3 +67,54 @@ enum DashboardForms {
         return token.isEmpty ? nil : String(token)
     }
 }
+
+extension DashboardForms {
+    /// The fields a browser sends for the form of `page` whose opening tag contains `marker`, as the page shows it:
+    /// every input's value (hidden ones included; a checkbox only when ticked), each menu's selected option.
+    static func browserFields(in page: String, form marker: String) throws -> [(String, String)] {
+        let forms = page.components(separatedBy: "<form").dropFirst()
+        guard let form = forms.first(where: { $0.prefix { $0 != ">" }.contains(marker) }),
+            let end = form.range(of: "</form>")
+        else { throw TestError("no form with \(marker)") }
+        let body = String(form[..<end.lowerBound])
+        var fields: [(String, String)] = []
+        for tag in matches(#"<input\b[^>]*>"#, in: body) {
+            guard let name = attribute("name", of: tag) else { continue }
+            if attribute("type", of: tag) == "checkbox" {
+                if tag.contains(" checked") { fields.append((name, attribute("value", of: tag) ?? "on")) }
+            } else {
+                fields.append((name, attribute("value", of: tag) ?? ""))
+            }
+        }
+        for select in matches(#"<select\b[^>]*>.*?</select>"#, in: body) {
+            guard let name = attribute("name", of: select) else { continue }
+            let options = matches(#"<option\b[^>]*>"#, in: select)
+            let chosen = options.first { $0.contains(" selected") } ?? options.first
+            fields.append((name, chosen.flatMap { attribute("value", of: $0) } ?? ""))
+        }
+        return fields
+    }
+
+    /// `fields` with the value of each of `changes` in place of the one of its name.
+    static func changing(_ fields: [(String, String)], _ changes: [String: String]) -> [(String, String)] {
+        fields.map { ($0.0, changes[$0.0] ?? $0.1) }
+    }
+
+    private static func matches(_ pattern: String, in text: String) -> [String] {
+        guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+        else { return [] }
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: range).compactMap {
+            Range($0.range, in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// The unescaped value of `name="…"` in `tag`.
+    private static func attribute(_ name: String, of tag: String) -> String? {
+        guard let start = tag.range(of: " \(name)=\"") else { return nil }
+        let value = tag[start.upperBound...].prefix { $0 != "\"" }
+        return value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -398,6 +398,15 @@ import Testing
         }
         let page = try client.dashboardPage("/dashboard/settings/integrations?kept=1", session: session).text
         #expect(page.contains("The field was empty: the stored authorization is kept."))
+        // Posted with a time zone (a script, or one form holding both): the zone is saved, the authorization kept,
+        // never "is required" beside a field that has a stored value.
+        let both = try client.dashboardPost(
+            "/dashboard/settings/integrations", session: session,
+            fields: [("csrf_token", token), ("webhook_authorization", ""), ("timezone", "Asia/Tokyo")])
+        #expect(both.status == 303, "\(both.text)")
+        #expect(both.header("location") == "/dashboard/settings/integrations?saved=1&kept=1")
+        #expect(try digest() == stored)
+        #expect(try server.store.configRecords().organizations.first { $0.id == "org_acme" }?.timezone == "Asia/Tokyo")
         // A new value still replaces it.
         #expect(try post("Bearer second-secret-value").status == 303)
         #expect(try digest() != stored)

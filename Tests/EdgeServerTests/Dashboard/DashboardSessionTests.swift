@@ -215,6 +215,22 @@ import Testing
         #expect(limited.header("set-cookie")?.hasPrefix("tolt_signin=") == true, "no session, the form again")
     }
 
+    /// A post another site's page makes a browser send (no `tolt_signin` cookie, since it is `SameSite=Strict`, and
+    /// so no matching token) cannot test a key: it is refused `403` and not counted, so such posts cannot lock the
+    /// network out of signing in. Real attempts, with the form's token, still are.
+    @Test func postsRefusedForTheirTokenAreNotCountedAsAttempts() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        for _ in 0..<30 {
+            #expect(try client.dashboardSignIn("wrong-key", withToken: false).status == 403)
+        }
+        #expect(try client.dashboardSignIn("sk_acme_secret").status == 303, "not locked out by refused posts")
+        var statuses: [Int] = []
+        for _ in 0..<10 { statuses.append(try client.dashboardSignIn("wrong-key").status) }
+        #expect(statuses == Array(repeating: 401, count: 9) + [429], "the sign-in above was the first of ten")
+    }
+
     @Test func signingOutClearsTheCookieAndNeedsTheToken() throws {
         let server = try TestServer()
         defer { server.shutdown() }

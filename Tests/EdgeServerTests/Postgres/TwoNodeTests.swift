@@ -12,6 +12,17 @@ import Testing
 @Suite struct TwoNodeTests {
     static let standardAndRace = [ConfigFixtures.standard, ClaimConcurrencyTests.config]
 
+    /// Nodes `a` and `b`: `tolt-edge serve` on the database at `url`, each with its data directory in `directory`.
+    static func nodes(of url: PostgresURL, in directory: TemporaryDirectory, _ arguments: [String] = []) throws
+        -> [ChildServer]
+    {
+        try ["a", "b"].map { name in
+            try ChildServer(
+                dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
+                arguments: ["--store", url.unmasked] + arguments)
+        }
+    }
+
     @Test func twoNodesShareClaimsClicksTheSigningKeyAndTheConfiguration() throws {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url) }
@@ -22,11 +33,7 @@ import Testing
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let nodes = try ["a", "b"].map { name in
-            try ChildServer(
-                dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
-                arguments: ["--store", url.unmasked, "--dedupe-window", "0", "--trusted-proxy", "127.0.0.1/32"])
-        }
+        let nodes = try Self.nodes(of: url, in: directory, ["--dedupe-window", "0", "--trusted-proxy", "127.0.0.1/32"])
         defer { for node in nodes { node.stop(within: 20) } }
 
         // 30 claims for one user, alternating between the nodes, released together.
@@ -91,11 +98,7 @@ import Testing
         try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.standard.utf8)), into: store)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let nodes = try ["a", "b"].map { name in
-            try ChildServer(
-                dataDirectory: directory.path + "/data-\(name)", outputIn: directory.path, label: "node-\(name)",
-                arguments: ["--store", url.unmasked, "--dedupe-window", "0"])
-        }
+        let nodes = try Self.nodes(of: url, in: directory, ["--dedupe-window", "0"])
         defer { for node in nodes { node.stop(within: 30) } }
 
         // One tapping thread per node until `stop`; each keeps the click ids its redirects carried, and counts
