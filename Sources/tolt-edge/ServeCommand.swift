@@ -134,10 +134,12 @@ enum ServeCommand {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }
             // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
-            // on a directory in use is refused before it writes over the running server's program.
+            // on a directory in use is refused before it writes over the running server's program. A demo
+            // organization already stored is left as the user left it (its key, its codes).
+            var demoStored = false
             let seeding: ((any Store) throws -> Void)? =
                 options.flags.contains("demo")
-                ? { try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: $0) } : nil
+                ? { demoStored = try ConfigImporter.importDemoIfAbsent(into: $0) } : nil
             EdgeServer.prepareSignals()
             let server = try EdgeServer(configuration: configuration, seeding: seeding)
             // Before the loops run.
@@ -153,9 +155,14 @@ enum ServeCommand {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }
             if options.flags.contains("demo") {
+                let stored =
+                    demoStored
+                    ? "demo program stored (public key pk_demo, secret key sk_demo, code SAM20)"
+                    : "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo"
+                        + " and SAM20 is active unless you changed them)"
                 Output.out(
                     """
-                    demo program stored (public key pk_demo, secret key sk_demo, code SAM20). Try:
+                    \(stored). Try:
                       curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
                       open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
                       curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks
