@@ -145,12 +145,26 @@ enum ServeCommand {
             // Before the loops run.
             StandardError.captureLibraryOutput()
             server.start()
-            let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
+            // The address really bound: a wildcard is named as such, with the URL that reaches it from this machine.
+            let everywhere = configuration.host == "0.0.0.0" || configuration.host == "::"
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            let shown = everywhere ? "localhost" : host
             let scheme = configuration.tls == nil ? "http" : "https"
             let storeShown = configuration.postgres.map { ", store \($0.masked)" } ?? ""
+            let bound =
+                everywhere
+                ? "\(host):\(server.port), all addresses (\(scheme)://localhost:\(server.port) from this machine; "
+                : "\(scheme)://\(host):\(server.port) ("
             Output.out(
-                "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
+                "tolt-edge listening on \(bound)\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
             )
+            if let publicURL = configuration.publicURL, publicURL.isLoopback {
+                Output.out(
+                    "note: the public URL \(publicURL.text) names this machine, which no phone can open: the QR codes"
+                        + " of the desktop page and the dashboard lead nowhere. Give --public-url (PUBLIC_URL= with"
+                        + " make serve) an address phones reach, such as http://<this machine's LAN address>:"
+                        + "\(server.port).\n")
+            }
             if let metrics = configuration.metricsListener, let port = server.metricsPort {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }
