@@ -4,7 +4,8 @@
 set -euo pipefail
 # tzdata: /usr/share/zoneinfo, which GET /v1/stats/clicks reads for its timezone parameter (slim images lack it).
 # libpq-dev: the PostgreSQL store's client library (CPostgreSQL).
-need=(pkg-config libh2o-evloop-dev libsqlite3-dev libpq-dev libssl-dev libmaxminddb-dev libqrencode-dev tzdata)
+# curl: the quick start's commands (README) tap the links and call the API with it.
+need=(pkg-config libh2o-evloop-dev libsqlite3-dev libpq-dev libssl-dev libmaxminddb-dev libqrencode-dev tzdata curl)
 case "${1:-build}" in
   build) ;;
   # The browser tests drive headless Chromium through chromedriver; fonts-liberation (only a Recommends of
@@ -23,7 +24,16 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}"
 sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  # A minimal Debian has no sudo: say what to run rather than fail with "sudo: command not found".
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "$0: these Debian packages are missing and installing them needs root, but sudo is not installed." >&2
+    echo "Run as root: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    echo "(or install sudo and run this again)." >&2
+    exit 1
+  fi
+  sudo="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

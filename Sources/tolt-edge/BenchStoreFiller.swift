@@ -72,7 +72,7 @@ struct BenchStoreFiller {
             }
             programs.append(
                 #"{"id":"prg_bench_\#(program + 1)","name":"Bench App \#(program + 1)","claim_window_days":30,"#
-                    + #""app_links":{"deep_link_template":"benchapp://claim?code={code}&click={click_id}","#
+                    + #""app_links":{"deep_link_template":"benchapp://claim?tolt_code={code}&tolt_click={click_id}","#
                     + #""google_play_url":"https://play.google.com/store/apps/details?id=com.bench.app\#(program + 1)","#
                     + #""app_store_url":"https://apps.apple.com/app/id10000000\#(program + 1)"},"#
                     + #""commission":{"percent":20,"recurring":true},"#

@@ -134,28 +134,49 @@ enum ServeCommand {
                 throw CommandLineOptions.UsageError(message: "\(error)")
             }
             // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
-            // on a directory in use is refused before it writes over the running server's program.
+            // on a directory in use is refused before it writes over the running server's program. A demo
+            // organization already stored is left as the user left it (its key, its codes).
+            var demoStored = false
             let seeding: ((any Store) throws -> Void)? =
                 options.flags.contains("demo")
-                ? { try ConfigImporter.importDocument(ConfigImporter.demoDocument, into: $0) } : nil
+                ? { demoStored = try ConfigImporter.importDemoIfAbsent(into: $0) } : nil
             EdgeServer.prepareSignals()
             let server = try EdgeServer(configuration: configuration, seeding: seeding)
             // Before the loops run.
             StandardError.captureLibraryOutput()
             server.start()
-            let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host
+            // The address really bound: a wildcard is named as such, with the URL that reaches it from this machine.
+            let everywhere = configuration.host == "0.0.0.0" || configuration.host == "::"
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            let shown = everywhere ? "localhost" : host
             let scheme = configuration.tls == nil ? "http" : "https"
             let storeShown = configuration.postgres.map { ", store \($0.masked)" } ?? ""
+            let bound =
+                everywhere
+                ? "\(host):\(server.port), all addresses (\(scheme)://localhost:\(server.port) from this machine; "
+                : "\(scheme)://\(host):\(server.port) ("
             Output.out(
-                "tolt-edge listening on \(scheme)://\(shown):\(server.port) (\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
+                "tolt-edge listening on \(bound)\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
             )
+            if let publicURL = configuration.publicURL, publicURL.isLoopback {
+                Output.out(
+                    "note: the public URL \(publicURL.text) names this machine, which no phone can open: the QR codes"
+                        + " of the desktop page and the dashboard lead nowhere. Give --public-url (PUBLIC_URL= with"
+                        + " make serve) an address phones reach, such as http://<this machine's LAN address>:"
+                        + "\(server.port).\n")
+            }
             if let metrics = configuration.metricsListener, let port = server.metricsPort {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }
             if options.flags.contains("demo") {
+                let stored =
+                    demoStored
+                    ? "demo program stored (public key pk_demo, secret key sk_demo, code SAM20)"
+                    : "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo"
+                        + " and SAM20 is active unless you changed them)"
                 Output.out(
                     """
-                    demo program stored (public key pk_demo, secret key sk_demo, code SAM20). Try:
+                    \(stored). Try:
                       curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
                       open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
                       curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks

@@ -15,9 +15,10 @@ extension DashboardHandler {
         let records = try api.reader.configRecords()
         let organization = records.organizations.first { $0.id == context.organization.id } ?? context.organization
         let stored = ["timezone": organization.timezone]
+        let sample = Self.sampleCode(of: organization.id, in: records)
         guard context.isPost else {
             return integrationsPage(
-                context, organization: organization, values: stored, loaded: stored, error: nil,
+                context, organization: organization, sample: sample, values: stored, loaded: stored, error: nil,
                 saved: context.request.query["saved"] != nil, kept: context.request.query["kept"] != nil)
         }
         let loaded = DashboardEdit.loadedValues(in: context.form, stored: stored)
@@ -25,7 +26,8 @@ extension DashboardHandler {
             // The authorization is never shown again, whatever was posted.
             let field = Self.integrationFields.first { $0.name == problem.field }?.name
             return integrationsPage(
-                context, organization: organization, values: ["timezone": context.form["timezone"] ?? ""],
+                context, organization: organization, sample: sample,
+                values: ["timezone": context.form["timezone"] ?? ""],
                 loaded: loaded, error: (field, field == nil ? DashboardForm.message(problem) : problem.reason),
                 saved: false, status: 400)
         }
@@ -42,12 +44,13 @@ extension DashboardHandler {
         if kept, timezone == nil { return Self.redirect(to: "/dashboard/settings/integrations?kept=1") }
         for (field, value) in [("webhook_authorization", authorization), ("timezone", timezone)] where value == "" {
             return integrationsPage(
-                context, organization: organization, values: values, loaded: loaded, error: (field, "is required"),
+                context, organization: organization, sample: sample, values: values, loaded: loaded,
+                error: (field, "is required"),
                 saved: false, status: 400)
         }
         guard authorization != nil || timezone != nil else {
             return integrationsPage(
-                context, organization: organization, values: values, loaded: loaded,
+                context, organization: organization, sample: sample, values: values, loaded: loaded,
                 error: (nil, "The form is incomplete: reload the page and try again."), saved: false, status: 400)
         }
         // A time zone posted as the page showed it is no change: someone else's since stays (``DashboardEdit``).
@@ -55,7 +58,7 @@ extension DashboardHandler {
             posted: timezone.map { ["timezone": $0] } ?? [:], form: context.form, stored: stored, names: ["timezone"])
         if let now = edit.conflicts["timezone"] {
             return integrationsPage(
-                context, organization: organization, values: values,
+                context, organization: organization, sample: sample, values: values,
                 loaded: edit.reloaded(from: context.form, stored: stored),
                 error: ("timezone", DashboardEdit.conflictReason(now)),
                 summary: DashboardEdit.conflictSummary(count: 1),
@@ -73,7 +76,8 @@ extension DashboardHandler {
         if let message = try DashboardForm.save(json, into: api.writer) {
             let error = DashboardForm.fieldError(message, below: "organizations[0].", fields: Self.integrationFields)
             return integrationsPage(
-                context, organization: organization, values: values, loaded: loaded, error: error, saved: false,
+                context, organization: organization, sample: sample, values: values, loaded: loaded, error: error,
+                saved: false,
                 status: 400)
         }
         return Self.redirect(to: saved)
@@ -83,7 +87,8 @@ extension DashboardHandler {
     /// (``DashboardEdit``); `error` beside its field (or above the forms), `summary` above them in place of the
     /// usual one.
     private func integrationsPage(
-        _ context: Context, organization: OrganizationRecord, values: [String: String], loaded: [String: String],
+        _ context: Context, organization: OrganizationRecord, sample: SampleCode?,
+        values: [String: String], loaded: [String: String],
         error: (field: String?, reason: String)?, summary: String? = nil, saved: Bool, kept: Bool = false,
         status: Int = 200
     ) -> APIResponse {
@@ -143,14 +148,58 @@ extension DashboardHandler {
         content += #"<div><button type="submit">Save the time zone</button></div></form>"#
         content += "<h2>Claims</h2>"
         content += "<p>The app claims a code (or a click) for its user with the public key:</p>"
-        let curl =
-            "curl -X POST \(base)/client/claims \\\n  -H 'Content-Type: application/json' \\\n"
-            + "  -d '{\"public_id\":\"\(organization.publicKey)\",\"app_user_id\":\"user_123\",\"code\":\"SAM20\"}'"
-        content += #"<pre id="claim-curl">\#(HTML.escape(curl))</pre>"#
+        content += #"<pre id="claim-curl">\#(HTML.escape(Self.claimCurl(base: base, organization, sample)))</pre>"#
+        content +=
+            #"<p class="hint" id="claim-curl-note">"#
+            + (sample == nil
+                ? "Your organization has no active code yet: put one in place of YOUR_CODE. "
+                : "It uses \(HTML.escape(sample?.code ?? "")), one of your active codes. ")
+            + "Running it makes a real claim: user_123 becomes that partner's customer for good (a claim cannot be"
+            + " undone) and counts in the Overview's claims, so use an app user id you keep for tests.</p>"
         if publicURL == nil {
             content += #"<p class="hint">Start the server with --public-url to show your edge's own address here.</p>"#
         }
         return page(
             context, status: status, title: "Settings · Integrations", current: "settings", content: content)
+    }
+
+    /// A code the claim `curl` can use: an active code of an active partner that no other active partner holds (its
+    /// claim would answer `409`), and its program's claim window.
+    struct SampleCode {
+        let code: String
+        let claimWindowDays: Int?
+    }
+
+    /// The organization's first usable code (``SampleCode``), by program and partner order; `nil` when it has none.
+    static func sampleCode(of organizationID: String, in records: ConfigRecords) -> SampleCode? {
+        let programs = records.programs.filter { $0.organizationID == organizationID }
+        let programIDs = Set(programs.map(\.id))
+        for program in programs {
+            for partner in records.partners where partner.programID == program.id && partner.isActive {
+                for code in records.codes where code.partnerID == partner.id && code.active {
+                    guard otherHolders(of: code, partner: partner, in: records, programs: programIDs).isEmpty
+                    else { continue }
+                    return SampleCode(code: code.code, claimWindowDays: program.claimWindowDays)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The `curl` that claims `sample` (else `YOUR_CODE`) for `user_123`, with `first_seen_at` (now) when its program
+    /// has a claim window, which then requires it.
+    static func claimCurl(base: String, _ organization: OrganizationRecord, _ sample: SampleCode?) -> String {
+        var body = JSONWriter()
+        body.object {
+            $0.string("public_id", organization.publicKey)
+            $0.string("app_user_id", "user_123")
+            $0.string("code", sample?.code ?? "YOUR_CODE")
+            if sample?.claimWindowDays != nil {
+                $0.string("first_seen_at", Timestamp.format(Clock.epochMilliseconds()))
+            }
+        }
+        // In single quotes for the shell: a quote in the body (a code may hold one) ends and reopens them.
+        let quoted = String(String(decoding: body.bytes, as: UTF8.self).flatMap { $0 == "'" ? Array(#"'\''"#) : [$0] })
+        return "curl -X POST \(base)/client/claims \\\n  -H 'Content-Type: application/json' \\\n  -d '\(quoted)'"
     }
 }

@@ -29,8 +29,12 @@ extension DashboardHandler {
                 + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
             for partner in partners {
                 // At most the first 200 codes: every page stays bounded.
-                let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
-                    .map { HTML.escape($0.code) + ($0.active ? "" : " (inactive)") }.joined(separator: ", ")
+                let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200)).map {
+                    let shared = Self.otherHolders(of: $0, partner: partner, in: records, programs: programIDs)
+                    return HTML.escape($0.code) + ($0.active ? "" : " (inactive)")
+                        + (shared.isEmpty
+                            ? "" : #" <strong class="shared">(shared: its link answers 404)</strong>"#)
+                }.joined(separator: ", ")
                 let program = programs.first { $0.id == partner.programID }?.name ?? partner.programID
                 content +=
                     #"<tr><td><a href="/dashboard/partners/\#(HTML.urlComponent(partner.id))">"#
@@ -118,9 +122,10 @@ extension DashboardHandler {
             "organizations[0].programs[0].partners[0].name: this program already has a partner named \(name)")
     }
 
-    func partner(_ context: Context, partnerID: String, error: String? = nil, code: String? = nil) throws
-        -> APIResponse
-    {
+    func partner(
+        _ context: Context, partnerID: String, error: String? = nil, code: String? = nil,
+        errorBeside place: PartnerFormPlace = .addCode
+    ) throws -> APIResponse {
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
             return page(
@@ -131,36 +136,8 @@ extension DashboardHandler {
             "<p>Program: <a href=\"/dashboard/programs/\(HTML.urlComponent(program.id))/tracking\">"
             + "\(HTML.escape(program.name))</a>. Status: <strong id=\"partner-status\">\(HTML.escape(partner.status))"
             + "</strong>.</p>"
-        // At most the first 200 codes: every page stays bounded.
-        let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
-        content += "<h2>Codes and app links</h2>"
-        if codes.isEmpty { content += "<p>No codes yet.</p>" }
-        content += #"<ul class="codes">"#
-        for (index, record) in codes.enumerated() {
-            let path =
-                "/a/\(PercentEncoding.encode(context.organization.publicKey))/\(PercentEncoding.encode(record.code))"
-            let link = publicURL.map { $0.text + path } ?? path
-            content +=
-                #"<li class="code" id="code-\#(index)"><h3>\#(HTML.escape(record.code))"#
-                + (record.active ? "" : " (inactive)") + "</h3>"
-            content +=
-                #"<p><a class="app-link" href="\#(HTML.escape(link))">\#(HTML.escape(link))</a></p>"#
-                + #"<p><button type="button" class="copy" data-copy="\#(HTML.escape(link))" "#
-                + #"aria-controls="copy-status-\#(index)">Copy link</button> "#
-                + #"<span id="copy-status-\#(index)" role="status"></span></p>"#
-            if publicURL != nil, let svg = Self.qrSVG(link) {
-                content +=
-                    #"<figure class="qr" role="img" aria-label="QR code of \#(HTML.escape(link))">\#(svg)</figure>"#
-            }
-            let action = record.active ? "deactivate" : "reactivate"
-            content +=
-                #"<form method="post" action="\#(base)/codes/\#(HTML.urlComponent(record.code))/\#(action)">"#
-                + DashboardForm.csrf(context.csrfToken)
-                + #"<button type="submit" class="secondary">\#(record.active ? "Deactivate" : "Reactivate") "#
-                + #"\#(HTML.escape(record.code))</button></form>"#
-            content += "</li>"
-        }
-        content += "</ul>"
+        content += codeList(
+            context, partner: partner, records: records, error: error, beside: place, actionBase: base)
         if publicURL == nil {
             content += #"<p class="hint">Start the server with --public-url to show absolute links and QR codes.</p>"#
         }
@@ -168,18 +145,21 @@ extension DashboardHandler {
         content += #"<form class="inline" method="post" action="\#(base)/codes" aria-labelledby="add-code">"#
         content += DashboardForm.csrf(context.csrfToken)
         content += DashboardForm.input(
-            "code", label: "Code", value: code, error: error, hint: Self.codeHint, attributes: " required")
+            "code", label: "Code", value: code, error: place == .addCode ? error : nil, hint: Self.codeHint,
+            attributes: " required")
         content += #"<div><button type="submit">Add code</button></div></form>"#
+        let statusError =
+            place == .partnerStatus ? error.map { #"<p class="error" role="alert">\#(HTML.escape($0))</p>"# } : nil
         if partner.isActive {
             content +=
                 #"<h2>Deactivate</h2><form method="post" action="\#(base)/deactivate">"#
-                + DashboardForm.csrf(context.csrfToken)
+                + DashboardForm.csrf(context.csrfToken) + (statusError ?? "")
                 + #"<p class="hint">Its links stop working; its customers and commissions stay.</p>"#
                 + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(partner.name))</button></form>"#
         } else {
             content +=
                 #"<h2>Reactivate</h2><form method="post" action="\#(base)/reactivate">"#
-                + DashboardForm.csrf(context.csrfToken)
+                + DashboardForm.csrf(context.csrfToken) + (statusError ?? "")
                 + #"<p class="hint">The links of its active codes work again.</p>"#
                 + #"<button type="submit" class="secondary">Reactivate \#(HTML.escape(partner.name))</button></form>"#
         }
@@ -196,7 +176,7 @@ extension DashboardHandler {
         let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
         return try change(
             context, partnerID: partnerID,
-            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code,
+            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code, place: .addCode,
             check: { records in
                 try Self.notAlreadyHeld(code, by: partnerID, in: records)
                 try shared(records)
@@ -218,7 +198,7 @@ extension DashboardHandler {
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
-        try change(context, partnerID: partnerID, #""status":"inactive""#, code: nil)
+        try change(context, partnerID: partnerID, #""status":"inactive""#, code: nil, place: .partnerStatus)
     }
 
     /// Makes an inactive partner active again, unless another active partner has taken one of its active codes
@@ -228,7 +208,7 @@ extension DashboardHandler {
             records.codes.filter { $0.partnerID == partnerID && $0.active }.map(\.code)
         }
         return try change(
-            context, partnerID: partnerID, #""status":"active""#, code: nil,
+            context, partnerID: partnerID, #""status":"active""#, code: nil, place: .partnerStatus,
             check: Self.noSharedCodes(activeCodes, organizationID: context.organization.id, except: partnerID))
     }
 
@@ -255,13 +235,14 @@ extension DashboardHandler {
             : { _ in }
         return try change(
             context, partnerID: partnerID,
-            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":\#(active)}]"#, code: nil, check: check)
+            #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":\#(active)}]"#, code: nil,
+            place: .code(code), check: check)
     }
 
     /// Imports `members` into the partner's import object, if `check` passes on the configuration it changes; back to
-    /// its page, or its page with the error.
+    /// its page, or its page with the error beside `place`, the form that was sent.
     private func change(
-        _ context: Context, partnerID: String, _ members: String, code: String?,
+        _ context: Context, partnerID: String, _ members: String, code: String?, place: PartnerFormPlace,
         check: (ConfigRecords) throws -> Void = { _ in }
     ) throws -> APIResponse {
         if let problem = context.formProblem, code == nil {
@@ -277,9 +258,9 @@ extension DashboardHandler {
             + #"\#(DashboardForm.stringOrNull(partner.id)),\#(members)}]}]}]}"#
         if let message = try DashboardForm.save(json, into: api.writer, check: check) {
             var (_, reason) = DashboardForm.fieldError(message, below: "organizations[0].programs[0].partners[0].")
-            // Shown beside the code field, which names it already.
-            if code != nil, reason.hasPrefix("code: ") { reason.removeFirst("code: ".count) }
-            return try self.partner(context, partnerID: partner.id, error: reason, code: code)
+            // Shown beside the code field or the code's button, which name it already.
+            if place != .partnerStatus, reason.hasPrefix("code: ") { reason.removeFirst("code: ".count) }
+            return try self.partner(context, partnerID: partner.id, error: reason, code: code, errorBeside: place)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(partner.id))")
     }

@@ -351,6 +351,15 @@ extension DashboardHandler {
                     + HTML.escape(error.reason) + ", and links send it as it is: set a new one.</p>"
             }
         }
+        // What the stored template gets wrong for phones without the app or for the SDK, as `tolt-edge import` warns
+        // when it is set: said while it is stored, since the form saves without refusing it.
+        if let advice = program.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) })?.advice, !advice.isEmpty {
+            content += #"<div id="template-advice">"#
+            for clause in advice {
+                content += #"<p class="error" role="status">The deep-link template \#(HTML.escape(clause)).</p>"#
+            }
+            content += "</div>"
+        }
         if let formError {
             content += #"<p class="error" role="alert" id="form-error">\#(HTML.escape(formError))</p>"#
         } else if !errors.isEmpty {
@@ -364,9 +373,12 @@ extension DashboardHandler {
         content += "<h2>App links</h2>"
         content += input(
             "deep_link_template", "Deep-link template",
-            hint: "Where a phone with the app goes, e.g. myapp://claim?code={code}&click={click_id}: {code} and"
-                + " {click_id} are the only placeholders (a desktop gets the code page unless it is an https:// link)."
-                + " Empty: none.")
+            hint: "Where every phone goes, e.g. https://acme.example/claim?tolt_code={code}&tolt_click={click_id}, a"
+                + " universal link or App Link, which a phone without the app opens as that page. A scheme only the"
+                + " app opens (myapp://claim?tolt_code={code}&tolt_click={click_id}) leaves a phone without the app on"
+                + " an error: use one only for people who have the app. The Tolt SDK's claim(url:) reads tolt_code and"
+                + " tolt_click from the query, so the template must name them; {code} and {click_id} are the only"
+                + " placeholders (a desktop gets the code page unless it is an http(s):// link). Empty: none.")
         content += input("google_play_url", "Google Play URL", type: "url")
         content += input("app_store_url", "App Store URL", type: "url")
         content += "<h2>Code claim window</h2>"

@@ -15,11 +15,17 @@ extension APIHandler {
             throw APIError.notFound(
                 "No organization has the public key in this webhook URL", code: "unknown_public_key")
         }
-        // One answer whether the value is wrong or the organization set none, so that a caller without it
-        // learns nothing; the value is compared by its digest, which is all the store keeps.
-        guard let expected = organization.revenueCatAuthorizationDigest, let given = request.authorization,
-            SecretDigest.matches(given, digest: expected)
-        else {
+        // The value is compared by its digest, which is all the store keeps. That none is stored is said (a new user
+        // trying the webhook cannot otherwise tell it from a wrong value), which tells a caller only that nothing it
+        // sends is accepted.
+        guard let expected = organization.revenueCatAuthorizationDigest else {
+            throw APIError(
+                status: 401, code: "unauthorized",
+                message: "This organization has no RevenueCat authorization stored, so its webhook refuses every event"
+                    + " (set revenuecat.authorization in the import file, or in the dashboard's Settings → Integrations,"
+                    + " and the same value in RevenueCat)")
+        }
+        guard let given = request.authorization, SecretDigest.matches(given, digest: expected) else {
             throw APIError(
                 status: 401, code: "unauthorized",
                 message: "The Authorization header is missing or is not the organization's RevenueCat authorization "

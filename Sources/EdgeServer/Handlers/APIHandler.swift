@@ -41,11 +41,19 @@ final class APIHandler: Sendable {
 
     /// Adds the API's routes: the lists with the secret key, claims (from apps, cross-origin) with the public key.
     func register(in router: inout Router) {
-        router.add(Route(.exact("/v1/clicks"), methods: [.get, .head], handler: .worker(listClicks)))
-        router.add(Route(.exact("/v1/customers"), methods: [.get, .head], handler: .worker(listCustomers)))
-        router.add(Route(.exact("/v1/commissions"), methods: [.get, .head], handler: .worker(listCommissions)))
-        router.add(Route(.exact("/v1/webhook_events"), methods: [.get, .head], handler: .worker(listWebhookEvents)))
-        router.add(Route(.exact("/v1/stats/clicks"), methods: [.get, .head], handler: .worker(clickStats)))
+        let lists: [(path: String, parameters: Set<String>, handler: @Sendable (APIRequest) throws -> APIResponse)] = [
+            ("/v1/clicks", ["limit", "starting_after", "partner_id", "since"], listClicks),
+            ("/v1/customers", ["limit", "starting_after", "partner_id", "status", "customer_id"], listCustomers),
+            ("/v1/commissions", ["limit", "starting_after", "partner_id", "customer_id", "status"], listCommissions),
+            ("/v1/webhook_events", ["limit", "starting_after"], listWebhookEvents),
+            ("/v1/stats/clicks", ["timezone", "from", "to", "partner_id"], clickStats),
+        ]
+        for list in lists {
+            router.add(
+                Route(
+                    .exact(list.path), methods: [.get, .head],
+                    handler: .worker(Self.taking(list.parameters, list.handler))))
+        }
         router.add(
             Route(
                 .exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, name: "claims",
@@ -54,6 +62,22 @@ final class APIHandler: Sendable {
             Route(
                 .prefix(Self.revenueCatWebhookPrefix), methods: [.post], name: "webhook",
                 handler: .worker(receiveRevenueCatEvent)))
+    }
+
+    /// `handler`, for a request whose query names only `parameters` (the ones the README documents for the route):
+    /// any other is `400 invalid_request` naming it, so that a typo (`partnerid=part_x`) is not answered as if the
+    /// filter had not been asked for. Checked before the key, as the query is read before the request is routed.
+    static func taking(
+        _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest) throws -> APIResponse
+    ) -> @Sendable (APIRequest) throws -> APIResponse {
+        { request in
+            if let unknown = request.query.keys.filter({ !parameters.contains($0) }).min() {
+                throw APIError.invalidRequest(
+                    "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
+                        + parameters.sorted().joined(separator: ", "))
+            }
+            return try handler(request)
+        }
     }
 
     /// The link table in force, or `503 unavailable` with `Retry-After` while the node has loaded no configuration

@@ -33,5 +33,19 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
         bytes = Array(trimmed.utf8)
     }
 
+    /// Whether the host is this machine (`localhost`, `127.0.0.1` and the rest of `127.0.0.0/8`, `[::1]`): no phone
+    /// can open such a link, so the QR codes made from it (the desktop page's, the dashboard's) lead nowhere, and
+    /// `serve` says so at start.
+    public var isLoopback: Bool {
+        // `http://host:port/prefix`: the authority is what follows `//`, up to the path.
+        let authority = text.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
+        let host =
+            authority.hasPrefix("[")
+            ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
+        let lowered = host.lowercased()
+        return lowered == "localhost" || lowered.hasSuffix(".localhost") || lowered.hasPrefix("127.")
+            || lowered == "[::1]"
+    }
+
     public var description: String { text }
 }

@@ -138,6 +138,22 @@ public enum ConfigImporter {
         return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
+    /// Stores ``demoDocument`` when the store has no demo organization (none with its id `org_demo` or its public
+    /// key `pk_demo`), and returns whether it did. `serve --demo` runs at every start (every `make serve`): merging
+    /// the document each time would put back `sk_demo` after the user rotated the key (ending their dashboard
+    /// sessions) and reactivate a `SAM20` they deactivated.
+    public static func importDemoIfAbsent(into store: any Store) throws -> Bool {
+        let organization = demoDocument.organizations[0]
+        let records = try store.configRecords()
+        guard
+            !records.organizations.contains(where: {
+                $0.id == organization.id || $0.publicKey == organization.publicKey
+            })
+        else { return false }
+        try importDocument(demoDocument, into: store)
+        return true
+    }
+
     /// The demo organization `tolt-edge serve --demo` stores: key `pk_demo`, code `SAM20`.
     public static let demoDocument = ConfigDocument(organizations: [
         .init(

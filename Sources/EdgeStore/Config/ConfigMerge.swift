@@ -117,6 +117,13 @@ struct ConfigMerge {
         record.appStoreURL = try Self.apply(document.appStoreURL, to: record.appStoreURL) {
             try Self.validURL($0, path: "\(path).app_links.app_store_url")
         }
+        // A new template that phones without the app, or the SDK, cannot use is accepted (an app may not use the SDK,
+        // or only reach people who have it), with a warning; once stored it is not repeated at every import.
+        if let text = record.deepLinkTemplate, text != storedTemplate, let template = try? DeepLinkTemplate(text) {
+            for advice in template.advice {
+                report.warnings.append("\(path).app_links.deep_link_template: the template \(advice)")
+            }
+        }
         warnAboutStoredLinks(record, path: "\(path).app_links")
         switch document.commission {
         case .absent: break

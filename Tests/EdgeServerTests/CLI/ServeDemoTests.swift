@@ -1,3 +1,4 @@
+import Foundation
 import LinkCore
 import TestSupport
 import Testing
@@ -48,5 +49,39 @@ import Testing
             })
         #expect(listed.compactMap { $0["platform"]?.stringValue } == ["android", "ios"], "newest first")
         #expect(listed.first?["id"]?.stringValue == id)
+    }
+
+    /// `serve --demo` runs at every start (every `make serve`): a demo organization already stored keeps the key the
+    /// user rotated and the code they deactivated, rather than getting `sk_demo` and an active `SAM20` back.
+    @Test func aSecondStartKeepsTheDemoOrganizationAsTheUserLeftIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.path + "/data"
+        let first = try ChildServer(
+            dataDirectory: data, outputIn: directory.path, label: "first", arguments: ["--demo"])
+        defer { first.stop() }
+        #expect(first.child.stdout.contains("demo program stored (public key pk_demo, secret key sk_demo"))
+        #expect(first.stop()?.status == 0)
+
+        let changes = directory.path + "/changes.json"
+        try #"""
+        {"organizations":[{"id":"org_demo","secret_key":"my-new-secret-123","programs":[{"id":"prg_demo",
+          "partners":[{"id":"part_demo","codes":[{"code":"SAM20","active":false}]}]}]}]}
+        """#.write(toFile: changes, atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.run(["import", changes, "--data", data], outputIn: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let second = try ChildServer(
+            dataDirectory: data, outputIn: directory.path, label: "second", arguments: ["--demo"])
+        defer { second.stop() }
+        #expect(second.child.stdout.contains("demo program already stored, kept as it is"), "\(second.child.stdout)")
+        let client = second.client()
+        func clicks(_ key: String) throws -> Int {
+            try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer \(key)")]).status
+        }
+        #expect(try clicks("my-new-secret-123") == 200)
+        #expect(try clicks("sk_demo") == 401)
+        let link = try client.request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.android)])
+        #expect(link.status == 404, "SAM20 stays inactive")
     }
 }

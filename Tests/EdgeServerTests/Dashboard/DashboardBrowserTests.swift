@@ -250,7 +250,7 @@ import Testing
         #expect(shown)
         let index = try #require(
             try browser.run(
-                "return Array.from(document.querySelectorAll('a.app-link')).findIndex(a => a.textContent === arguments[0])",
+                "return Array.from(document.querySelectorAll('li.code')).findIndex(li => li.querySelector('.app-link').textContent === arguments[0])",
                 [link]) as? Int)
         #expect(try browser.run("return document.querySelectorAll('#code-\(index) figure.qr svg').length") as? Int == 1)
         let button = try #require(try browser.element("#code-\(index) button.copy"))

@@ -21,9 +21,12 @@ import Testing
         #expect(try client.webhook(body, authorization: "sk_acme_secret").isError(401, "unauthorized"))
         #expect(try client.webhook(body, key: "pk_nobody").isError(404, "unknown_public_key"))
         #expect(try client.webhook(body, key: "pk_acme/extra").isError(404, "unknown_public_key"))
-        // org_other never set an authorization: nothing it is sent is accepted.
+        // org_other never set an authorization: nothing it is sent is accepted, and the answer says why.
         let other = try client.webhook(body, key: "pk_other", authorization: "Bearer rc_hook_0123456789")
         #expect(other.isError(401, "unauthorized") && other.message.contains("revenuecat"))
+        #expect(other.message.hasPrefix("This organization has no RevenueCat authorization stored"), "\(other.message)")
+        let wrong = try client.webhook(body, authorization: "Bearer rc_hook_0123456788")
+        #expect(wrong.message.hasPrefix("The Authorization header is missing or is not"), "\(wrong.message)")
         #expect(try client.request("GET", "/webhooks/revenuecat/pk_acme").isError(405, "method_not_allowed"))
         #expect(try client.commissions().isEmpty, "nothing refused was applied")
         #expect(try client.deliver(body) == "commission_created")

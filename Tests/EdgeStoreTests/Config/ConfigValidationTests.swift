@@ -528,7 +528,8 @@ import Testing
         #expect(try fixture.importJSON(exported).reportsNothing)
         let copy = try StoreFixture(kind)
         defer { copy.remove() }
-        #expect(try copy.importJSON(exported).warnings.count == 2)
+        // And prg_acme's template, new in the copy, is a scheme only the app opens (ConfigTemplateAdviceTests).
+        #expect(try copy.importJSON(exported).warnings.filter { !$0.contains(".deep_link_template: ") }.count == 2)
         #expect(
             try copy.store.configRecords().codes.map(\.code).sorted()
                 == fixture.store.configRecords().codes.map(\.code).sorted())

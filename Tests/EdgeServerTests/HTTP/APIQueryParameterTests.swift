@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `/v1` lists take the query parameters the README documents for each, and answer any other with
+/// `400 invalid_request` naming it: a typo (`partnerid=part_x`) used to list every partner's rows with `200`.
+@Suite struct APIQueryParameterTests {
+    /// Each list with a query of its documented parameters, with valid values.
+    static let lists: [(path: String, query: String)] = [
+        ("/v1/clicks", "limit=5&partner_id=part_sam&since=2026-01-31"),
+        ("/v1/customers", "limit=5&partner_id=part_sam&status=lead&customer_id=u1"),
+        ("/v1/commissions", "limit=5&partner_id=part_sam&customer_id=u1&status=pending"),
+        ("/v1/webhook_events", "limit=5&starting_after=evt_1"),
+        ("/v1/stats/clicks", "timezone=UTC&from=2026-01-01&to=2026-01-31&partner_id=part_sam"),
+    ]
+
+    @Test func anUnknownParameterIs400NamingItAndTheDocumentedOnesAreTaken() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let key = [("Authorization", "Bearer sk_acme_secret")]
+        for list in Self.lists {
+            let query = list.query
+            let taken = try client.request("GET", "\(list.path)?\(query)", headers: key)
+            #expect(taken.status == 200, "\(list.path)?\(query): \(taken.status) \(taken.text)")
+            let typo = try client.request("GET", "\(list.path)?\(query)&partnerid=part_x", headers: key)
+            #expect(typo.isError(400, "invalid_request"), "\(list.path): \(typo.status) \(typo.text)")
+            #expect(
+                typo.message.hasPrefix("unknown query parameter partnerid: this endpoint takes "), "\(typo.message)")
+        }
+        let clicks = try client.request("GET", "/v1/clicks?Limit=5", headers: key)
+        #expect(
+            clicks.message
+                == "unknown query parameter Limit: this endpoint takes limit, partner_id, since, starting_after")
+    }
+}
