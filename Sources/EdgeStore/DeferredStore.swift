@@ -52,8 +52,10 @@ public final class DeferredStore: Store {
     public func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int {
         try store().deleteClicks(createdBefore: createdBefore, limit: limit)
     }
-    public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
-        try store().claim(customer)
+    public func claim(
+        _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
+    ) throws -> (customer: CustomerRecord, created: Bool) {
+        try store().claim(customer, replaying: plan)
     }
     public func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
         try store().customer(organizationID: organizationID, customerID: customerID)

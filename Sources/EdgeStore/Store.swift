@@ -49,11 +49,17 @@ public protocol Store: AnyObject, Sendable {
     /// long.
     func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int
 
-    /// Creates the customer unless the organization already has one with this `customerID`; returns the
-    /// customer that holds the user afterwards and whether this call created it. Atomic in the store.
-    func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool)
-    /// The customer for an app user id in an organization: the one claimed with it, or the one a RevenueCat
-    /// `TRANSFER` moved it to.
+    /// Creates the customer unless the user id already has one (``customer(organizationID:customerID:)``);
+    /// returns the customer that holds the user afterwards and whether this call created it. Atomic in the store,
+    /// and serialised with the organization's webhook events (as ``recordWebhookEvent(_:plan:)`` is): a new
+    /// customer's stored `unattributed` events from up to ``CommissionPlanner/claimTolerance`` before the claim are
+    /// planned again by `plan` (pure and quick, as the webhook's) and applied in the same transaction, so an event
+    /// and its claim pay the same in either order. `nil`: none is (for tools and tests without the rules).
+    func claim(
+        _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
+    ) throws -> (customer: CustomerRecord, created: Bool)
+    /// The customer for an app user id in an organization: of the one claimed with it and the one it is tied to
+    /// (by a RevenueCat `TRANSFER`, or by an event that named it beside that customer's id), the one claimed first.
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord?
     /// An organization's customers, newest claim first, with their revenue and commission totals.
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord>
@@ -89,6 +95,12 @@ extension Store {
     /// Inserts clicks (no repeat taps) and moves a journal segment's checkpoint, in one transaction.
     public func ingest(_ clicks: [ClickRecord], checkpoint: JournalCheckpoint) throws {
         try ingest(clicks, repeats: [], checkpoint: checkpoint)
+    }
+
+    /// ``claim(_:replaying:)`` without the webhook's rules: no stored event is applied (tools and tests that claim
+    /// before any event arrives).
+    public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
+        try claim(customer, replaying: nil)
     }
 
     /// The first page of an organization's webhook events.

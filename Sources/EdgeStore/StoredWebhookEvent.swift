@@ -16,11 +16,14 @@ public struct StoredWebhookEvent: Sendable, Equatable {
     public var receivedAt: Int64
     /// The body exactly as posted.
     public var body: [UInt8]
+    /// When a claim applied the event, stored `unattributed` because it arrived before the claim of its user
+    /// (milliseconds since 1970, the claim's time); `nil` for an event applied when it arrived.
+    public var attributedAt: Int64?
 
     /// A value with every field given.
     public init(
         eventID: String, type: String, environment: String?, appUserID: String?, customer: String?, outcome: String,
-        receivedAt: Int64, body: [UInt8]
+        receivedAt: Int64, body: [UInt8], attributedAt: Int64? = nil
     ) {
         self.eventID = eventID
         self.type = type
@@ -30,5 +33,6 @@ public struct StoredWebhookEvent: Sendable, Equatable {
         self.outcome = outcome
         self.receivedAt = receivedAt
         self.body = body
+        self.attributedAt = attributedAt
     }
 }

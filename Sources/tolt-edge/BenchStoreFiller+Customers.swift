@@ -71,10 +71,7 @@ extension BenchStoreFiller {
         let body = Array(json.utf8)
         let event = try RevenueCatEvent(body: body)
         let outcome = try store.recordWebhookEvent(
-            WebhookEventRecord(
-                organizationID: Self.organizationID, eventID: event.id, type: event.type,
-                environment: event.environment, appUserID: event.appUserID, receivedAt: time, body: body,
-                lookupIDs: event.customerLookupIDs, transactionID: event.transactionID)
+            WebhookEventRecord(organizationID: Self.organizationID, event: event, receivedAt: time, body: body)
         ) { ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_bench_\(eventID)" }
         }

@@ -28,6 +28,14 @@ static inline h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *tok
     return req->headers.entries[index].value;
 }
 
+/** The value of the header with `token` when the request has exactly one; a zero-length vector when it has none or
+    more than one: for a credential, where two lines are two claims to be someone and neither may be chosen. */
+static inline h2o_iovec_t tolt_h2o_header_once(h2o_req_t *req, const h2o_token_t *token) {
+    ssize_t index = h2o_find_header(&req->headers, token, -1);
+    if (index < 0 || h2o_find_header(&req->headers, token, index) >= 0) return h2o_iovec_init(NULL, 0);
+    return req->headers.entries[index].value;
+}
+
 /** The values of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
     one name are one comma-separated list), keeping only the last lines: at most 32, and as many as fit in `maximum`
     bytes (the last line always). One line is returned as it is; two or more are joined in the request's pool. A

@@ -52,7 +52,10 @@ extension APIHandler {
                 id: EntityID.make(prefix: "cust_"), organizationID: organization.id, customerID: claim.appUserID,
                 partnerID: target.partnerID, programID: target.program.record.id, code: target.code,
                 clickID: claim.clickID, status: "lead", claimedAt: now, firstSeenAt: firstSeenAt)
-            let result = try writer.claim(customer)
+            // Events of this user that arrived before the claim are applied with it, as if it had come first.
+            let result = try writer.claim(customer) { event, ledger in
+                Self.plan(event, ledger: ledger, table: table, now: now)
+            }
             // Not created: a racing claim for the same user won, and the store read it back.
             return result.created
                 ? success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)

@@ -39,14 +39,9 @@ extension APIHandler {
         let now = Clock.epochMilliseconds()
         event.ignoreTimes(after: now)
         let record = WebhookEventRecord(
-            organizationID: organization.id, eventID: event.id, type: event.type, environment: event.environment,
-            appUserID: event.appUserID, receivedAt: now, body: request.body, lookupIDs: event.customerLookupIDs,
-            transactionID: event.transactionID)
+            organizationID: organization.id, event: event, receivedAt: now, body: request.body)
         let outcome = try writer.recordWebhookEvent(record) { ledger in
-            let rule = ledger.customer.flatMap { table.program(id: $0.programID)?.commission }
-            return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
-                EntityID.make(prefix: "comm_")
-            }
+            Self.plan(event, ledger: ledger, table: table, now: now)
         }
         var response = APIResponse.success { object in
             object.member("data") { json in
@@ -63,6 +58,13 @@ extension APIHandler {
 }
 
 extension APIHandler {
+    /// The webhook's rules for `event`: the commission rule of the customer's program in `table`, `now` for a
+    /// missing event time. The webhook plans an event with it on arrival, and a claim the events stored before it.
+    static func plan(_ event: RevenueCatEvent, ledger: CommissionLedger, table: LinkTable, now: Int64) -> WebhookPlan {
+        let rule = ledger.customer.flatMap { table.program(id: $0.programID)?.commission }
+        return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) { EntityID.make(prefix: "comm_") }
+    }
+
     /// `GET /v1/webhook_events` with the secret key: the RevenueCat events received, newest first, with what each
     /// did and its body as posted, so the app's team can see what RevenueCat delivered.
     func listWebhookEvents(_ request: APIRequest) throws -> APIResponse {

@@ -78,7 +78,8 @@ public enum ResourceJSON {
     }
 
     /// A webhook event: `event_id`, `type`, `environment`, `app_user_id`, `customer` (`cust_…` or null),
-    /// `outcome`, `received_at` and `body`, the event as RevenueCat posted it, but for an escape of half a surrogate
+    /// `outcome`, `received_at`, `attributed_at` (when a claim that came after it applied it; null for an event
+    /// applied on arrival) and `body`, the event as RevenueCat posted it, but for an escape of half a surrogate
     /// pair (`\ud83d`, an emoji an app cut in two in its own text), which goes out as `\ufffd`, what the webhook read
     /// it as: a page holding it was refused whole by many JSON readers
     /// (``JSONParser/replacingUnpairedSurrogateEscapes(in:)``). The stored body is not changed.
@@ -91,6 +92,7 @@ public enum ResourceJSON {
             $0.string("customer", event.customer)
             $0.string("outcome", event.outcome)
             $0.string("received_at", Timestamp.format(event.receivedAt))
+            $0.string("attributed_at", event.attributedAt.map(Timestamp.format))
             // Stored only after it parsed as JSON, so it goes out as it came in; checked again all the same, since
             // a store is not a parser: anything else goes out as a string rather than breaking the page.
             if let body = JSONParser.replacingUnpairedSurrogateEscapes(in: event.body) {

@@ -17,7 +17,10 @@ enum PostgresMigrations {
     /// can live with (an index, a table that build never touches, a column with a default it need not fill), set
     /// this to the number of steps before it, so that a rollback to that build still runs. (A new journal format
     /// needs no step: builds keep a segment of a later format for the build that wrote it.)
-    static var compatibleVersion: Int { steps.count }
+    ///
+    /// 4: step 5 adds two nullable columns and a table an older build never reads; that build (a node not yet
+    /// upgraded) claims without replaying stored events and ties ids without their time, as it always did.
+    static var compatibleVersion: Int { 4 }
 
     static let steps: [String] = [
         // 1: configuration, clicks and their hourly counts, journal checkpoints, the click signing key, customers,
@@ -131,6 +134,17 @@ enum PostgresMigrations {
         $$;
         CREATE TRIGGER click_counts_add_to_organization AFTER INSERT OR UPDATE ON click_counts
             FOR EACH ROW EXECUTE FUNCTION add_to_organization_click_counts();
+        """,
+        // 5: attribution whatever the order of arrival, as SQLite's step 10 (SQLiteMigrations+Attribution).
+        """
+        ALTER TABLE customer_aliases ADD COLUMN changed_at bigint;
+        ALTER TABLE webhook_events ADD COLUMN attributed_at bigint;
+        ALTER TABLE transactions ADD COLUMN price_unknown bigint NOT NULL DEFAULT 0;
+        CREATE TABLE unattributed_user_ids (
+            organization_id text NOT NULL, app_user_id text NOT NULL, event_id text NOT NULL,
+            event_time bigint NOT NULL, PRIMARY KEY (organization_id, app_user_id, event_id));
+        CREATE INDEX unattributed_user_ids_by_event ON unattributed_user_ids (organization_id, event_id);
+        CREATE INDEX unattributed_user_ids_by_time ON unattributed_user_ids (organization_id, event_time);
         """,
     ]
 }

@@ -20,63 +20,85 @@ extension SQLStore {
                         .text(String(decoding: event.body, as: UTF8.self)),
                     ])
                 guard db.changes == 1 else { return .duplicate }
-                // The customer of a known transaction is the one that made the purchase, whatever ids a later
-                // event of it carries (a refund can arrive under another id, before the TRANSFER that links it).
-                var owner: [String] = []
-                if let id = event.transactionID {
-                    owner = try db.rows(
-                        "SELECT customer FROM transactions WHERE organization_id = ? AND transaction_id = ?",
-                        [.text(event.organizationID), .text(id)]
-                    ) { $0.optionalText(0) }.compactMap { $0 }
-                }
-                let customer =
-                    try Self.ledgerCustomer(db, organizationID: event.organizationID, customerIDs: owner)
-                    ?? Self.ledgerCustomer(db, organizationID: event.organizationID, ids: event.lookupIDs)
-                // The event's transaction, and the customer's other paid purchases counted, not read: a customer
-                // with years of renewals costs one indexed count, not a row each.
-                var transactions: [CommissionLedger.Transaction] = []
-                if let id = event.transactionID {
-                    transactions = try Self.transactions(
-                        db, "t.transaction_id = ?2", [.text(event.organizationID), .text(id)])
-                }
-                var otherPaid = CommissionLedger.PaidSummary()
-                if let customer {
-                    try db.query(
-                        """
-                        SELECT COUNT(*), COALESCE(SUM(refunded), 0) FROM transactions
-                        WHERE customer = ? AND revenue_cents > 0 AND transaction_id <> ?
-                        """, [.text(customer.id), .text(event.transactionID ?? "")]
-                    ) { otherPaid = CommissionLedger.PaidSummary(count: Int($0.int(0)), refunded: Int($0.int(1))) }
-                }
-                let decided = plan(
-                    CommissionLedger(customer: customer, transactions: transactions, otherPaid: otherPaid))
-                try Self.apply(decided, event: event, customer: customer, db: db)
-                try db.query(
-                    "UPDATE webhook_events SET customer = ?, outcome = ? WHERE organization_id = ? AND event_id = ?",
-                    [
-                        .optional(customer?.id), .text(decided.outcome.rawValue), .text(event.organizationID),
-                        .text(event.eventID),
-                    ])
-                return decided.outcome
+                try Self.forgetUnattributed(db, organizationID: event.organizationID, before: event.receivedAt)
+                return try Self.apply(event, db: db, attributedAt: nil, plan: plan)
             }
         }
     }
 
-    /// The customer with this id (`cust_…`), when there is one.
-    private static func ledgerCustomer(_ db: Connection, organizationID: String, customerIDs: [String]) throws
+    /// Finds the event's customer, reads its ledger, plans and writes the plan, and records on the stored event
+    /// what it did: for an event as it arrives, and for one a claim applies later (`attributedAt`, the claim's
+    /// time). Runs inside the organization's webhook transaction.
+    static func apply(
+        _ event: WebhookEventRecord, db: Connection, attributedAt: Int64?, plan: (CommissionLedger) -> WebhookPlan
+    ) throws -> WebhookOutcome {
+        let organization = SQLValue.text(event.organizationID)
+        // The customer of a known transaction is the one that made the purchase, whatever ids a later event of it
+        // carries (a refund can arrive under another id, before the TRANSFER that links it); a renewal's is the
+        // one that bought its subscription. Else the event's user ids say.
+        var customer = try transactionOwner(db, organizationID: event.organizationID, event.transactionID)
+        if customer == nil, event.originalTransactionID != event.transactionID {
+            customer = try transactionOwner(db, organizationID: event.organizationID, event.originalTransactionID)
+        }
+        let foundByUserIDs = customer == nil
+        if foundByUserIDs {
+            customer = try owner(db, organizationID: event.organizationID, ofAny: event.lookupIDs)
+        }
+        // The event's transaction, and the customer's other paid purchases counted, not read: a customer with
+        // years of renewals costs one indexed count, not a row each.
+        var transactions: [CommissionLedger.Transaction] = []
+        if let id = event.transactionID {
+            transactions = try Self.transactions(db, "t.transaction_id = ?2", [organization, .text(id)])
+        }
+        var otherPaid = CommissionLedger.PaidSummary()
+        if let customer {
+            try db.query(
+                """
+                SELECT COUNT(*), COALESCE(SUM(refunded), 0) FROM transactions
+                WHERE customer = ? AND (revenue_cents > 0 OR price_unknown = 1) AND transaction_id <> ?
+                """, [.text(customer.id), .text(event.transactionID ?? "")]
+            ) { otherPaid = CommissionLedger.PaidSummary(count: Int($0.int(0)), refunded: Int($0.int(1))) }
+        }
+        let decided = plan(
+            CommissionLedger(
+                customer: customer, transactions: transactions, otherPaid: otherPaid,
+                foundByUserIDs: foundByUserIDs && customer != nil))
+        try Self.apply(decided, event: event, customer: customer, db: db)
+        try db.query(
+            """
+            UPDATE webhook_events SET customer = ?, outcome = ?, attributed_at = ?
+            WHERE organization_id = ? AND event_id = ?
+            """,
+            [
+                .optional(customer?.id), .text(decided.outcome.rawValue), attributedAt.map { .integer($0) } ?? .null,
+                organization, .text(event.eventID),
+            ])
+        if decided.outcome == .unattributed {
+            try rememberUnattributed(event, db: db)
+        }
+        return decided.outcome
+    }
+
+    /// The customer that made the purchase `transactionID`, when the store has it.
+    private static func transactionOwner(_ db: Connection, organizationID: String, _ transactionID: String?) throws
         -> CommissionLedger.Customer?
     {
-        guard let id = customerIDs.first else { return nil }
+        guard let transactionID else { return nil }
         return try db.rows(
             """
-            SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at, claimed_at
-            FROM customers
-            WHERE organization_id = ? AND id = ?
-            """, [.text(organizationID), .text(id)], Self.ledgerCustomer
+            SELECT \(ledgerColumns)
+            FROM transactions t JOIN customers c ON c.id = t.customer
+            WHERE t.organization_id = ? AND t.transaction_id = ?
+            """, [.text(organizationID), .text(transactionID)], Self.ledgerCustomer
         ).first
     }
 
-    private static func ledgerCustomer(_ row: Connection.Row) -> CommissionLedger.Customer {
+    /// The columns ``ledgerCustomer(_:)`` reads, then `seq`.
+    static var ledgerColumns: String {
+        "c.id, c.partner_id, c.program_id, c.status, c.lifecycle, c.status_changed_at, c.first_paid_at, c.claimed_at, c.seq"
+    }
+
+    static func ledgerCustomer(_ row: Connection.Row) -> CommissionLedger.Customer {
         CommissionLedger.Customer(
             id: row.text(0), partnerID: row.text(1), programID: row.text(2),
             status: CustomerStatus(rawValue: row.text(3)) ?? .lead,
@@ -84,22 +106,27 @@ extension SQLStore {
             firstPaidAt: row.optionalInt(6), claimedAt: row.int(7))
     }
 
-    /// The first claimed customer one of `ids` leads to, in order: claimed with it, or moved to it by a transfer.
-    private static func ledgerCustomer(_ db: Connection, organizationID: String, ids: [String]) throws
+    /// The customer `ids` lead to: of the customers claimed with one of them or tied to one (by a `TRANSFER`, or
+    /// by an event that named it beside the customer's id), the one claimed first, as a claim finds its owner
+    /// (``owner(_:organizationID:of:)``).
+    private static func owner(_ db: Connection, organizationID: String, ofAny ids: [String]) throws
         -> CommissionLedger.Customer?
     {
+        var first: (customer: CommissionLedger.Customer, seq: Int64)?
         for id in ids {
             let found = try db.rows(
-                """
-                SELECT id, partner_id, program_id, status, lifecycle, status_changed_at, first_paid_at, claimed_at
-                FROM customers
-                WHERE organization_id = ?1 AND (customer_id = ?2 OR id = (SELECT customer FROM customer_aliases
-                    WHERE organization_id = ?1 AND app_user_id = ?2))
-                ORDER BY customer_id = ?2 DESC LIMIT 1
-                """, [.text(organizationID), .text(id)], Self.ledgerCustomer)
-            if let customer = found.first { return customer }
+                "SELECT \(ledgerColumns) FROM customers c WHERE \(ownerCondition)",
+                [.text(organizationID), .text(id)]
+            ) { (customer: Self.ledgerCustomer($0), seq: $0.int(8)) }
+            guard let candidate = found.first else { continue }
+            if let current = first,
+                (current.customer.claimedAt ?? 0, current.seq) <= (candidate.customer.claimedAt ?? 0, candidate.seq)
+            {
+                continue
+            }
+            first = candidate
         }
-        return nil
+        return first?.customer
     }
 
     private static func transactions(_ db: Connection, _ condition: String, _ bindings: [SQLValue]) throws
@@ -108,7 +135,7 @@ extension SQLStore {
         try db.rows(
             """
             SELECT t.transaction_id, t.customer, t.revenue_cents, t.purchased_at, t.refunded, t.refund_changed_at,
-                m.id, m.status
+                m.id, m.status, t.price_unknown
             FROM transactions t LEFT JOIN commissions m
                 ON m.organization_id = t.organization_id AND m.transaction_id = t.transaction_id
             WHERE t.organization_id = ?1 AND \(condition)
@@ -119,7 +146,7 @@ extension SQLStore {
                 purchasedAt: row.optionalInt(3), refunded: row.int(4) != 0, refundChangedAt: row.optionalInt(5),
                 commission: row.optionalText(6).map {
                     CommissionLedger.Commission(id: $0, status: CommissionStatus(rawValue: row.text(7)) ?? .pending)
-                })
+                }, priceUnknown: row.int(8) != 0)
         }
     }
 
@@ -131,16 +158,18 @@ extension SQLStore {
             try db.query(
                 """
                 INSERT INTO transactions (organization_id, transaction_id, customer, revenue_cents, purchased_at,
-                    refunded, refund_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    refunded, refund_changed_at, price_unknown) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (organization_id, transaction_id) DO UPDATE SET customer = excluded.customer,
                     revenue_cents = excluded.revenue_cents, purchased_at = excluded.purchased_at,
-                    refunded = excluded.refunded, refund_changed_at = excluded.refund_changed_at
+                    refunded = excluded.refunded, refund_changed_at = excluded.refund_changed_at,
+                    price_unknown = excluded.price_unknown
                 """,
                 [
                     organization, .text(transaction.transactionID), .optional(transaction.customerID),
                     transaction.revenueCents.map { .integer($0) } ?? .null,
                     transaction.purchasedAt.map { .integer($0) } ?? .null, .integer(transaction.refunded ? 1 : 0),
                     transaction.refundChangedAt.map { .integer($0) } ?? .null,
+                    .integer(transaction.priceUnknown ? 1 : 0),
                 ])
         }
         if let commission = plan.newCommission, let customer {
@@ -178,12 +207,16 @@ extension SQLStore {
             try db.query(
                 "UPDATE customers SET first_paid_at = ? WHERE id = ?", [.integer(firstPaidAt), .text(customer.id)])
         }
+        // An id keeps the customer of the newest event that tied it: an older TRANSFER delivered late does not
+        // move back an id a newer one moved (ids tied before event times were kept may be moved by any event).
         for alias in plan.aliases {
             try db.query(
                 """
-                INSERT INTO customer_aliases (organization_id, app_user_id, customer) VALUES (?, ?, ?)
-                ON CONFLICT (organization_id, app_user_id) DO UPDATE SET customer = excluded.customer
-                """, [organization, .text(alias), .text(customer.id)])
+                INSERT INTO customer_aliases (organization_id, app_user_id, customer, changed_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (organization_id, app_user_id) DO UPDATE SET customer = excluded.customer,
+                    changed_at = excluded.changed_at
+                WHERE customer_aliases.changed_at IS NULL OR customer_aliases.changed_at <= excluded.changed_at
+                """, [organization, .text(alias), .text(customer.id), .integer(plan.aliasesChangedAt)])
         }
     }
 
@@ -225,7 +258,7 @@ extension SQLStore {
         -> Page<StoredWebhookEvent>
     {
         var sql = """
-            SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body
+            SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body, attributed_at
             FROM webhook_events WHERE organization_id = ?1
             """
         var bindings: [SQLValue] = [.text(organizationID)]
@@ -237,7 +270,7 @@ extension SQLStore {
             StoredWebhookEvent(
                 eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
                 appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
-                receivedAt: row.int(6), body: Array(row.text(7).utf8))
+                receivedAt: row.int(6), body: Array(row.text(7).utf8), attributedAt: row.optionalInt(8))
         }
     }
 }

@@ -1,3 +1,5 @@
+import LinkCore
+
 extension SQLStore {
     static var customerColumns: String {
         """
@@ -24,16 +26,19 @@ extension SQLStore {
             commissionCents: row.int(11))
     }
 
-    public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
+    public func claim(
+        _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
+    ) throws -> (customer: CustomerRecord, created: Bool) {
         try withConnection { db in
-            try db.transaction {
-                // A user id a RevenueCat TRANSFER moved to a customer already has its partner: first code wins.
-                let moved = try db.rows(
-                    """
-                    \(Self.customerSelect) WHERE c.id = (SELECT a.customer FROM customer_aliases a
-                        WHERE a.organization_id = ? AND a.app_user_id = ?)
-                    """, [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
-                if let owner = moved.first { return (owner, false) }
+            // The organization's webhook transaction: a claim and an event of its user are applied one after the
+            // other on every node, so the event either finds the customer or is stored for the claim to apply.
+            try Self.webhookTransaction(db, organizationID: customer.organizationID) {
+                // A user id already tied to a customer (by a RevenueCat TRANSFER or an event's aliases) has its
+                // partner: first code wins.
+                let owner = try db.rows(
+                    "\(Self.customerSelect) WHERE \(Self.ownerCondition)",
+                    [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
+                if let owner = owner.first { return (owner, false) }
                 // The unique (organization_id, customer_id) index decides between racing claims: the second
                 // insert changes nothing and reads the winner back.
                 try db.query(
@@ -48,6 +53,7 @@ extension SQLStore {
                         customer.firstSeenAt.map { .integer($0) } ?? .null,
                     ])
                 let created = db.changes == 1
+                if created, let plan { try Self.replayUnattributed(for: customer, db: db, plan: plan) }
                 let stored = try db.rows(
                     "\(Self.customerSelect) WHERE c.organization_id = ? AND c.customer_id = ?",
                     [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
@@ -62,12 +68,8 @@ extension SQLStore {
     public func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
         try withConnection { db in
             try db.rows(
-                """
-                \(Self.customerSelect) WHERE c.organization_id = ?1 AND (c.customer_id = ?2 OR c.id = (SELECT a.customer
-                    FROM customer_aliases a WHERE a.organization_id = ?1 AND a.app_user_id = ?2))
-                ORDER BY c.customer_id = ?2 DESC LIMIT 1
-                """,
-                [.text(organizationID), .text(customerID)], Self.customer
+                "\(Self.customerSelect) WHERE \(Self.ownerCondition)", [.text(organizationID), .text(customerID)],
+                Self.customer
             ).first
         }
     }

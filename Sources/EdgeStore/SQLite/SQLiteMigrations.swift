@@ -24,7 +24,10 @@ enum SQLiteMigrations {
     /// can live with (an index, a table that build never touches, a column with a default it need not fill), set
     /// this to the number of steps before it, so that a rollback to that build still runs. (A new journal format
     /// needs no step: builds keep a segment of a later format for the build that wrote it.)
-    static var compatibleVersion: Int { steps.count }
+    ///
+    /// 9: step 10 adds two nullable columns and a table an older build never reads; that build claims without
+    /// replaying stored events and ties ids without their time, which is what it always did.
+    static var compatibleVersion: Int { 9 }
 
     static let steps: [Step] = [
         // 1: configuration, clicks, journal checkpoints.
@@ -133,5 +136,7 @@ enum SQLiteMigrations {
         "ALTER TABLE organizations ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC';",
         // 9: covering indexes for the dashboard's summaries (SQLiteMigrations+Summaries).
         summaries,
+        // 10: attribution whatever the order of arrival (SQLiteMigrations+Attribution).
+        attribution,
     ]
 }

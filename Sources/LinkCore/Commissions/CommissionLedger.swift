@@ -8,16 +8,22 @@ public struct CommissionLedger: Sendable, Equatable {
     /// ``otherPaid``.
     public var transactions: [Transaction]
 
-    /// A value with every field given.
     /// The customer's other paid purchases, counted rather than listed: a store need not read a long history
     /// for each event. The planner counts these with the paid purchases in ``transactions``.
     public var otherPaid: PaidSummary
+    /// Whether ``customer`` was found by the event's user ids, rather than as the customer of its transaction or
+    /// subscription: then the event's ids are that customer's (RevenueCat says they are one user).
+    public var foundByUserIDs: Bool
 
     /// A value with every field given.
-    public init(customer: Customer?, transactions: [Transaction] = [], otherPaid: PaidSummary = PaidSummary()) {
+    public init(
+        customer: Customer?, transactions: [Transaction] = [], otherPaid: PaidSummary = PaidSummary(),
+        foundByUserIDs: Bool = false
+    ) {
         self.customer = customer
         self.transactions = transactions
         self.otherPaid = otherPaid
+        self.foundByUserIDs = foundByUserIDs
     }
 
     /// How many paid purchases, and how many of them refunded.
@@ -79,8 +85,10 @@ public struct CommissionLedger: Sendable, Equatable {
         public var transactionID: String
         /// The customer (`cust_…`) that made the purchase; `nil` for a refund whose purchase has not arrived.
         public var customerID: String?
-        /// The purchase's price in cents; `nil` until the purchase arrives.
+        /// The purchase's price in cents; `nil` until the purchase arrives (0 when its price is unknown).
         public var revenueCents: Int64?
+        /// Whether the purchase was paid at a price RevenueCat did not know (`price: null`).
+        public var priceUnknown: Bool
         /// Milliseconds since 1970.
         public var purchasedAt: Int64?
         /// Whether the purchase is refunded (or its refund arrived first).
@@ -93,9 +101,11 @@ public struct CommissionLedger: Sendable, Equatable {
         /// A value with every field given.
         public init(
             transactionID: String, customerID: String? = nil, revenueCents: Int64? = nil, purchasedAt: Int64? = nil,
-            refunded: Bool = false, refundChangedAt: Int64? = nil, commission: Commission? = nil
+            refunded: Bool = false, refundChangedAt: Int64? = nil, commission: Commission? = nil,
+            priceUnknown: Bool = false
         ) {
             self.transactionID = transactionID
+            self.priceUnknown = priceUnknown
             self.customerID = customerID
             self.revenueCents = revenueCents
             self.purchasedAt = purchasedAt
@@ -104,8 +114,8 @@ public struct CommissionLedger: Sendable, Equatable {
             self.commission = commission
         }
 
-        /// Whether the customer paid for this transaction.
-        public var isPaidPurchase: Bool { (revenueCents ?? 0) > 0 }
+        /// Whether the customer paid for this transaction (at a known price or an unknown one).
+        public var isPaidPurchase: Bool { (revenueCents ?? 0) > 0 || priceUnknown }
     }
 
     /// A commission's id and status.

@@ -6,11 +6,16 @@
 ///   its transaction and, when the program's rule allows, earns a commission (`reversed` at once when the
 ///   purchase's refund arrived first). One made before the claim (``claimTolerance``) is not the partner's and
 ///   changes nothing (`before_claim`), and nor does its refund.
-/// - A refund (`CANCELLATION` by `CUSTOMER_SUPPORT`, or a negative price) reverses the commission of its
-///   transaction; `REFUND_REVERSED` puts it back. Both are kept on the transaction when its purchase has not
-///   arrived, and the later of two refund events (by event time) wins.
-/// - `TRANSFER` makes the customer of the old ids answer for the new ones.
+/// - A refund (`CANCELLATION` by `CUSTOMER_SUPPORT`, or a price of −0.005 USD or less) reverses the whole
+///   commission of its transaction; `REFUND_REVERSED` puts it back. Both are kept on the transaction when its
+///   purchase has not arrived, and the later of two refund events (by event time) wins.
+/// - A family-shared purchase (`is_family_share`) and its refund change nothing (`family_share`).
+/// - `TRANSFER` makes the customer of the old ids answer for the new ones; any other event found by its user ids
+///   makes all of them the customer's.
 /// - Sandbox events, unknown types and the rest change nothing.
+///
+/// An event that arrived before the claim of its user (`unattributed`) is planned again when the claim lands
+/// (``claimReplayLimit``), with the same rules, so that the order of arrival does not change what is paid.
 ///
 /// Events may arrive in any order. A customer's lifecycle (trialing, paying, canceled) follows the newest
 /// event by event time; `refunded` is a fact about money (every paid purchase refunded) and shows over it.
@@ -23,6 +28,25 @@ public enum CommissionPlanner {
     ) -> WebhookPlan {
         guard event.isProduction else { return WebhookPlan(outcome: .sandbox) }
         let time = event.timestamp ?? now
+        var plan = decide(event, ledger: ledger, rule: rule, time: time, makeID: makeID)
+        // RevenueCat says the event's ids are one user: they become the customer's for claims and later events
+        // too, so that a login (an anonymous id aliased into a known one) cannot make a second customer of them.
+        if event.type != "TRANSFER", ledger.customer != nil, ledger.foundByUserIDs {
+            plan.aliases = event.customerLookupIDs
+            plan.aliasesChangedAt = time
+        }
+        return plan
+    }
+
+    private static func decide(
+        _ event: RevenueCatEvent, ledger: CommissionLedger, rule: CommissionRule?, time: Int64, makeID: () -> String
+    ) -> WebhookPlan {
+        let moneyTypes: Set<String> = ["INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL", "REFUND_REVERSED"]
+        if event.isFamilyShare, event.isRefund || moneyTypes.contains(event.type) {
+            // The buyer's payment seen again from a family member: RevenueCat counts it in no revenue, and it
+            // neither pays nor takes back a commission.
+            return WebhookPlan(outcome: ledger.customer == nil ? .unattributed : .familyShare)
+        }
         if event.isRefund {
             return refund(event, ledger: ledger, refunded: true, time: time)
         }
@@ -37,6 +61,7 @@ public enum CommissionPlanner {
             plan.aliases = event.transferredTo.filter { id in
                 !event.transferredFrom.contains { $0.utf8.elementsEqual(id.utf8) }
             }
+            if !plan.aliases.isEmpty { plan.aliasesChangedAt = time }
             return plan
         case "CANCELLATION", "EXPIRATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
@@ -56,8 +81,11 @@ public enum CommissionPlanner {
         _ event: RevenueCatEvent, ledger: CommissionLedger, rule: CommissionRule?, time: Int64, makeID: () -> String
     ) -> WebhookPlan {
         guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
-        // A price that rounds to no cent is free: there is no revenue to share.
-        guard let price = event.price, price.cents > 0 else {
+        // A price that rounds to no cent is free: there is no revenue to share. An unknown price (null) is a
+        // payment of an amount nobody told us, unless the event is a trial.
+        let price = event.price.flatMap { $0.cents > 0 ? $0 : nil }
+        let priceUnknown = event.priceIsUnknown && event.periodType != "TRIAL"
+        guard price != nil || priceUnknown else {
             guard event.periodType == "TRIAL" else { return WebhookPlan(outcome: .freePurchase) }
             // A trial does not take a paying customer back to trialing.
             guard customer.lifecycle != .paying else { return WebhookPlan(outcome: .trialStarted) }
@@ -75,14 +103,16 @@ public enum CommissionPlanner {
         // status stays. A renewal made after the claim is a purchase of its own, and counts.
         if isBeforeClaim(purchasedAt, customer: customer) { return WebhookPlan(outcome: .beforeClaim) }
         let transaction = CommissionLedger.Transaction(
-            transactionID: transactionID, customerID: customer.id, revenueCents: price.cents,
-            purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt)
+            transactionID: transactionID, customerID: customer.id, revenueCents: price?.cents ?? 0,
+            purchasedAt: purchasedAt, refunded: stored?.refunded ?? false, refundChangedAt: stored?.refundChangedAt,
+            priceUnknown: price == nil)
         let firstPaidAt = min(customer.firstPaidAt ?? purchasedAt, purchasedAt)
-        // The customer's first paid purchase to arrive is the one `recurring: false` pays.
+        // `recurring: false` pays the customer's first paid purchase to arrive that is not refunded: a purchase
+        // taken back (its commission reversed) leaves the partner's one commission to the next.
         let earlierPaid =
-            ledger.otherPaid.count > 0
+            ledger.otherPaid.count > ledger.otherPaid.refunded
             || ledger.transactions.contains {
-                $0.customerID == customer.id && $0.isPaidPurchase && $0.transactionID != transactionID
+                $0.customerID == customer.id && $0.isPaidPurchase && !$0.refunded && $0.transactionID != transactionID
             }
         var after = ledger.transactions.filter { $0.transactionID != transactionID }
         after.append(transaction)
@@ -100,18 +130,19 @@ public enum CommissionPlanner {
             let status = shownStatus(lifecycle, transactions: after, otherPaid: ledger.otherPaid, customer: customer.id)
             if status != customer.status { plan.customerStatus = .init(status, at: time) }
         }
-        plan.outcome = .purchaseRecorded
+        plan.outcome = price == nil ? .priceUnknown : .purchaseRecorded
         plan.transactions = [transaction]
         if firstPaidAt != customer.firstPaidAt { plan.firstPaidAt = firstPaidAt }
         if let rule, rule.recurring || !earlierPaid,
             rule.durationMonths.map({ purchasedAt < Timestamp.adding(months: $0, to: firstPaidAt) }) ?? true
         {
-            let amount = rule.cents(of: price)
+            // A fixed amount does not depend on the price; a share of an unknown price is unknown, and not paid.
+            let amount = rule.cents(of: price) ?? 0
             if amount > 0 {
                 let status: CommissionStatus = transaction.refunded ? .reversed : .pending
                 plan.newCommission = NewCommission(
-                    id: makeID(), transactionID: transactionID, productID: event.productID, revenueCents: price.cents,
-                    amountCents: amount, status: status)
+                    id: makeID(), transactionID: transactionID, productID: event.productID,
+                    revenueCents: transaction.revenueCents ?? 0, amountCents: amount, status: status)
                 plan.outcome = .commissionCreated
             }
         }
@@ -165,6 +196,11 @@ public enum CommissionPlanner {
     /// retries a claim for up to 90 s, so a purchase made while the claim was on its way can carry an earlier
     /// time; a purchase made more than two minutes before it is one the partner did not bring.
     public static let claimTolerance: Int64 = 120_000
+
+    /// The most stored `unattributed` events a claim plans again (those of its user id whose event time is at most
+    /// ``claimTolerance`` before the claim, oldest first): a user has one or two within two minutes of a claim, so
+    /// the bound only keeps a flood of events for one id from holding the store's lock.
+    public static let claimReplayLimit = 50
 
     /// Whether a purchase made at `purchasedAt` was made before the customer's claim (beyond the tolerance).
     static func isBeforeClaim(_ purchasedAt: Int64, customer: CommissionLedger.Customer) -> Bool {

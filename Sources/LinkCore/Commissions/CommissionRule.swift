@@ -31,11 +31,12 @@ public struct CommissionRule: Sendable, Equatable {
         self.durationMonths = durationMonths
     }
 
-    /// The commission on a purchase at `price`, in cents, rounded half up.
-    public func cents(of price: USDAmount) -> Int64 {
+    /// The commission on a purchase at `price`, in cents, rounded half up; for an unknown price (`nil`), a fixed
+    /// amount, and `nil` for a percentage.
+    public func cents(of price: USDAmount?) -> Int64? {
         switch amount {
         case .fixedCents(let cents): return Int64(cents)
-        case .percent(let basisPoints): return price.cents(timesBasisPoints: basisPoints)
+        case .percent(let basisPoints): return price?.cents(timesBasisPoints: basisPoints)
         }
     }
 }

@@ -41,12 +41,18 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var periodType: String?
     /// A `CANCELLATION`'s reason: `CUSTOMER_SUPPORT` is a refund.
     public var cancelReason: String?
-    /// The price in US dollars, negative for a refund; `nil` when absent or out of range.
+    /// The price in US dollars, negative for a refund; `nil` when absent, null, not a number or out of range.
     public var price: USDAmount?
+    /// Whether `price` is null, which RevenueCat documents as "the price is unknown" (an absent price, a number out
+    /// of range, a string or a boolean is no price rather than an unknown one, as before RevenueCat said so).
+    public var priceIsUnknown = false
     /// Milliseconds since 1970.
     public var purchasedAt: Int64?
     /// Milliseconds since 1970: when RevenueCat created the event, the order of events for one customer.
     public var timestamp: Int64?
+    /// `is_family_share`: an App Store purchase shared by its buyer with a member of their Family Sharing group.
+    /// The member's events report the buyer's payment again; RevenueCat leaves them out of its revenue.
+    public var isFamilyShare = false
 
     /// A value with every field given.
     public init(id: String, type: String) {
@@ -120,8 +126,10 @@ public struct RevenueCatEvent: Sendable, Equatable {
         periodType = text("period_type")
         cancelReason = text("cancel_reason")
         if case .number(let value)? = event["price"] { price = USDAmount(parsing: value) }
+        priceIsUnknown = event["price"] == .null
         purchasedAt = milliseconds("purchased_at_ms")
         timestamp = milliseconds("event_timestamp_ms")
+        isFamilyShare = event["is_family_share"] == .bool(true)
     }
 
     /// Event times this side of 2000 and 2100, in milliseconds: anything else is a unit mix-up or garbage, and is
@@ -157,9 +165,11 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// Whether the event is from the production environment: only those pay.
     public var isProduction: Bool { environment == "PRODUCTION" }
 
-    /// Whether the event takes a purchase back: a `CANCELLATION` by customer support, or a negative price.
+    /// Whether the event takes a purchase back: a `CANCELLATION` by customer support, or a negative price of at
+    /// least a cent once rounded (a price rounds the same way either side of zero: `0.004` is free, `-0.004` is no
+    /// refund).
     public var isRefund: Bool {
-        (type == "CANCELLATION" && cancelReason == "CUSTOMER_SUPPORT") || (price?.isNegative ?? false)
+        (type == "CANCELLATION" && cancelReason == "CUSTOMER_SUPPORT") || (price.map { $0.cents < 0 } ?? false)
     }
 }
 

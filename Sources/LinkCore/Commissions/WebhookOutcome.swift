@@ -13,6 +13,13 @@ public enum WebhookOutcome: String, Sendable, CaseIterable {
     case trialStarted = "trial_started"
     /// A purchase with no price (a free offer): no money.
     case freePurchase = "free_purchase"
+    /// A paid purchase whose price RevenueCat does not know (`price: null`): recorded, the customer paying, but
+    /// no revenue and no commission (a percentage of an unknown price); a fixed amount is paid
+    /// (`commission_created`).
+    case priceUnknown = "price_unknown"
+    /// A purchase (or its refund) shared through Apple's Family Sharing (`is_family_share`): the buyer's payment
+    /// seen again from a family member, which RevenueCat counts in no revenue. No money, no status change.
+    case familyShare = "family_share"
     /// A refund took a purchase back (or is kept until its purchase arrives).
     case refunded
     /// A refund was reversed.

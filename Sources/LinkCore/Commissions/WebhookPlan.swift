@@ -16,8 +16,13 @@ public struct WebhookPlan: Sendable, Equatable {
     public var lifecycle: StatusChange?
     /// The customer's first paid purchase time, when this event sets or moves it earlier.
     public var firstPaidAt: Int64?
-    /// User ids that now lead to the customer (a `TRANSFER`'s new ids).
+    /// User ids that now lead to the customer: a `TRANSFER`'s new ids, or the ids an event attributed by its
+    /// user ids ties together (`app_user_id`, `original_app_user_id`, `aliases`), which become the customer's for
+    /// claims too.
     public var aliases: [String] = []
+    /// The event time that tied ``aliases`` to the customer: an id keeps the customer of the newest event that
+    /// tied it, whatever order the events arrive in.
+    public var aliasesChangedAt: Int64 = 0
 
     /// A value with every field given.
     public init(outcome: WebhookOutcome) { self.outcome = outcome }

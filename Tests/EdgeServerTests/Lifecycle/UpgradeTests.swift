@@ -1,4 +1,5 @@
 import Foundation
+import LinkCore
 import TestSupport
 import Testing
 
@@ -99,15 +100,24 @@ import Testing
         )
     }
 
-    static func webhook(_ client: HTTPClient, _ name: String, authorization: String, purchasedAt: Int64? = nil)
-        throws -> HTTPResponse
-    {
+    static func webhook(
+        _ client: HTTPClient, _ name: String, authorization: String, purchasedAt: Int64? = nil,
+        as user: String? = nil
+    ) throws -> HTTPResponse {
         let path = try TestFiles.fixture("revenuecat/\(name).json")
         var body = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         if let purchasedAt, var event = body["event"] as? [String: Any] {
             event["purchased_at_ms"] = purchasedAt
             event["event_timestamp_ms"] = purchasedAt
+            body["event"] = event
+        }
+        if let user, var event = body["event"] as? [String: Any] {
+            for key in ["app_user_id", "original_app_user_id"] { event[key] = user }
+            event["aliases"] = [user]
+            event["id"] = "upgrade-\(user)"
+            event["transaction_id"] = "upgrade-\(user)"
+            event["original_transaction_id"] = "upgrade-\(user)"
             body["event"] = event
         }
         return try client.request(
@@ -161,6 +171,20 @@ import Testing
                 client, "non_renewing_purchase", authorization: Self.authorization,
                 purchasedAt: Int64(Date().timeIntervalSince1970 * 1000))
             #expect(purchase.text.contains(#""outcome":"commission_created""#), "\(purchase.text)")
+            // Step 10: the older build's events were applied on arrival; a purchase whose webhook beats its claim
+            // is paid by the claim.
+            let events = try Self.get(client, "/v1/webhook_events")["data"] as? [[String: Any]] ?? []
+            #expect(!events.isEmpty && events.allSatisfy { $0["attributed_at"] is NSNull })
+            let early = try Self.webhook(
+                client, "non_renewing_purchase", authorization: Self.authorization,
+                purchasedAt: Int64(Date().timeIntervalSince1970 * 1000), as: "user_late")
+            #expect(early.text.contains(#""outcome":"unattributed""#), "\(early.text)")
+            let now = Timestamp.format(Int64(Date().timeIntervalSince1970 * 1000))
+            let claim = try client.claim(
+                #"{"public_id":"pk_acme","app_user_id":"user_late","code":"SAM20","first_seen_at":"\#(now)"}"#)
+            #expect(claim.text.contains(#""status":"claimed""#), "\(claim.text)")
+            let late = try Self.get(client, "/v1/customers?customer_id=user_late")["data"] as? [[String: Any]] ?? []
+            #expect(late.first?["status"] as? String == "paying", "\(late)")
         }
 
         // A clean stop and a second start ingest nothing again.

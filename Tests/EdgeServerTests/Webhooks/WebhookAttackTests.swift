@@ -231,4 +231,28 @@ import Testing
         let purchase = RevenueCatPayload.purchase(user: "zoe\u{308}", price: "10", transaction: "spelling-2")
         #expect(try client.deliver(purchase) == "commission_created")
     }
+
+    /// Two `Authorization` lines are two credentials: neither is taken, whichever comes first.
+    @Test func twoAuthorizationLinesAreRefused() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let client = server.client()
+        let body = RevenueCatPayload.purchase(user: "nobody", price: "1", transaction: "auth-0")
+        for pair in [
+            [TestServer.authorization, "Bearer wrong"], ["Bearer wrong", TestServer.authorization],
+            [TestServer.authorization, TestServer.authorization],
+        ] {
+            let response = try client.request(
+                "POST", "/webhooks/revenuecat/pk_acme",
+                headers: [("Content-Type", "application/json")] + pair.map { ("Authorization", $0) }, body: body)
+            #expect(response.status == 401, "\(pair): \(response.text)")
+            #expect(response.jsonObject?["error"] as? String == "unauthorized")
+        }
+        #expect(try client.webhook(body).status == 200, "one line is read as before")
+        // The API's secret key, too.
+        let list = try client.request(
+            "GET", "/v1/commissions",
+            headers: [("Authorization", "Bearer sk_acme_secret"), ("Authorization", "Bearer sk_acme_secret")])
+        #expect(list.status == 401)
+    }
 }

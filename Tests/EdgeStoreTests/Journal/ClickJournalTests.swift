@@ -267,8 +267,10 @@ final class FlakyStore: Store {
     func deleteClicks(createdBefore: Int64, limit: Int) throws -> Int {
         try base.deleteClicks(createdBefore: createdBefore, limit: limit)
     }
-    func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
-        try base.claim(customer)
+    func claim(
+        _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
+    ) throws -> (customer: CustomerRecord, created: Bool) {
+        try base.claim(customer, replaying: plan)
     }
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {
         try base.customer(organizationID: organizationID, customerID: customerID)

@@ -250,14 +250,17 @@ import Testing
         let taps = (0..<5).map { RepeatTapJournalTests.tap(id: "clk_\($0)", at: day + Int64($0) * hour / 2) }
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
         // As a store of the build before the counts: none of step 7's tables, nothing of the steps after it (step 8:
-        // the organizations' time zone; step 9: the summaries' table and indexes), version 6 (dropping click_counts
-        // drops its index).
+        // the organizations' time zone; step 9: the summaries' table and indexes; step 10: the attribution's columns
+        // and table), version 6 (dropping click_counts drops its index).
         try fixture.sqliteStore.withConnection { db in
             try db.execute(
                 """
                 DROP TABLE click_counts; DROP TABLE organization_click_counts; DROP INDEX customers_by_status;
                 DROP INDEX commissions_by_partner_status; DROP INDEX customers_by_organization;
-                ALTER TABLE organizations DROP COLUMN timezone; PRAGMA user_version = 6
+                ALTER TABLE organizations DROP COLUMN timezone; DROP TABLE unattributed_user_ids;
+                ALTER TABLE customer_aliases DROP COLUMN changed_at; ALTER TABLE webhook_events DROP COLUMN attributed_at;
+                ALTER TABLE transactions DROP COLUMN price_unknown;
+                PRAGMA user_version = 6
                 """)
         }
         try fixture.store.migrate()

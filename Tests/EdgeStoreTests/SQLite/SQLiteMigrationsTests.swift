@@ -147,4 +147,43 @@ import Testing
         #expect(outcome == .ignored)
         #expect(seen?.customer?.id == "cust_1" && seen?.customer?.lifecycle == .lead)
     }
+
+    /// A store of step 9 keeps its aliases and transactions through step 10: an id a `TRANSFER` moved before event
+    /// times were kept (`changed_at` null) still leads to its customer and may be moved by any later transfer; a
+    /// purchase recorded before it is a purchase at a known price.
+    @Test func aliasesAndTransactionsOfStepNineComeThroughStepTen() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let old = try SQLiteStore(path: fixture.directory + "/step9.sqlite")
+        try old.withConnection { db in
+            for step in SQLiteMigrations.steps.prefix(9) {
+                try db.execute(step.sql)
+                try step.code?(db)
+            }
+            try db.execute("PRAGMA user_version = 9")
+            try db.execute(
+                """
+                INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_a', 'A', 'pk_a', 'sk_a_secret');
+                INSERT INTO customers (id, organization_id, customer_id, partner_id, program_id, code, status, claimed_at)
+                VALUES ('cust_1', 'org_a', 'user-1', 'part_a', 'prg_a', 'A1', 'paying', 1767225600000),
+                    ('cust_2', 'org_a', 'user-2', 'part_b', 'prg_a', 'B1', 'lead', 1767225600001);
+                INSERT INTO customer_aliases (organization_id, app_user_id, customer) VALUES ('org_a', 'moved', 'cust_1');
+                INSERT INTO transactions (organization_id, transaction_id, customer, revenue_cents, purchased_at)
+                VALUES ('org_a', 't1', 'cust_1', 999, 1767225600000);
+                """)
+        }
+        try old.migrate()
+        #expect(try Self.version(old) == SQLiteMigrations.steps.count)
+        #expect(try old.customer(organizationID: "org_a", customerID: "moved")?.id == "cust_1")
+        #expect(try old.customer(organizationID: "org_a", customerID: "user-1")?.revenueCents == 999)
+        let body = Array(
+            #"{"api_version":"1.0","event":{"id":"e1","type":"TRANSFER","environment":"PRODUCTION","transferred_from":["user-2"],"transferred_to":["moved"],"event_timestamp_ms":1767225700000}}"#
+                .utf8)
+        let transfer = try RevenueCatEvent(body: body)
+        let outcome = try old.recordWebhookEvent(
+            WebhookEventRecord(organizationID: "org_a", event: transfer, receivedAt: 1_767_225_700_000, body: body)
+        ) { CommissionPlanner.plan(transfer, ledger: $0, rule: nil, now: 1_767_225_700_000) { "comm_1" } }
+        #expect(outcome == .transferred)
+        #expect(try old.customer(organizationID: "org_a", customerID: "moved")?.id == "cust_2")
+    }
 }

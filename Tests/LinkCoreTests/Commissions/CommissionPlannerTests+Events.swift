@@ -22,6 +22,7 @@ extension CommissionPlannerTests {
         let plan = Self.plan(Self.transfer(from: ["anon_1", "user_1"], to: ["anon_2", "user_2"]), ledger)
         var expected = WebhookPlan(outcome: .transferred)
         expected.aliases = ["anon_2", "user_2"]
+        expected.aliasesChangedAt = Self.eventTime
         #expect(plan == expected)
     }
 

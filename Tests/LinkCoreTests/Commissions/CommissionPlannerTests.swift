@@ -209,16 +209,26 @@ import Testing
         #expect(plan == expected)
     }
 
-    @Test func notRecurringStillPaysNothingWhenTheFirstPurchaseWasRefunded() {
+    /// README: `recurring: false` pays the first paid purchase that is not refunded. A first purchase taken back
+    /// (its commission reversed) leaves the partner's one commission to the next.
+    @Test func notRecurringPaysTheNextPurchaseWhenTheFirstWasRefunded() {
         let rule = CommissionRule(amount: .fixedCents(300), recurring: false)
         let ledger = Self.ledger(
             .refunded, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime,
             [Self.paid("tx_1", commission: .reversed, refunded: true, refundChangedAt: Self.eventTime)])
         let plan = Self.plan(Self.event("RENEWAL", transaction: "tx_2", at: Self.now), ledger, rule: rule)
-        #expect(plan.outcome == .purchaseRecorded)
-        #expect(plan.newCommission == nil)
+        #expect(plan.outcome == .commissionCreated)
+        #expect(plan.newCommission?.amountCents == 300)
         #expect(plan.customerStatus?.status == .paying)
         #expect(plan.lifecycle?.status == .paying)
+        // Counted rather than listed (a long history): one paid and refunded is no paid purchase either.
+        let counted = CommissionLedger(
+            customer: ledger.customer, otherPaid: CommissionLedger.PaidSummary(count: 1, refunded: 1))
+        #expect(
+            Self.plan(Self.event("RENEWAL", transaction: "tx_2"), counted, rule: rule).outcome == .commissionCreated)
+        let kept = CommissionLedger(
+            customer: ledger.customer, otherPaid: CommissionLedger.PaidSummary(count: 2, refunded: 1))
+        #expect(Self.plan(Self.event("RENEWAL", transaction: "tx_2"), kept, rule: rule).outcome == .purchaseRecorded)
     }
 
     /// A free trial is no paid purchase: the renewal that converts it is the first one, and pays.

@@ -286,7 +286,11 @@ import Testing
                 "transaction_id":null,"product_id":null,"period_type":null,"cancel_reason":null,"price":null,
                 "purchased_at_ms":null,"event_timestamp_ms":null
                 """)
-        #expect(event == RevenueCatEvent(id: "e1", type: "RENEWAL"))
+        // But for the price: RevenueCat's "NULL if the price is unknown", which is not an absent price.
+        var expected = RevenueCatEvent(id: "e1", type: "RENEWAL")
+        expected.priceIsUnknown = true
+        #expect(event == expected)
+        #expect(try !Self.parse(fields: #""product_id":"p""#).priceIsUnknown)
     }
 
     @Test func emptyStringsAreAbsentFields() throws {
@@ -329,6 +333,14 @@ import Testing
     @Test func aPriceOutOfRangeIsAbsent() throws {
         #expect(try Self.parse(fields: #""price":1e300"#).price == nil)
         #expect(try Self.parse(fields: #""price":10000000.01"#).price == nil)
+        #expect(try !Self.parse(fields: #""price":1e300"#).priceIsUnknown, "no price, not an unknown one")
+    }
+
+    @Test func isFamilyShareIsReadWhenTrue() throws {
+        #expect(try Self.parse(fields: #""is_family_share":true"#).isFamilyShare)
+        for value in ["false", "null", "\"true\"", "1"] {
+            #expect(try !Self.parse(fields: #""is_family_share":\#(value)"#).isFamilyShare, "\(value)")
+        }
     }
 
     @Test func millisecondsMustBeIntegers() throws {

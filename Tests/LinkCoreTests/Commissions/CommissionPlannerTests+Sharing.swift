@@ -1,0 +1,98 @@
+import Testing
+
+@testable import LinkCore
+
+/// What is not the partner's money (a family-shared purchase, a refund that rounds to no cent, a share of an unknown
+/// price) and the ids an event ties to its customer.
+extension CommissionPlannerTests {
+    // MARK: - Family Sharing
+
+    /// RevenueCat marks a family member's copy of the buyer's purchase `is_family_share` and counts it in no
+    /// revenue: it pays nothing and records nothing, and nor does its refund.
+    @Test(arguments: ["INITIAL_PURCHASE", "RENEWAL", "NON_RENEWING_PURCHASE", "REFUND_REVERSED"])
+    func aFamilySharedPurchaseIsNoMoney(type: String) {
+        var event = Self.event(type, price: "14.99")
+        event.isFamilyShare = true
+        #expect(Self.plan(event, Self.ledger()) == WebhookPlan(outcome: .familyShare))
+        var refund = Self.event("CANCELLATION", price: "-14.99", reason: "CUSTOMER_SUPPORT")
+        refund.isFamilyShare = true
+        #expect(Self.plan(refund, Self.ledger(.paying, [Self.paid("tx_1")])) == WebhookPlan(outcome: .familyShare))
+        #expect(Self.plan(event, CommissionLedger(customer: nil)).outcome == .unattributed)
+    }
+
+    @Test func aFamilyMembersCancellationStillChangesTheStatus() {
+        var event = Self.event("CANCELLATION", price: nil, reason: "UNSUBSCRIBE")
+        event.isFamilyShare = true
+        #expect(Self.plan(event, Self.ledger(.trialing)).lifecycle?.status == .canceled)
+    }
+
+    // MARK: - Refunds round as prices do
+
+    /// `0.004` is free, so `-0.004` is no refund; `-0.005` rounds to a cent, as `0.005` does, and is one.
+    @Test func aNegativePriceUnderHalfACentIsNoRefund() {
+        let ledger = Self.ledger(.paying, changedAt: Self.eventTime, [Self.paid("tx_1")])
+        let tiny = Self.plan(Self.event("RENEWAL", price: "-0.0049", at: Self.eventTime + 5), ledger)
+        #expect(tiny.outcome == .freePurchase)
+        #expect(tiny.commissionStatuses.isEmpty)
+        let cent = Self.plan(Self.event("RENEWAL", price: "-0.005", at: Self.eventTime + 5), ledger)
+        #expect(cent.outcome == .refunded)
+        #expect(cent.commissionStatuses == [.init(id: "com_tx_1", status: .reversed)])
+    }
+
+    // MARK: - Unknown prices
+
+    /// RevenueCat's `price: null` ("the price is unknown"): a payment of an amount nobody told us. Recorded (the
+    /// customer is paying, and it is the first paid purchase), no revenue; a fixed amount is paid, a share is not.
+    @Test func anUnknownPricePaysAFixedAmountAndNoShare() {
+        var event = Self.event("INITIAL_PURCHASE", price: nil)
+        event.priceIsUnknown = true
+        let fixed = Self.plan(event, Self.ledger(), rule: CommissionRule(amount: .fixedCents(500)))
+        #expect(fixed.outcome == .commissionCreated)
+        #expect(fixed.newCommission?.amountCents == 500 && fixed.newCommission?.revenueCents == 0)
+        #expect(fixed.transactions.map(\.priceUnknown) == [true] && fixed.transactions.first?.revenueCents == 0)
+        #expect(fixed.customerStatus?.status == .paying)
+        let share = Self.plan(event, Self.ledger())
+        #expect(share.outcome == .priceUnknown && share.newCommission == nil)
+        #expect(share.transactions.first?.isPaidPurchase == true)
+        #expect(share.customerStatus?.status == .paying)
+        // Paid, so `recurring: false` pays nothing after it.
+        let firstOnly = CommissionRule(amount: .fixedCents(300), recurring: false)
+        let after = Self.plan(
+            Self.event("RENEWAL", id: "evt_2", transaction: "tx_2"),
+            Self.ledger(
+                .paying,
+                [
+                    Transaction(
+                        transactionID: "tx_1", customerID: Self.customerID, revenueCents: 0,
+                        purchasedAt: Self.purchaseTime, priceUnknown: true)
+                ]), rule: firstOnly)
+        #expect(after.outcome == .purchaseRecorded)
+        // A trial without a price is a trial.
+        var trial = Self.event("INITIAL_PURCHASE", price: nil, period: "TRIAL")
+        trial.priceIsUnknown = true
+        #expect(Self.plan(trial, Self.ledger()).outcome == .trialStarted)
+    }
+
+    // MARK: - Ids an event ties together
+
+    /// An event found by its user ids says they are one user: all of them become the customer's, as of its time.
+    @Test func anEventFoundByItsUserIDsTiesThemToTheCustomer() {
+        var event = Self.event("INITIAL_PURCHASE", price: "0", period: "TRIAL")
+        event.originalAppUserID = "$RCAnonymousID:a1"
+        event.aliases = ["$RCAnonymousID:a1", "user_1", "other"]
+        var ledger = Self.ledger()
+        ledger.foundByUserIDs = true
+        let plan = Self.plan(event, ledger)
+        #expect(plan.outcome == .trialStarted)
+        #expect(plan.aliases == ["user_1", "$RCAnonymousID:a1", "other"])
+        #expect(plan.aliasesChangedAt == Self.eventTime)
+        // Found as the customer of its transaction (a refund under another id): its ids are not tied.
+        ledger.foundByUserIDs = false
+        #expect(Self.plan(event, ledger).aliases.isEmpty)
+        // Any type, even one that changes nothing else; never a sandbox event or one without a customer.
+        ledger.foundByUserIDs = true
+        #expect(Self.plan(Self.event("SUBSCRIBER_ALIAS"), ledger).aliases == ["user_1"])
+        #expect(Self.plan(Self.event("RENEWAL", environment: "SANDBOX"), ledger).aliases.isEmpty)
+        #expect(Self.plan(event, CommissionLedger(customer: nil, foundByUserIDs: true)).aliases.isEmpty)
+    }
+}
