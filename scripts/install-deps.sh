@@ -13,8 +13,8 @@ case "${1:-build}" in
   # TLS and HTTP/2 tests make certificates with openssl and tap links with curl (HTTP/2 through nghttp2).
   # zbar-tools' zbarimg decodes the desktop page's QR code from a browser screenshot (it reads PNG itself).
   # postgresql: the throwaway cluster the store tests run against (scripts/with-postgres.sh).
-  test) need+=(postgresql sqlite3 chromium chromium-driver fonts-liberation openssl curl zbar-tools) ;;
-  bench) need+=(wrk nginx-light python3-venv sqlite3 curl valgrind openssl nghttp2-client) ;;
+  test) need+=(postgresql sqlite3 chromium chromium-driver fonts-liberation openssl zbar-tools) ;;
+  bench) need+=(wrk nginx-light python3-venv sqlite3 valgrind openssl nghttp2-client) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 missing=()

@@ -16,16 +16,17 @@
    - Transfer-Encoding beside Content-Length, or on an HTTP/1.0 request: the body was read as chunked (h2o's choice
      and RFC 9112 §6.3's); the request is answered as usual and the connection closed after the answer;
    - an absolute-form target: routed by its path, with the target's authority (RFC 9112 §3.2.2, §3.3).
-   - an HTTP/1.1 request without a `Host` line, or with more than one: h2o's own 400, as above (RFC 9112 §3.2 says
-     MUST; h2o 2.2 answers the first for its default host and takes the last of several). An empty `Host` is valid.
+   - a request with more than one `Host` line, or an HTTP/1.1 request without one: h2o's own 400, as above (RFC 9112
+     §3.2 says MUST; h2o 2.2 answers the second for its default host and takes the last of several). An empty `Host`
+     is valid, and HTTP/1.0 needs none. A cleartext request that upgrades to HTTP/2 (`Upgrade: h2c`, only with
+     `--h2c`) is answered over HTTP/2 by h2o before any handler sees it as HTTP/1, so it is not checked.
    Which Content-Length, Transfer-Encoding and Host lines a request had is read from its head, which h2o 2.2 keeps
    at the start of the connection's input buffer until the response is sent (it consumes the request only then, so a
    pipelined request behind it is there too, after it); h2o keeps none of these among the request's headers. That is
    checked, not assumed: the head must begin with the request's method, and a head with a body that is not found
    there is refused. A request without a body (the link path's GETs) is read only up to its Host line: h2o points
    the request's authority at the last Host line's value in that head, or at its default host's name when there was
-   none, so the lines before it are the only ones that could make two (browsers send Host first). HTTP/1.0 requests
-   without a body are not read (Host is optional there). */
+   none, so the lines before it are the only ones that could make two (browsers send Host first). */
 #include "CH2O.h"
 
 #include <stdint.h>
@@ -46,13 +47,19 @@ static h2o_iovec_t trimmed(const char *start, const char *end) {
     return h2o_iovec_init(start, (size_t)(end - start));
 }
 
+/** The connection's input buffer, where h2o 2.2 keeps the request's head; `NULL` when there is none to read. */
+static h2o_buffer_t *connection_input(h2o_req_t *req) {
+    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return NULL;
+    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
+    return socket == NULL ? NULL : socket->input;
+}
+
 /** Reads the Content-Length, Transfer-Encoding and Host lines of `req`'s head from its connection's input buffer. Returns
     0, or -1 when the head is not where h2o 2.2 keeps it. */
 static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
-    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return -1;
-    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
-    if (socket == NULL || socket->input == NULL) return -1;
-    const char *p = socket->input->bytes, *end = p + socket->input->size;
+    h2o_buffer_t *input = connection_input(req);
+    if (input == NULL) return -1;
+    const char *p = input->bytes, *end = p + input->size;
     /* picohttpparser skips one empty line before the request line (some clients send CRLF after a body). */
     if (end - p >= 2 && p[0] == '\r' && p[1] == '\n')
         p += 2;
@@ -90,20 +97,20 @@ static int read_framing_lines(h2o_req_t *req, framing_lines *lines) {
     return -1; /* more lines than h2o takes: not the head it parsed */
 }
 
-/** Whether a request's head had exactly one Host line, for a request without a body: see the top of the file. */
-static int has_one_host_line(h2o_req_t *req) {
-    if (req->conn == NULL || req->conn->callbacks == NULL || req->conn->callbacks->get_socket == NULL) return 1;
-    h2o_socket_t *socket = req->conn->callbacks->get_socket(req->conn);
-    if (socket == NULL || socket->input == NULL) return 1;
-    uintptr_t start = (uintptr_t)socket->input->bytes, value = (uintptr_t)req->input.authority.base;
-    if (value < start || value > start + socket->input->size) return 0; /* no Host line: the default host's name */
-    const char *line = socket->input->bytes, *chosen = req->input.authority.base;
+/** How many Host lines a request without a body had: 0, 1, or 2 for two or more (see the top of the file); 1 when its
+    head is not where h2o keeps it. */
+static int host_lines(h2o_req_t *req) {
+    h2o_buffer_t *input = connection_input(req);
+    if (input == NULL) return 1;
+    uintptr_t start = (uintptr_t)input->bytes, value = (uintptr_t)req->input.authority.base;
+    if (value < start || value > start + input->size) return 0; /* no Host line: the default host's name */
+    const char *line = input->bytes, *chosen = req->input.authority.base;
     const char *eol = memchr(line, '\n', (size_t)(chosen - line)); /* past the request line */
     while (eol != NULL) {
         line = eol + 1;
         eol = memchr(line, '\n', (size_t)(chosen - line));
         if (eol == NULL) break; /* the line h2o took */
-        if (eol - line >= 5 && h2o_lcstris(line, 5, H2O_STRLIT("host:"))) return 0;
+        if (eol - line >= 5 && h2o_lcstris(line, 5, H2O_STRLIT("host:"))) return 2;
     }
     return 1;
 }
@@ -142,11 +149,13 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req) {
     take_absolute_form(req);
     for (size_t i = 0; i != req->headers.size; ++i)
         if (req->headers.entries[i].name->len == 0) return refuse(req); /* obs-fold */
-    if (req->entity.base == NULL) /* neither Content-Length nor Transfer-Encoding */
-        return req->version >= 0x101 && !has_one_host_line(req) ? refuse(req) : -1;
+    if (req->entity.base == NULL) { /* neither Content-Length nor Transfer-Encoding */
+        int hosts = host_lines(req);
+        return hosts > 1 || (hosts == 0 && req->version >= 0x101) ? refuse(req) : -1;
+    }
     framing_lines lines = {0, 0, 0, 0};
     if (read_framing_lines(req, &lines) != 0 || lines.content_lengths_differ || lines.transfer_encodings > 1 ||
-        (req->version >= 0x101 && lines.hosts != 1))
+        lines.hosts > 1 || (lines.hosts == 0 && req->version >= 0x101))
         return refuse(req);
     if (lines.transfer_encodings != 0 && (lines.content_lengths != 0 || req->version < 0x101))
         req->http1_is_persistent = 0;

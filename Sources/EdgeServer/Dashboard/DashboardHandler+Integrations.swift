@@ -173,11 +173,11 @@ extension DashboardHandler {
     /// The organization's first usable code (``SampleCode``), by program and partner order; `nil` when it has none.
     static func sampleCode(of organizationID: String, in records: ConfigRecords) -> SampleCode? {
         let programs = records.programs.filter { $0.organizationID == organizationID }
-        let programIDs = Set(programs.map(\.id))
+        let holders = CodeHolders(records, programs: Set(programs.map(\.id)))
         for program in programs {
             for partner in records.partners where partner.programID == program.id && partner.isActive {
                 for code in records.codes where code.partnerID == partner.id && code.active {
-                    guard otherHolders(of: code, partner: partner, in: records, programs: programIDs).isEmpty
+                    guard holders.others(of: code, partner: partner).isEmpty
                     else { continue }
                     return SampleCode(code: code.code, claimWindowDays: program.claimWindowDays)
                 }

@@ -20,6 +20,7 @@ extension DashboardHandler {
         beside place: PartnerFormPlace, actionBase base: String
     ) -> String {
         let programs = Set(records.programs.filter { $0.organizationID == context.organization.id }.map(\.id))
+        let holders = CodeHolders(records, programs: programs)
         let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200))
         var content = "<h2>Codes and app links</h2>"
         if codes.isEmpty { content += "<p>No codes yet.</p>" }
@@ -28,7 +29,7 @@ extension DashboardHandler {
             let path =
                 "/a/\(PercentEncoding.encode(context.organization.publicKey))/\(PercentEncoding.encode(record.code))"
             let link = publicURL.map { $0.text + path } ?? path
-            let others = Self.otherHolders(of: record, partner: partner, in: records, programs: programs)
+            let others = holders.others(of: record, partner: partner)
             content +=
                 #"<li class="code" id="code-\#(index)"><h3>\#(HTML.escape(record.code))"#
                 + (record.active ? "" : " (inactive)") + (others.isEmpty ? "" : " (shared)") + "</h3>"
@@ -76,17 +77,36 @@ extension DashboardHandler {
             + " deactivate it here or there."
     }
 
-    /// The other active partners of the organization (its programs' ids in `programs`) that hold `record`'s code as
-    /// an active code, in any case of its ASCII letters, as the link table counts a shared code: while `partner` and
-    /// the code are active too, its link answers `404` and claims `409`. Empty when either is inactive.
-    static func otherHolders(
-        of record: CodeRecord, partner: PartnerRecord, in records: ConfigRecords, programs: Set<String>
-    ) -> [PartnerRecord] {
-        guard record.active, partner.isActive else { return [] }
-        let holders = Set(
-            records.codes.filter {
-                $0.active && $0.partnerID != partner.id && ASCII.sameCode($0.code, record.code)
-            }.map(\.partnerID))
-        return records.partners.filter { holders.contains($0.id) && $0.isActive && programs.contains($0.programID) }
+    /// The active partners of an organization (its programs' ids in `programs`) that hold each active code, keyed
+    /// as the link table compares codes: the same bytes, with ASCII letters folded (``ASCII/sameCode(_:_:)``). Built
+    /// once per page from one pass over the store's codes, so a page of partners costs each code it shows one
+    /// lookup, not a scan of every code stored.
+    struct CodeHolders {
+        private var holders: [[UInt8]: [(order: Int, partner: PartnerRecord)]] = [:]
+
+        init(_ records: ConfigRecords, programs: Set<String>) {
+            var active: [String: (order: Int, partner: PartnerRecord)] = [:]
+            for (order, partner) in records.partners.enumerated()
+            where partner.isActive && programs.contains(partner.programID) {
+                active[partner.id] = (order, partner)
+            }
+            for code in records.codes where code.active {
+                guard let holder = active[code.partnerID] else { continue }
+                let key = Self.key(code.code)
+                if holders[key]?.contains(where: { $0.partner.id == code.partnerID }) != true {
+                    holders[key, default: []].append(holder)
+                }
+            }
+        }
+
+        /// The other active partners holding `record`'s code, in the store's partner order: while `partner` and the
+        /// code are active too, its link answers `404` and claims `409`. Empty when either is inactive.
+        func others(of record: CodeRecord, partner: PartnerRecord) -> [PartnerRecord] {
+            guard record.active, partner.isActive else { return [] }
+            return (holders[Self.key(record.code)] ?? []).filter { $0.partner.id != partner.id }
+                .sorted { $0.order < $1.order }.map(\.partner)
+        }
+
+        private static func key(_ code: String) -> [UInt8] { code.utf8.map(ASCII.lowercased) }
     }
 }

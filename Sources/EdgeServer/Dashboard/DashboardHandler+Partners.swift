@@ -27,10 +27,12 @@ extension DashboardHandler {
             content +=
                 #"<div class="table-wrap" role="region" tabindex="0" aria-label="Partners"><table id="partners"><thead><tr><th scope="col">Partner</th>"#
                 + #"<th scope="col">Program</th><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>"#
+            let holders = CodeHolders(records, programs: programIDs)
+            let codesOf = Dictionary(grouping: records.codes, by: \.partnerID)
             for partner in partners {
                 // At most the first 200 codes: every page stays bounded.
-                let codes = Array(records.codes.filter { $0.partnerID == partner.id }.prefix(200)).map {
-                    let shared = Self.otherHolders(of: $0, partner: partner, in: records, programs: programIDs)
+                let codes = Array((codesOf[partner.id] ?? []).prefix(200)).map {
+                    let shared = holders.others(of: $0, partner: partner)
                     return HTML.escape($0.code) + ($0.active ? "" : " (inactive)")
                         + (shared.isEmpty
                             ? "" : #" <strong class="shared">(shared: its link answers 404)</strong>"#)

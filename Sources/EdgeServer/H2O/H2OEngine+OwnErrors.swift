@@ -21,7 +21,9 @@ extension H2OEngine {
     static let malformedRequest = APIResponse.error(
         APIError(
             status: 400, code: "bad_request",
-            message: "The request is malformed: its framing or headers could not be read"))
+            message:
+                "The request is malformed: its framing or headers could not be read (HTTP/1.1 needs exactly one Host line)"
+        ))
 
     /// What a request with an `Expect` other than `100-continue` gets.
     static let unknownExpectation = APIResponse.error(

@@ -52,7 +52,7 @@ final class APIHandler: Sendable {
             router.add(
                 Route(
                     .exact(list.path), methods: [.get, .head],
-                    handler: .worker(Self.taking(list.parameters, list.handler))))
+                    handler: .worker(taking(list.parameters, list.handler))))
         }
         router.add(
             Route(
@@ -66,12 +66,14 @@ final class APIHandler: Sendable {
 
     /// `handler`, for a request whose query names only `parameters` (the ones the README documents for the route):
     /// any other is `400 invalid_request` naming it, so that a typo (`partnerid=part_x`) is not answered as if the
-    /// filter had not been asked for. Checked before the key, as the query is read before the request is routed.
-    static func taking(
+    /// filter had not been asked for. `_`, the cache-buster jQuery and other clients add, is let through. The key is
+    /// checked first: a request without a valid one is a `401` whatever its query says.
+    func taking(
         _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
-        { request in
-            if let unknown = request.query.keys.filter({ !parameters.contains($0) }).min() {
+        { [self] request in
+            _ = try authenticate(request)
+            if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
                 throw APIError.invalidRequest(
                     "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
                         + parameters.sorted().joined(separator: ", "))

@@ -223,6 +223,7 @@ import Testing
             ("two Hosts", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: a\r\n\(agent(2))Host: b\r\n\r\n"),
             ("two equal Hosts", "GET /a/pk_acme/SAM20 HTTP/1.1\r\nHost: a\r\nhost: a\r\n\(agent(3))\r\n"),
             ("absolute form, no Host", "GET http://x/a/pk_acme/SAM20 HTTP/1.1\r\n\(agent(4))\r\n"),
+            ("HTTP/1.0, two Hosts", "GET /a/pk_acme/SAM20 HTTP/1.0\r\nHost: a\r\n\(agent(10))Host: b\r\n\r\n"),
         ].enumerated() {
             try Self.expectRefused(try RawExchange.run([Array(head.utf8)], port: server.port), "\(n): \(label)")
         }

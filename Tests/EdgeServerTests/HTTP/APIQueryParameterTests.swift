@@ -28,6 +28,10 @@ import Testing
             #expect(
                 typo.message.hasPrefix("unknown query parameter partnerid: this endpoint takes "), "\(typo.message)")
         }
+        // A cache-buster is no filter; a request without a valid key is refused as such first.
+        #expect(try client.request("GET", "/v1/clicks?limit=5&_=1712345678901", headers: key).status == 200)
+        let keyless = try client.request("GET", "/v1/clicks?partnerid=part_x")
+        #expect(keyless.isError(401, "unauthorized"), "\(keyless.status) \(keyless.text)")
         let clicks = try client.request("GET", "/v1/clicks?Limit=5", headers: key)
         #expect(
             clicks.message

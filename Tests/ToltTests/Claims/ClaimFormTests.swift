@@ -93,13 +93,13 @@ import ToltTestSupport
         #expect(try edge.customer("user-both")?.clickId == click)
     }
 
-    /// A code that must be percent-encoded, through the template's redirect for a bot (which carries no click):
-    /// the SDK decodes what the edge encoded.
+    /// A code that must be percent-encoded, through the template's redirect for a bot (which carries no click; a
+    /// bot is sent on only to a web address, a universal link's): the SDK decodes what the edge encoded.
     @Test func aPercentEncodedCodeInARealRedirect() async throws {
         let config = """
             {"organizations":[{"id":"org_acme","name":"Acme","public_key":"pk_acme","secret_key":"sk_acme_secret",
               "programs":[{"id":"prg_acme","name":"Acme Pro",
-                "app_links":{"deep_link_template":"myapp://claim?tolt_code={code}&tolt_click={click_id}"},
+                "app_links":{"deep_link_template":"https://app.example.com/claim?tolt_code={code}&tolt_click={click_id}"},
                 "partners":[{"id":"part_cafe","name":"Café","status":"active",
                              "codes":[{"code":"Café+1&x=y","active":true}]}]}]}]}
             """
@@ -109,7 +109,7 @@ import ToltTestSupport
         defer { sandbox.remove() }
         let tap = try edge.tap(code: "caf%C3%A9%2B1%26x%3Dy", userAgent: Agents.curl)
         let location = try #require(tap.header("location"), "\(tap.status) \(tap.text)")
-        #expect(location == "myapp://claim?tolt_code=Caf%C3%A9%2B1%26x%3Dy&tolt_click=")
+        #expect(location == "https://app.example.com/claim?tolt_code=Caf%C3%A9%2B1%26x%3Dy&tolt_click=")
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let link = try #require(URL(string: location))
