@@ -130,8 +130,7 @@ extension DashboardHandler {
     ) throws -> APIResponse {
         let records = try api.reader.configRecords()
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
-            return page(
-                context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
+            return noSuchPartner(context)
         }
         let base = "/dashboard/partners/\(HTML.urlComponent(partner.id))"
         var content =

@@ -342,9 +342,10 @@ extension DashboardHandler {
             content +=
                 #"<p class="notice" role="status" id="saved">Saved. Links use the change within a second or two.</p>"#
         }
+        let template = program.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }
         // A template stored before placeholders were checked (or by another tool) is served as it is: say so, as
         // `tolt-edge import` warns, since saving the form keeps it.
-        if let template = program.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) }) {
+        if let template {
             do { try template.validateLiteralText() } catch {
                 content +=
                     #"<p class="error" role="status" id="template-warning">The stored deep-link template "#
@@ -353,7 +354,7 @@ extension DashboardHandler {
         }
         // What the stored template gets wrong for phones without the app or for the SDK, as `tolt-edge import` warns
         // when it is set: said while it is stored, since the form saves without refusing it.
-        if let advice = program.deepLinkTemplate.flatMap({ try? DeepLinkTemplate($0) })?.advice, !advice.isEmpty {
+        if let advice = template?.advice, !advice.isEmpty {
             content += #"<div id="template-advice">"#
             for clause in advice {
                 content += #"<p class="error" role="status">The deep-link template \#(HTML.escape(clause)).</p>"#

@@ -108,7 +108,7 @@ extension SQLStore {
 
     /// The customer `ids` lead to: of the customers claimed with one of them or tied to one (by a `TRANSFER`, or
     /// by an event that named it beside the customer's id), the one claimed first, as a claim finds its owner
-    /// (``owner(_:organizationID:of:)``).
+    /// (``ownerCondition``, one id at a time).
     private static func owner(_ db: Connection, organizationID: String, ofAny ids: [String]) throws
         -> CommissionLedger.Customer?
     {
