@@ -30,7 +30,8 @@ public final class EdgeServer: Sendable {
     /// Why the store refused this build once it could be reached (a newer build migrated it), if it did.
     private let refusal = StoreRefusal()
 
-    /// Opens the journal and the store (migrating it), loads the configuration, and binds the listeners. A store that
+    /// Binds the listeners and loads the TLS certificate (a busy port or a bad certificate fails here, before the data
+    /// directory is touched), opens the journal and the store (migrating it) and loads the configuration. A store that
     /// cannot be reached (``StoreError/unavailable(_:)``) does not stop the start: the server answers `503` on links
     /// and claims until the watcher has migrated it and loaded a configuration, in the background.
     ///
@@ -54,9 +55,22 @@ public final class EdgeServer: Sendable {
         if configuration.publicURL == nil {
             log("no --public-url: desktop fallback pages show no QR code (it encodes the link's absolute URL)")
         }
+        // Then the certificate and the ports: a certificate that cannot be loaded or a port another program holds
+        // (another `tolt-edge serve` too: `Listener.Sharing.opensGroup`) stops the start before the data directory
+        // is made or touched, so a mistyped command leaves nothing behind. The engine and the metrics listener own
+        // the sockets once they are made; until then a failed start closes them.
+        let tls = try configuration.tls.map(H2OTLS.init)
+        let listeners = try Listener.openGroup(
+            host: configuration.host, port: configuration.port, count: configuration.threads)
+        var notYetOwned = listeners
+        defer { for descriptor in notYetOwned { close(descriptor) } }
+        let metricsSocket = try configuration.metricsListener.map {
+            try MetricsListener.bind(host: $0.host, port: $0.port)
+        }
+        notYetOwned += metricsSocket.map { [$0] } ?? []
         let directory = configuration.dataDirectory
-        // The journal first: a data directory that cannot be made (a file in its place, no permission) or that another
-        // server's journal holds stops the start, before the store or a port is touched.
+        // The journal next: a data directory that cannot be made (a file in its place, no permission) or that another
+        // server's journal holds stops the start, before the store is touched.
         journal = try ClickJournal(dataDirectory: directory, maximumBytes: configuration.journalMaximumBytes)
         log(
             "node \(journal.nodeID) (\(directory)/node-id, in every journal segment's name); the journal holds at most "
@@ -101,11 +115,11 @@ public final class EdgeServer: Sendable {
         let router = application.makeRouter()
         let metrics = application.metrics
         let listenerRoute = metrics.setRoutes(router, separateListener: configuration.metricsListener != nil)
-        metricsListener = try configuration.metricsListener.map {
-            try MetricsListener(host: $0.host, port: $0.port, metrics: metrics, route: listenerRoute)
-        }
-        engine = try H2OEngine(
-            application: application, router: router, maxConnections: maxConnections, log: log)
+        metricsListener = metricsSocket.map { MetricsListener(descriptor: $0, metrics: metrics, route: listenerRoute) }
+        engine = H2OEngine(
+            application: application, router: router, listeners: listeners, tls: tls, maxConnections: maxConnections,
+            log: log)
+        notYetOwned = []
     }
 
     /// The port of the metrics listener, or `nil` when `/metrics` is served on the main listener.

@@ -68,24 +68,21 @@ final class H2OEngine: Sendable {
         var started = false
     }
 
-    /// Binds the listeners (so that a busy port fails here, before anything starts), loads the TLS certificate, and
-    /// prepares h2o. Client connections are limited to `maxConnections`.
+    /// Prepares h2o on `listeners` (one a loop, from ``Listener/openGroup(host:port:count:)``, which it owns from
+    /// now on) with the certificate `tls` loaded. Client connections are limited to `maxConnections`.
     init(
-        application: EdgeApplication, router: Router, maxConnections: Int, log: @escaping @Sendable (String) -> Void
-    ) throws {
+        application: EdgeApplication, router: Router, listeners: [Int32], tls: H2OTLS?, maxConnections: Int,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.application = application
         self.router = router
         self.log = log
         let configuration = application.configuration
-        tls = try configuration.tls.map(H2OTLS.init)
+        self.tls = tls
         self.maxConnections = max(maxConnections, configuration.threads)
         // h2o formats times with localtime_r, which reads the time zone file on first use: read it now, not
         // during the first request.
         tzset()
-        // A port another socket holds fails here, also when it shares its port (another tolt-edge serve):
-        // `Listener.Sharing.opensGroup`.
-        let listeners = try Listener.openGroup(
-            host: configuration.host, port: configuration.port, count: configuration.threads)
         self.listeners = listeners
         self.port = listeners.first.map(Listener.localPort) ?? configuration.port
         // Larger bodies get a 413 in the API's error shape before a handler sees them (H2OEngine+OwnErrors).

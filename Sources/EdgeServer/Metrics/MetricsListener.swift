@@ -24,16 +24,22 @@ final class MetricsListener: Sendable {
     static let headLimit = 8192
     static let timeoutSeconds = 2
 
-    /// Binds the listener, so that a busy port fails before anything starts.
-    init(host: String, port: Int, metrics: ServerMetrics, route: Int) throws {
+    /// Binds the listening socket for ``init(descriptor:metrics:route:)``, so that a busy port fails before anything
+    /// starts.
+    static func bind(host: String, port: Int) throws -> Int32 {
         do {
             // One listener, no SO_REUSEPORT: a second server given the same port must fail at start, not take
             // every other scrape.
-            descriptor = try Listener.open(host: host, port: port, sharing: .none)
+            return try Listener.open(host: host, port: port, sharing: .none)
         } catch {
             // Listener's messages name --host; this one is --metrics-host and --metrics-port.
             throw ConfigurationError("the metrics listener (--metrics-host \(host), --metrics-port \(port)): \(error)")
         }
+    }
+
+    /// Serves on `descriptor` (from ``bind(host:port:)``), which it owns from now on.
+    init(descriptor: Int32, metrics: ServerMetrics, route: Int) {
+        self.descriptor = descriptor
         self.port = Listener.localPort(descriptor)
         self.metrics = metrics
         self.route = route

@@ -253,4 +253,32 @@ import Testing
             "\(error)".hasSuffix("cannot listen on 127.0.0.1:\(port): Address already in use")
         }
     }
+
+    /// A start refused for its port, its metrics port or its certificate makes no data directory: a mistyped
+    /// command leaves nothing behind to clean up, and the directory's next server starts on nothing stale.
+    @Test(arguments: ["port", "metrics port", "certificate"]) func aRefusedStartMakesNoDataDirectory(cause: String)
+        throws
+    {
+        let parent = try TemporaryDirectory()
+        defer { parent.remove() }
+        let (holder, port) = try Self.holdPort(sharing: false)
+        defer { close(holder) }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = cause == "port" ? port : 0
+        configuration.threads = 2
+        configuration.dataDirectory = parent.path + "/data"
+        if cause == "metrics port" {
+            configuration.metricsHost = "127.0.0.1"
+            configuration.metricsPort = port
+        }
+        if cause == "certificate" {
+            configuration.tls = TLSFiles(certificate: parent.path + "/none.pem", key: parent.path + "/none.key")
+        }
+        #expect(throws: ConfigurationError.self) { _ = try EdgeServer(configuration: configuration, log: { _ in }) }
+        #expect(!FileManager.default.fileExists(atPath: configuration.dataDirectory))
+        // The sockets a refused start made are closed: the port it got past is free for the next server.
+        let server = try Self.server(on: configuration.dataDirectory)
+        server.stop()
+    }
 }
