@@ -1,5 +1,9 @@
 import LinkCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The address people reach the server's links at (`--public-url https://links.example.com`): what the preview
 /// page gives as `og:url`, and what a QR code is to encode.
 ///
@@ -33,18 +37,31 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
         bytes = Array(trimmed.utf8)
     }
 
-    /// Whether the host is this machine (`localhost`, `127.0.0.1` and the rest of `127.0.0.0/8`, `[::1]`): no phone
-    /// can open such a link, so the QR codes made from it (the desktop page's, the dashboard's) lead nowhere, and
-    /// `serve` says so at start.
+    /// Whether the host is this machine (`localhost` and names under it, `127.0.0.0/8` in any spelling a browser
+    /// takes, such as `127.1`, `0.0.0.0`, `[::1]`, `[::]` and IPv4-mapped `[::ffff:127.0.0.1]`): no phone can open such
+    /// a link, so the QR codes made from it (the desktop page's, the dashboard's) lead nowhere, and `serve` says so at
+    /// start. A name that only resolves to this machine (`/etc/hosts`) is not looked up.
     public var isLoopback: Bool {
-        // `http://host:port/prefix`: the authority is what follows `//`, up to the path.
+        // `http://host:port/prefix`: the authority is what follows `//`, up to the path; ``init(_:)`` refused a user
+        // name, so it is `host[:port]` or `[IPv6][:port]`.
         let authority = text.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
-        let host =
-            authority.hasPrefix("[")
-            ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
-        let lowered = host.lowercased()
-        return lowered == "localhost" || lowered.hasSuffix(".localhost") || lowered.hasPrefix("127.")
-            || lowered == "[::1]"
+        if authority.hasPrefix("[") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, String(authority.dropFirst().prefix { $0 != "]" }), &address) == 1 else {
+                return false
+            }
+            let bytes = withUnsafeBytes(of: address) { Array($0) }
+            let zeros = bytes.prefix(15).allSatisfy { $0 == 0 }
+            let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+            return (zeros && bytes[15] <= 1) || (mapped && (bytes[12] == 127 || bytes.suffix(4).allSatisfy { $0 == 0 }))
+        }
+        let host = authority.prefix { $0 != ":" }.lowercased()
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        // inet_aton reads the forms a browser's URL parser does too: `127.1`, `0x7f.0.0.1`, `2130706433`.
+        var address = in_addr()
+        guard inet_aton(host, &address) != 0 else { return false }
+        let value = UInt32(bigEndian: address.s_addr)
+        return value >> 24 == 127 || value == 0
     }
 
     public var description: String { text }
