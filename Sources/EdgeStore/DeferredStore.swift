@@ -54,7 +54,7 @@ public final class DeferredStore: Store {
     }
     public func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
-    ) throws -> (customer: CustomerRecord, created: Bool) {
+    ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome]) {
         try store().claim(customer, replaying: plan)
     }
     public func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {

@@ -54,10 +54,11 @@ public protocol Store: AnyObject, Sendable {
     /// and serialised with the organization's webhook events (as ``recordWebhookEvent(_:plan:)`` is): a new
     /// customer's stored `unattributed` events from up to ``CommissionPlanner/claimTolerance`` before the claim are
     /// planned again by `plan` (pure and quick, as the webhook's) and applied in the same transaction, so an event
-    /// and its claim pay the same in either order. `nil`: none is (for tools and tests without the rules).
+    /// and its claim pay the same in either order; `replayed` is what each of them did, oldest first. `nil`: none is
+    /// (for tools and tests without the rules).
     func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
-    ) throws -> (customer: CustomerRecord, created: Bool)
+    ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome])
     /// The customer for an app user id in an organization: of the one claimed with it and the one it is tied to
     /// (by a RevenueCat `TRANSFER`, or by an event that named it beside that customer's id), the one claimed first.
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord?
@@ -100,7 +101,8 @@ extension Store {
     /// ``claim(_:replaying:)`` without the webhook's rules: no stored event is applied (tools and tests that claim
     /// before any event arrives).
     public func claim(_ customer: CustomerRecord) throws -> (customer: CustomerRecord, created: Bool) {
-        try claim(customer, replaying: nil)
+        let result = try claim(customer, replaying: nil)
+        return (result.customer, result.created)
     }
 
     /// The first page of an organization's webhook events.

@@ -57,9 +57,12 @@ extension APIHandler {
                 Self.plan(event, ledger: ledger, table: table, now: now)
             }
             // Not created: a racing claim for the same user won, and the store read it back.
-            return result.created
-                ? success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)
-                : alreadyClaimed(result.customer, by: claim, table: table, publicKey: organization.publicKey)
+            guard result.created else {
+                return alreadyClaimed(result.customer, by: claim, table: table, publicKey: organization.publicKey)
+            }
+            var response = success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)
+            response.tally = .claim(.claimed, replayed: result.replayed)
+            return response
         } catch let failure as ClaimFailure {
             throw APIError(status: failure.status, code: failure.code, message: failure.message)
         }

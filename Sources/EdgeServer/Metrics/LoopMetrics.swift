@@ -25,7 +25,8 @@ struct MetricsLayout: Sendable {
     static let claims = visitors + UserAgentLabel.allCases.count
     static let webhookTypes = claims + ClaimOutcome.allCases.count
     static let webhookOutcomes = webhookTypes + MetricLabels.webhookTypes.count
-    static let count = webhookOutcomes + WebhookOutcome.allCases.count
+    static let claimReplays = webhookOutcomes + WebhookOutcome.allCases.count
+    static let count = claimReplays + WebhookOutcome.allCases.count
 }
 
 /// Why a click was refused (answered `503`, not recorded): the `reason` of `tolt_edge_clicks_refused_total`.
@@ -94,8 +95,9 @@ final class LoopMetrics: @unchecked Sendable {
     /// Counts what a worker reported with its answer.
     func count(_ tally: WorkerTally) {
         switch tally {
-        case .claim(let outcome):
+        case .claim(let outcome, let replayed):
             add(MetricsLayout.claims + ClaimOutcome.allCases.firstIndex(of: outcome)!)
+            for event in replayed { add(MetricsLayout.claimReplays + WebhookOutcome.allCases.firstIndex(of: event)!) }
         case .webhook(let typeSlot, let outcome):
             add(MetricsLayout.webhookTypes + typeSlot)
             add(MetricsLayout.webhookOutcomes + WebhookOutcome.allCases.firstIndex(of: outcome)!)

@@ -107,7 +107,9 @@ enum ClaimOutcome: String, CaseIterable, Sendable {
 /// What a worker did that a counter keeps, carried back to the loop with its answer (``APIResponse/tally``): the
 /// loop that owns the request counts it, so workers share no counter.
 enum WorkerTally: Sendable {
-    case claim(ClaimOutcome)
+    /// A claim's outcome, and what each event of its user stored `unattributed` before it did when the claim applied
+    /// it (``EdgeStore/Store/claim(_:replaying:)``).
+    case claim(ClaimOutcome, replayed: [WebhookOutcome] = [])
     /// A webhook event stored (or found a redelivery): its type's slot in ``MetricLabels/webhookTypes``, and what it
     /// did.
     case webhook(typeSlot: Int, outcome: WebhookOutcome)

@@ -67,6 +67,12 @@ final class ServerMetrics: Sendable {
             "tolt_edge_webhook_outcomes_total", help: "RevenueCat events accepted (200), by what each did.",
             label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.webhookOutcomes,
             into: &out)
+        labelled(
+            "tolt_edge_claim_replayed_events_total",
+            help:
+                "RevenueCat events stored unattributed before their user's claim and applied by it, by what each did.",
+            label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.claimReplays,
+            into: &out)
         process(into: &out)
         return out.text
     }

@@ -41,10 +41,11 @@ extension SQLStore {
     /// Applies, as if the claim had come first, the stored `unattributed` events of the user `customer` was just
     /// claimed with whose event time is at most ``CommissionPlanner/claimTolerance`` before the claim: oldest
     /// first, at most ``CommissionPlanner/claimReplayLimit``, each once (the event leaves the index and its outcome
-    /// is no longer `unattributed`). Each keeps what it did, with the claim's time as `attributed_at`.
+    /// is no longer `unattributed`). Each keeps what it did, with the claim's time as `attributed_at`; returns what
+    /// each did, in that order.
     static func replayUnattributed(
         for customer: CustomerRecord, db: Connection, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
-    ) throws {
+    ) throws -> [WebhookOutcome] {
         let organization = SQLValue.text(customer.organizationID)
         let stored = try db.rows(
             """
@@ -58,6 +59,7 @@ extension SQLStore {
                 .integer(customer.claimedAt - CommissionPlanner.claimTolerance),
             ]
         ) { (id: $0.text(0), receivedAt: $0.int(1), body: Array($0.text(2).utf8)) }
+        var outcomes: [WebhookOutcome] = []
         for (id, receivedAt, body) in stored {
             try db.query(
                 "DELETE FROM unattributed_user_ids WHERE organization_id = ? AND event_id = ?",
@@ -69,7 +71,8 @@ extension SQLStore {
             event.timestamp = event.timestamp ?? receivedAt
             let record = WebhookEventRecord(
                 organizationID: customer.organizationID, event: event, receivedAt: receivedAt, body: body)
-            _ = try apply(record, db: db, attributedAt: customer.claimedAt) { plan(event, $0) }
+            outcomes.append(try apply(record, db: db, attributedAt: customer.claimedAt) { plan(event, $0) })
         }
+        return outcomes
     }
 }

@@ -28,7 +28,7 @@ extension SQLStore {
 
     public func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
-    ) throws -> (customer: CustomerRecord, created: Bool) {
+    ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome]) {
         try withConnection { db in
             // The organization's webhook transaction: a claim and an event of its user are applied one after the
             // other on every node, so the event either finds the customer or is stored for the claim to apply.
@@ -38,7 +38,7 @@ extension SQLStore {
                 let owner = try db.rows(
                     "\(Self.customerSelect) WHERE \(Self.ownerCondition)",
                     [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
-                if let owner = owner.first { return (owner, false) }
+                if let owner = owner.first { return (owner, false, []) }
                 // The unique (organization_id, customer_id) index decides between racing claims: the second
                 // insert changes nothing and reads the winner back.
                 try db.query(
@@ -53,14 +53,15 @@ extension SQLStore {
                         customer.firstSeenAt.map { .integer($0) } ?? .null,
                     ])
                 let created = db.changes == 1
-                if created, let plan { try Self.replayUnattributed(for: customer, db: db, plan: plan) }
+                var replayed: [WebhookOutcome] = []
+                if created, let plan { replayed = try Self.replayUnattributed(for: customer, db: db, plan: plan) }
                 let stored = try db.rows(
                     "\(Self.customerSelect) WHERE c.organization_id = ? AND c.customer_id = ?",
                     [.text(customer.organizationID), .text(customer.customerID)], Self.customer)
                 guard let winner = stored.first else {
                     throw StoreError.database("the customer vanished inside its own transaction")
                 }
-                return (winner, created)
+                return (winner, created, replayed)
             }
         }
     }

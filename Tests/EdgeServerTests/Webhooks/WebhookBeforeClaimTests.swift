@@ -6,7 +6,7 @@ import Testing
 @testable import EdgeServer
 
 /// Over a real socket: a purchase whose webhook beats its user's claim is paid when the claim lands (the claim
-/// route applies the stored event), and the event list says so.
+/// route applies the stored event), and the event list and the metrics say so.
 @Suite struct WebhookBeforeClaimTests {
     @Test(arguments: StoreKind.allCases) func aPurchasePostedBeforeTheClaimIsPaidByTheClaim(kind: StoreKind) throws {
         let server = try TestServer.webhooks(kind)
@@ -17,7 +17,16 @@ import Testing
             user: "wbc1", price: "9.99", transaction: "wbc-0",
             ["purchased_at_ms": purchasedAt, "event_timestamp_ms": purchasedAt + 2_000])
         #expect(try client.deliver(purchase) == "unattributed")
+        let before = try MetricsTests.scrape(client)
         try server.claimUser("wbc1")
+        // Counted as what it did once the claim applied it, apart from the outcomes counted on arrival.
+        let after = try MetricsTests.scrape(client)
+        let replays = "tolt_edge_claim_replayed_events_total"
+        #expect(after.value(replays, ["outcome": "commission_created"]) == 1)
+        #expect(after.value(replays, ["outcome": "unattributed"]) == 0)
+        #expect(
+            after.value("tolt_edge_webhook_outcomes_total", ["outcome": "unattributed"])
+                == before.value("tolt_edge_webhook_outcomes_total", ["outcome": "unattributed"]))
         let customer = try client.customer("wbc1")
         #expect(customer["status"] as? String == "paying")
         #expect(customer["revenue_cents"] as? Int == 999)

@@ -269,7 +269,7 @@ final class FlakyStore: Store {
     }
     func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
-    ) throws -> (customer: CustomerRecord, created: Bool) {
+    ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome]) {
         try base.claim(customer, replaying: plan)
     }
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord? {

@@ -18,7 +18,7 @@ import Testing
     static func claim(
         _ store: any EdgeStore.Store, _ user: String, id: String, partner: String = "part_sam",
         program: String = "prg_acme", at time: Int64
-    ) throws -> (customer: CustomerRecord, created: Bool) {
+    ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome]) {
         try store.claim(
             CustomerRecord(
                 id: id, organizationID: "org_acme", customerID: user, partnerID: partner, programID: program,
