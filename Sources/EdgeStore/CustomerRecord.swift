@@ -48,7 +48,7 @@ public struct CustomerQuery: Sendable, Equatable {
     public var startingAfter: String?
     public var partnerID: String?
     public var status: String?
-    /// The app user id.
+    /// The app user id, or the customer's own id (`cust_…`), as ``CommissionQuery/customerID`` takes it.
     public var customerID: String?
 
     public init(

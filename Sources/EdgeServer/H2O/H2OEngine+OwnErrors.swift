@@ -17,12 +17,15 @@ extension H2OEngine {
             message: "The request body is larger than \(maximumBodySize) bytes"))
 
     /// What a request h2o cannot read gets: a broken Content-Length, an unknown Transfer-Encoding, broken chunks,
-    /// a malformed HTTP/2 header.
+    /// a folded header line, not exactly one Host line, a malformed HTTP/2 header. h2o does not pass the cause on
+    /// to this page (one page stands for every 400 it sends), so the message names the usual causes together.
     static let malformedRequest = APIResponse.error(
         APIError(
             status: 400, code: "bad_request",
             message:
-                "The request is malformed: its framing or headers could not be read (HTTP/1.1 needs exactly one Host line)"
+                "The request is malformed: its framing or headers could not be read (for example two different "
+                + "Content-Length values, more than one Transfer-Encoding, a bad chunk, a folded header line, or an "
+                + "HTTP/1.1 request without exactly one Host line)"
         ))
 
     /// What a request with an `Expect` other than `100-continue` gets.

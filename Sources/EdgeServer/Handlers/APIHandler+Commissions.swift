@@ -7,7 +7,7 @@ extension APIHandler {
     func listCommissions(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = CommissionQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = request.query["partner_id"]
+        query.partnerID = try partnerID(request)
         query.customerID = request.query["customer_id"]
         query.startingAfter = try startingAfter(request, prefix: "comm_", noun: "a commission id")
         query.status = try status(request, as: CommissionStatus.self)

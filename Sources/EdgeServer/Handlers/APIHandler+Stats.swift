@@ -16,13 +16,7 @@ extension APIHandler {
             throw APIError.invalidRequest(
                 "timezone must be an IANA timezone name this server knows, such as UTC or America/Los_Angeles")
         }
-        var partnerID: String?
-        if let partner = request.query["partner_id"] {
-            guard !partner.isEmpty, partner.utf8.count <= 64 else {
-                throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
-            }
-            partnerID = partner
-        }
+        let partner = try partnerID(request)
         let now = Clock.epochMilliseconds() / 1000
         let today = Self.day(containing: now + zone.offset(at: now))
         let to = try Self.date(request, "to") ?? today
@@ -32,7 +26,7 @@ extension APIHandler {
             throw APIError.invalidRequest("from and to may cover at most \(Self.maximumStatsDays) days")
         }
         let counts = try dailyCounts(
-            organizationID: organization.id, partnerID: partnerID, days: from...to, zone: zone)
+            organizationID: organization.id, partnerID: partner, days: from...to, zone: zone)
         return APIResponse.success { object in
             object.member("data") { json in
                 json.raw("[")

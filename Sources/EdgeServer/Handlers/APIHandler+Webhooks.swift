@@ -9,9 +9,15 @@ extension APIHandler {
     /// value (401), the size (413) and the envelope (400), then stores the event once and applies it. Every
     /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
     func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
-        let publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
+        var publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
+        // One trailing slash is the same URL: it is easily pasted into RevenueCat, and no key holds a slash. More
+        // after the key is no webhook URL at all, said so rather than blamed on the key.
+        if publicKey.last == "/" { publicKey = publicKey.dropLast() }
+        guard !publicKey.contains("/") else {
+            throw APIError.notFound("No such path: the webhook's URL is \(Self.revenueCatWebhookPrefix)<public_key>")
+        }
         let table = try configuredTable()
-        guard !publicKey.contains("/"), let organization = table.organization(publicKey: String(publicKey)) else {
+        guard let organization = table.organization(publicKey: String(publicKey)) else {
             throw APIError.notFound(
                 "No organization has the public key in this webhook URL", code: "unknown_public_key")
         }

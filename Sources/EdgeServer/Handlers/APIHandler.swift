@@ -64,10 +64,13 @@ final class APIHandler: Sendable {
                 handler: .worker(receiveRevenueCatEvent)))
     }
 
-    /// `handler`, for a request whose query names only `parameters` (the ones the README documents for the route):
-    /// any other is `400 invalid_request` naming it, so that a typo (`partnerid=part_x`) is not answered as if the
-    /// filter had not been asked for. `_`, the cache-buster jQuery and other clients add, is let through. The key is
-    /// checked first: a request without a valid one is a `401` whatever its query says.
+    /// `handler`, for a request whose query names only `parameters` (the ones the README documents for the route),
+    /// each once and with a value: anything else is `400 invalid_request` naming the parameter, so that a query is
+    /// never answered as if it had asked for less. A typo (`partnerid=part_x`) or an empty filter (`partner_id=`,
+    /// a script's unset variable) would list every partner's rows or none; a repeated one
+    /// (`partner_id=a&partner_id=b`) would be read as its last value alone. `_`, the cache-buster jQuery and other
+    /// clients add, is let through. The key is checked first: a request without a valid one is a `401` whatever its
+    /// query says.
     func taking(
         _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
@@ -78,8 +81,24 @@ final class APIHandler: Sendable {
                     "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
                         + parameters.sorted().joined(separator: ", "))
             }
+            if let repeated = request.repeatedQueryNames.subtracting(["_"]).min() {
+                throw APIError.invalidRequest(
+                    "query parameter \(repeated) is given more than once: give it once (it takes one value)")
+            }
+            if let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
+                throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
+            }
             return try handler(request)
         }
+    }
+
+    /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here).
+    func partnerID(_ request: APIRequest) throws -> String? {
+        guard let partner = request.query["partner_id"] else { return nil }
+        guard partner.utf8.count <= 64 else {
+            throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
+        }
+        return partner
     }
 
     /// The link table in force, or `503 unavailable` with `Retry-After` while the node has loaded no configuration
@@ -134,7 +153,7 @@ final class APIHandler: Sendable {
     func listClicks(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = request.query["partner_id"]
+        query.partnerID = try partnerID(request)
         if let after = request.query["starting_after"] {
             guard ClickID(parsing: after) != nil else {
                 throw APIError.invalidRequest("starting_after must be a click id (clk_…)")
@@ -159,7 +178,7 @@ final class APIHandler: Sendable {
     func listCustomers(_ request: APIRequest) throws -> APIResponse {
         let organization = try authenticate(request)
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = request.query["partner_id"]
+        query.partnerID = try partnerID(request)
         query.customerID = request.query["customer_id"]
         query.startingAfter = try startingAfter(request, prefix: "cust_", noun: "a customer id")
         query.status = try status(request, as: CustomerStatus.self)?.rawValue

@@ -5,8 +5,10 @@ import LinkCore
 struct APIRequest: Sendable {
     var method: HTTPMethod
     var path: String
-    /// Query parameters, percent-decoded; a repeated name keeps its last value.
+    /// Query parameters, percent-decoded; a repeated name keeps its last value (and is in ``repeatedQueryNames``).
     var query: [String: String]
+    /// The query's names given more than once, which the `/v1` lists refuse.
+    var repeatedQueryNames: Set<String> = []
     /// The headers the server reads (``HTTPHeaderName``) that the request carries.
     var headers: [HTTPHeaderName: String]
     var body: [UInt8]
@@ -24,9 +26,10 @@ extension APIRequest {
             let value = request.header(name)
             if value.count > 0 { headers[name] = String(decoding: value, as: UTF8.self) }
         }
+        let query = QueryString.parse(request.query)
         self.init(
-            method: request.method, path: String(decoding: request.path, as: UTF8.self),
-            query: QueryString.parse(request.query), headers: headers, body: Array(request.body), clientIP: clientIP)
+            method: request.method, path: String(decoding: request.path, as: UTF8.self), query: query.values,
+            repeatedQueryNames: query.repeated, headers: headers, body: Array(request.body), clientIP: clientIP)
     }
 }
 

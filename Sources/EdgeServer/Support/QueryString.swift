@@ -5,15 +5,19 @@ enum QueryString {
     /// The most parameters read from one query string.
     static let maximumParameters = 32
 
-    /// Parses `a=1&b=x%20y` into a dictionary, percent-decoding names and values (`+` is a space).
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> [String: String] {
-        var result: [String: String] = [:]
+    /// Parses `a=1&b=x%20y` into a dictionary, percent-decoding names and values (`+` is a space). A name given more
+    /// than once keeps its last value and is in `repeated`, for a caller that refuses it rather than guess.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> (values: [String: String], repeated: Set<String>) {
+        var values: [String: String] = [:]
+        var repeated: Set<String> = []
         for pair in bytes.split(separator: 0x26).prefix(maximumParameters) {
             let parts = pair.split(separator: 0x3D, maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]) else { continue }
-            result[name] = parts.count > 1 ? decode(parts[1]) ?? "" : ""
+            if values.updateValue(parts.count > 1 ? decode(parts[1]) ?? "" : "", forKey: name) != nil {
+                repeated.insert(name)
+            }
         }
-        return result
+        return (values, repeated)
     }
 
     static func decode(_ bytes: Slice<UnsafeRawBufferPointer>) -> String? {

@@ -35,15 +35,14 @@ extension SQLStore {
         let organization = SQLValue.text(event.organizationID)
         // The customer of a known transaction is the one that made the purchase, whatever ids a later event of it
         // carries (a refund can arrive under another id, before the TRANSFER that links it); a renewal's is the
-        // one that bought its subscription. Else the event's user ids say.
+        // one that bought its subscription. Else the event's user ids say. Whose they are is read either way: the
+        // planner ties them to it (or, when they lead to nobody, to the customer of the purchase).
         var customer = try transactionOwner(db, organizationID: event.organizationID, event.transactionID)
         if customer == nil, event.originalTransactionID != event.transactionID {
             customer = try transactionOwner(db, organizationID: event.organizationID, event.originalTransactionID)
         }
-        let foundByUserIDs = customer == nil
-        if foundByUserIDs {
-            customer = try owner(db, organizationID: event.organizationID, ofAny: event.lookupIDs)
-        }
+        let userIDsCustomer = try owner(db, organizationID: event.organizationID, ofAny: event.lookupIDs)
+        customer = customer ?? userIDsCustomer
         // The event's transaction, and the customer's other paid purchases counted, not read: a customer with
         // years of renewals costs one indexed count, not a row each.
         var transactions: [CommissionLedger.Transaction] = []
@@ -62,7 +61,7 @@ extension SQLStore {
         let decided = plan(
             CommissionLedger(
                 customer: customer, transactions: transactions, otherPaid: otherPaid,
-                foundByUserIDs: foundByUserIDs && customer != nil))
+                userIDsCustomerID: userIDsCustomer?.id))
         try Self.apply(decided, event: event, customer: customer, db: db)
         try db.query(
             """
@@ -209,6 +208,7 @@ extension SQLStore {
         }
         // An id keeps the customer of the newest event that tied it: an older TRANSFER delivered late does not
         // move back an id a newer one moved (ids tied before event times were kept may be moved by any event).
+        guard let tiedTo = plan.aliasesCustomerID else { return }
         for alias in plan.aliases {
             try db.query(
                 """
@@ -216,7 +216,7 @@ extension SQLStore {
                 ON CONFLICT (organization_id, app_user_id) DO UPDATE SET customer = excluded.customer,
                     changed_at = excluded.changed_at
                 WHERE customer_aliases.changed_at IS NULL OR customer_aliases.changed_at <= excluded.changed_at
-                """, [organization, .text(alias), .text(customer.id), .integer(plan.aliasesChangedAt)])
+                """, [organization, .text(alias), .text(tiedTo), .integer(plan.aliasesChangedAt)])
         }
     }
 

@@ -91,8 +91,8 @@ extension SQLStore {
             bindings.append(.text(status))
         }
         if let customerID = query.customerID {
-            sql += " AND c.customer_id = ?"
-            bindings.append(.text(customerID))
+            sql += " AND (c.customer_id = ? OR c.id = ?)"
+            bindings += [.text(customerID), .text(customerID)]
         }
         return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
     }

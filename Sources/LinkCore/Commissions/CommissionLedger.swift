@@ -11,19 +11,22 @@ public struct CommissionLedger: Sendable, Equatable {
     /// The customer's other paid purchases, counted rather than listed: a store need not read a long history
     /// for each event. The planner counts these with the paid purchases in ``transactions``.
     public var otherPaid: PaidSummary
-    /// Whether ``customer`` was found by the event's user ids, rather than as the customer of its transaction or
-    /// subscription: then the event's ids are that customer's (RevenueCat says they are one user).
-    public var foundByUserIDs: Bool
+    /// The customer (`cust_…`) the event's user ids lead to, as a claim finds an id's owner (of the customers
+    /// claimed with one of them or tied to one, the one claimed first); `nil` when they lead to none. It is
+    /// ``customer`` when the event was found by its user ids, and may be another one when it was found as the
+    /// customer of its transaction or subscription: RevenueCat says the ids are one user, and that user is this
+    /// customer, whoever's subscription the event is about.
+    public var userIDsCustomerID: String?
 
     /// A value with every field given.
     public init(
         customer: Customer?, transactions: [Transaction] = [], otherPaid: PaidSummary = PaidSummary(),
-        foundByUserIDs: Bool = false
+        userIDsCustomerID: String? = nil
     ) {
         self.customer = customer
         self.transactions = transactions
         self.otherPaid = otherPaid
-        self.foundByUserIDs = foundByUserIDs
+        self.userIDsCustomerID = userIDsCustomerID
     }
 
     /// How many paid purchases, and how many of them refunded.

@@ -10,8 +10,8 @@
 ///   commission of its transaction; `REFUND_REVERSED` puts it back. Both are kept on the transaction when its
 ///   purchase has not arrived, and the later of two refund events (by event time) wins.
 /// - A family-shared purchase (`is_family_share`) and its refund change nothing (`family_share`).
-/// - `TRANSFER` makes the customer of the old ids answer for the new ones; any other event found by its user ids
-///   makes all of them the customer's.
+/// - `TRANSFER` makes the customer of the old ids answer for the new ones. Any other event of a claimed customer
+///   ties its user ids together (``tiedCustomer(_:ledger:)``).
 /// - Sandbox events, unknown types and the rest change nothing.
 ///
 /// An event that arrived before the claim of its user (`unattributed`) is planned again when the claim lands
@@ -29,13 +29,25 @@ public enum CommissionPlanner {
         guard event.isProduction else { return WebhookPlan(outcome: .sandbox) }
         let time = event.timestamp ?? now
         var plan = decide(event, ledger: ledger, rule: rule, time: time, makeID: makeID)
-        // RevenueCat says the event's ids are one user: they become the customer's for claims and later events
-        // too, so that a login (an anonymous id aliased into a known one) cannot make a second customer of them.
-        if event.type != "TRANSFER", ledger.customer != nil, ledger.foundByUserIDs {
+        if event.type != "TRANSFER", let customer = tiedCustomer(event, ledger: ledger) {
             plan.aliases = event.customerLookupIDs
+            plan.aliasesCustomerID = customer
             plan.aliasesChangedAt = time
         }
         return plan
+    }
+
+    /// The customer an event's user ids become, for claims and later events, or `nil` when they stay as they are.
+    ///
+    /// RevenueCat says the ids of one event are one user, so that a login (an anonymous id aliased into a known
+    /// one) cannot make a second customer of them, whichever way the event was found: a renewal, found by the
+    /// subscription it renews, names the `$RCAnonymousID` of the device it was made on too. They become the
+    /// customer they lead to (the one claimed first), and when they lead to none, the customer of the event's
+    /// purchase, unless the event is family-shared: its ids are then the family member's, another person than the
+    /// buyer whose purchase it is. A `TRANSFER` ties its own way: its new ids, to the customer of its old ones.
+    static func tiedCustomer(_ event: RevenueCatEvent, ledger: CommissionLedger) -> String? {
+        guard let customer = ledger.customer else { return nil }
+        return ledger.userIDsCustomerID ?? (event.isFamilyShare ? nil : customer.id)
     }
 
     private static func decide(
@@ -56,12 +68,15 @@ public enum CommissionPlanner {
         case "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "RENEWAL":
             return purchase(event, ledger: ledger, rule: rule, time: time, makeID: makeID)
         case "TRANSFER":
-            guard ledger.customer != nil else { return WebhookPlan(outcome: .unattributed) }
+            guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
             var plan = WebhookPlan(outcome: .transferred)
             plan.aliases = event.transferredTo.filter { id in
                 !event.transferredFrom.contains { $0.utf8.elementsEqual(id.utf8) }
             }
-            if !plan.aliases.isEmpty { plan.aliasesChangedAt = time }
+            if !plan.aliases.isEmpty {
+                plan.aliasesCustomerID = customer.id
+                plan.aliasesChangedAt = time
+            }
             return plan
         case "CANCELLATION", "EXPIRATION":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }

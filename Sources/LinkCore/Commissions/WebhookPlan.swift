@@ -16,10 +16,12 @@ public struct WebhookPlan: Sendable, Equatable {
     public var lifecycle: StatusChange?
     /// The customer's first paid purchase time, when this event sets or moves it earlier.
     public var firstPaidAt: Int64?
-    /// User ids that now lead to the customer: a `TRANSFER`'s new ids, or the ids an event attributed by its
-    /// user ids ties together (`app_user_id`, `original_app_user_id`, `aliases`), which become the customer's for
-    /// claims too.
+    /// User ids that now lead to ``aliasesCustomerID``, for claims and later events: a `TRANSFER`'s new ids, or
+    /// the ids any other event names together (`app_user_id`, `original_app_user_id`, `aliases`).
     public var aliases: [String] = []
+    /// The customer (`cust_…`) ``aliases`` are tied to: the event's customer for a `TRANSFER`; for another event
+    /// the customer its ids lead to, else the customer of its purchase. Set whenever ``aliases`` is not empty.
+    public var aliasesCustomerID: String?
     /// The event time that tied ``aliases`` to the customer: an id keeps the customer of the newest event that
     /// tied it, whatever order the events arrive in.
     public var aliasesChangedAt: Int64 = 0

@@ -111,6 +111,11 @@ import Testing
         #expect(Self.users(try client.customers("partner_id=part_zed")) == [])
         #expect(Self.users(try client.customers("customer_id=u3")) == ["u3"])
         #expect(Self.users(try client.customers("customer_id=U3")) == [])
+        // The customer's own id too, as the commissions' filter takes it (it found nothing).
+        let id = try #require(try client.customers("customer_id=u3").first?["id"] as? String)
+        #expect(id.hasPrefix("cust_"))
+        #expect(Self.users(try client.customers("customer_id=\(id)")) == ["u3"])
+        #expect(Self.users(try client.customers("customer_id=\(id)&partner_id=part_sam")) == [])
         #expect(Self.users(try client.customers("status=lead")).count == 5)
         #expect(Self.users(try client.customers("status=paying")) == [])
         #expect(Self.users(try client.customers("status=lead&partner_id=part_sam&limit=1")) == ["u5"])

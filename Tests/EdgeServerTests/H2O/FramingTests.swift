@@ -255,4 +255,27 @@ import Testing
         #expect(Set(clicks.map(\.id)) == Set(answered + [sentinel]) && clicks.count == 5, "\(clicks.map(\.userAgent))")
         #expect(try server.client().customers().isEmpty)
     }
+
+    /// The refusal's message named the Host rule alone ("HTTP/1.1 needs exactly one Host line"), so a client with
+    /// a bad chunk or two Content-Lengths, and one Host line, was pointed at the wrong cause. h2o does not hand the
+    /// cause to its error page, so one message names them all.
+    @Test func theRefusalNamesEachCauseNotOnlyTheHostRule() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let body = Self.claim("causes")
+        let post = "POST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        for (label, request) in [
+            ("two Content-Lengths", post + "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
+            ("a bad chunk", post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n"),
+            ("a folded line", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: one\r\n two\r\n\r\n"),
+            ("no Host", "GET /healthz HTTP/1.1\r\n\r\n"),
+        ] {
+            let exchange = try RawExchange.run([Array(request.utf8)], port: server.port)
+            try Self.expectRefused(exchange, label)
+            let message = try exchange.only.message
+            for cause in ["Content-Length", "Transfer-Encoding", "folded", "chunk", "Host"] {
+                #expect(message.contains(cause), "\(label): \(message)")
+            }
+        }
+    }
 }

@@ -37,4 +37,41 @@ import Testing
             clicks.message
                 == "unknown query parameter Limit: this endpoint takes limit, partner_id, since, starting_after")
     }
+
+    /// A parameter given twice was read as its last value: `?partner_id=part_a&partner_id=part_b` listed part_b's rows
+    /// alone, with `200`, to a client that asked for both. An empty one (`?partner_id=`, as a script writes
+    /// `partner_id=${P}` with `P` unset) listed nothing with `200` on the lists, where the stats refuse it. Each
+    /// documented parameter, repeated (with the same value or another) or empty, is now `400 invalid_request` naming
+    /// it, on every list and on the stats.
+    @Test func aParameterGivenTwiceOrEmptyIs400NamingIt() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let key = [("Authorization", "Bearer sk_acme_secret")]
+        for list in Self.lists {
+            for pair in list.query.split(separator: "&") {
+                let name = pair.prefix { $0 != "=" }
+                for again in [String(pair), "\(name)=other"] {
+                    let response = try client.request("GET", "\(list.path)?\(list.query)&\(again)", headers: key)
+                    #expect(response.isError(400, "invalid_request"), "\(list.path) \(again): \(response.text)")
+                    #expect(
+                        response.message.hasPrefix("query parameter \(name) is given more than once"),
+                        "\(list.path): \(response.message)")
+                }
+                for empty in ["\(name)=", "\(name)"] {
+                    let response = try client.request("GET", "\(list.path)?\(empty)", headers: key)
+                    #expect(response.isError(400, "invalid_request"), "\(list.path) \(empty): \(response.text)")
+                    #expect(response.message.hasPrefix("\(name) is empty"), "\(list.path): \(response.message)")
+                }
+            }
+        }
+        // No partner id is longer than 64 bytes: one that is cannot be a filter that lists nothing by mistake.
+        for path in ["/v1/clicks", "/v1/customers", "/v1/commissions", "/v1/stats/clicks"] {
+            let long = try client.request(
+                "GET", "\(path)?partner_id=part_" + String(repeating: "p", count: 60), headers: key)
+            #expect(long.isError(400, "invalid_request") && long.message.hasPrefix("partner_id "), "\(path)")
+        }
+        // The cache-buster may repeat, or be empty: it is no filter.
+        #expect(try client.request("GET", "/v1/clicks?_=1&_=2&_=", headers: key).status == 200)
+    }
 }

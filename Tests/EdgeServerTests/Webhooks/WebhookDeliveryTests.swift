@@ -20,7 +20,6 @@ import Testing
         #expect(try client.webhook(body, authorization: "bearer rc_hook_0123456789").isError(401, "unauthorized"))
         #expect(try client.webhook(body, authorization: "sk_acme_secret").isError(401, "unauthorized"))
         #expect(try client.webhook(body, key: "pk_nobody").isError(404, "unknown_public_key"))
-        #expect(try client.webhook(body, key: "pk_acme/extra").isError(404, "unknown_public_key"))
         // org_other never set an authorization: nothing it is sent is accepted, and the answer says why.
         let other = try client.webhook(body, key: "pk_other", authorization: "Bearer rc_hook_0123456789")
         #expect(other.isError(401, "unauthorized") && other.message.contains("revenuecat"))
@@ -30,6 +29,28 @@ import Testing
         #expect(try client.request("GET", "/webhooks/revenuecat/pk_acme").isError(405, "method_not_allowed"))
         #expect(try client.commissions().isEmpty, "nothing refused was applied")
         #expect(try client.deliver(body) == "commission_created")
+    }
+
+    /// A URL pasted into RevenueCat with a trailing slash was answered "No organization has the public key", which
+    /// sent its user looking for a wrong key: one trailing slash is now the same URL, and a path with more after
+    /// the key is `404 not_found` naming the form the webhook's URL takes.
+    @Test func aTrailingSlashIsTheSameURLAndMoreAfterTheKeyIsNoSuchPath() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("slash1")
+        let client = server.client()
+        let body = RevenueCatPayload.purchase(user: "slash1", price: "9.99", transaction: "slash-1")
+        #expect(try client.deliver(body, key: "pk_acme/") == "commission_created")
+        #expect(try client.webhook(body, key: "pk_acme/", authorization: nil).isError(401, "unauthorized"))
+        #expect(try client.webhook(body, key: "pk_nobody/").isError(404, "unknown_public_key"))
+        for key in ["pk_acme/extra", "pk_acme//", "pk_acme/extra/", "/pk_acme", "pk_acme/x/y"] {
+            let response = try client.webhook(body, key: key)
+            #expect(response.isError(404, "not_found"), "\(key): \(response.status) \(response.text)")
+            #expect(
+                response.message == "No such path: the webhook's URL is /webhooks/revenuecat/<public_key>",
+                "\(key): \(response.message)")
+        }
+        #expect(try client.commissions().count == 1, "one purchase, delivered once")
     }
 
     @Test func aBodyThatIsNotAnEventIs400AndChangesNothing() throws {

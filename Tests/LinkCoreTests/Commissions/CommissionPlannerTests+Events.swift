@@ -19,21 +19,23 @@ extension CommissionPlannerTests {
     @Test func aTransferMakesTheCustomerAnswerForTheNewIDs() {
         let ledger = Self.ledger(
             .paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime, [Self.paid("tx_1")])
-        let plan = Self.plan(Self.transfer(from: ["anon_1", "user_1"], to: ["anon_2", "user_2"]), ledger)
+        let plan = Self.plan(Self.transfer(from: ["anon_1", "user_1"], to: ["anon_2", "user_2"]), ledger, ties: true)
         var expected = WebhookPlan(outcome: .transferred)
         expected.aliases = ["anon_2", "user_2"]
+        expected.aliasesCustomerID = Self.customerID
         expected.aliasesChangedAt = Self.eventTime
         #expect(plan == expected)
     }
 
     @Test func aTransferDoesNotAliasTheIDsItMovesFrom() {
-        let plan = Self.plan(Self.transfer(from: ["anon_1", "user_1"], to: ["user_1", "user_2"]), Self.ledger())
+        let plan = Self.plan(
+            Self.transfer(from: ["anon_1", "user_1"], to: ["user_1", "user_2"]), Self.ledger(), ties: true)
         #expect(plan.outcome == .transferred)
         #expect(plan.aliases == ["user_2"])
     }
 
     @Test func aTransferToNoIDs() {
-        let plan = Self.plan(Self.transfer(from: ["user_1"], to: []), Self.ledger())
+        let plan = Self.plan(Self.transfer(from: ["user_1"], to: []), Self.ledger(), ties: true)
         #expect(plan == WebhookPlan(outcome: .transferred))
     }
 
@@ -56,7 +58,8 @@ extension CommissionPlannerTests {
 
     @Test func theTransferFixture() throws {
         let event = try RevenueCatEvent(body: RevenueCatEventTests.fixture("transfer"))
-        let plan = Self.plan(event, Self.ledger(.paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime))
+        let plan = Self.plan(
+            event, Self.ledger(.paying, changedAt: Self.eventTime, firstPaidAt: Self.purchaseTime), ties: true)
         #expect(plan.outcome == .transferred)
         #expect(plan.aliases == ["$RCAnonymousID:e1f2a3b4c5d64e7f8a9b0c1d2e3f4a5b", "user_9021"])
     }

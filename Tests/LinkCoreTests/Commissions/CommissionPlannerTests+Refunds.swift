@@ -78,6 +78,7 @@ extension CommissionPlannerTests {
         expected.transactions = [Self.paid("tx_1", commission: .pending, refundChangedAt: Self.reversalTime)]
         expected.commissionStatuses = [.init(id: "com_tx_1", status: .pending)]
         expected.customerStatus = .init(.paying, at: Self.reversalTime)
+        expected.tie(["user_1"], at: Self.reversalTime)
         #expect(plan == expected)
         #expect(replay.ledger.commissionStatus("tx_1") == .pending)
         #expect(replay.ledger.transaction("tx_1")?.refunded == false)
@@ -173,6 +174,7 @@ extension CommissionPlannerTests {
         expected.customerStatus = .init(.refunded, at: Self.eventTime)
         expected.lifecycle = .init(.paying, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
+        expected.tie(["user_1"], at: Self.eventTime)
         #expect(plan == expected)
         #expect(replay.ledger.customer?.lifecycle == .paying)
         #expect(replay.ledger.commissionStatus("tx_1") == .reversed)

@@ -77,22 +77,61 @@ extension CommissionPlannerTests {
 
     /// An event found by its user ids says they are one user: all of them become the customer's, as of its time.
     @Test func anEventFoundByItsUserIDsTiesThemToTheCustomer() {
-        var event = Self.event("INITIAL_PURCHASE", price: "0", period: "TRIAL")
-        event.originalAppUserID = "$RCAnonymousID:a1"
-        event.aliases = ["$RCAnonymousID:a1", "user_1", "other"]
+        let event = Self.loginEvent()
         var ledger = Self.ledger()
-        ledger.foundByUserIDs = true
-        let plan = Self.plan(event, ledger)
+        ledger.userIDsCustomerID = Self.customerID
+        let plan = Self.plan(event, ledger, ties: true)
         #expect(plan.outcome == .trialStarted)
         #expect(plan.aliases == ["user_1", "$RCAnonymousID:a1", "other"])
+        #expect(plan.aliasesCustomerID == Self.customerID)
         #expect(plan.aliasesChangedAt == Self.eventTime)
-        // Found as the customer of its transaction (a refund under another id): its ids are not tied.
-        ledger.foundByUserIDs = false
-        #expect(Self.plan(event, ledger).aliases.isEmpty)
         // Any type, even one that changes nothing else; never a sandbox event or one without a customer.
-        ledger.foundByUserIDs = true
-        #expect(Self.plan(Self.event("SUBSCRIBER_ALIAS"), ledger).aliases == ["user_1"])
-        #expect(Self.plan(Self.event("RENEWAL", environment: "SANDBOX"), ledger).aliases.isEmpty)
-        #expect(Self.plan(event, CommissionLedger(customer: nil, foundByUserIDs: true)).aliases.isEmpty)
+        #expect(Self.plan(Self.event("SUBSCRIBER_ALIAS"), ledger, ties: true).aliases == ["user_1"])
+        #expect(Self.plan(Self.event("RENEWAL", environment: "SANDBOX"), ledger, ties: true).aliases.isEmpty)
+        #expect(Self.plan(event, CommissionLedger(customer: nil), ties: true).aliases.isEmpty)
+    }
+
+    /// An event found as the customer of its transaction or subscription (a renewal) ties its ids too: to the
+    /// customer they lead to, else to the customer of the purchase, so that the `$RCAnonymousID` of a login on a new
+    /// device, first named by a renewal, cannot be claimed as a second customer.
+    @Test func anEventFoundByItsTransactionTiesItsIDsToTheCustomerTheyLeadToElseTheBuyer() {
+        let event = Self.loginEvent()
+        // The ids lead to nobody: they become the buyer's.
+        let plan = Self.plan(event, Self.ledger(), ties: true)
+        #expect(plan.aliases == ["user_1", "$RCAnonymousID:a1", "other"])
+        #expect(plan.aliasesCustomerID == Self.customerID)
+        #expect(plan.aliasesChangedAt == Self.eventTime)
+        // They lead to another customer (claimed first, or whom they were tied to): they stay that customer's,
+        // however the purchase is paid.
+        var ledger = Self.ledger()
+        ledger.userIDsCustomerID = "cust_other"
+        let other = Self.plan(event, ledger, ties: true)
+        #expect(other.aliases == ["user_1", "$RCAnonymousID:a1", "other"])
+        #expect(other.aliasesCustomerID == "cust_other")
+    }
+
+    /// A family-shared event's ids are the family member's, another person than the buyer: they are never tied to
+    /// the buyer's customer, only to the member's own when they lead to one.
+    @Test func aFamilySharedEventNeverTiesTheMemberToTheBuyer() {
+        for type in ["RENEWAL", "CANCELLATION", "EXPIRATION"] {
+            var event = Self.loginEvent(type)
+            event.isFamilyShare = true
+            #expect(Self.plan(event, Self.ledger(.paying), ties: true).aliases.isEmpty, "\(type)")
+            var ledger = Self.ledger(.paying)
+            ledger.userIDsCustomerID = "cust_member"
+            let plan = Self.plan(event, ledger, ties: true)
+            #expect(plan.aliasesCustomerID == "cust_member", "\(type)")
+            #expect(plan.aliases == ["user_1", "$RCAnonymousID:a1", "other"], "\(type)")
+        }
+    }
+
+    /// An event after a login: `user_1`, with its anonymous id and another as aliases.
+    static func loginEvent(_ type: String = "INITIAL_PURCHASE") -> RevenueCatEvent {
+        var event =
+            type == "INITIAL_PURCHASE"
+            ? Self.event(type, price: "0", period: "TRIAL") : Self.event(type, price: "9.99")
+        event.originalAppUserID = "$RCAnonymousID:a1"
+        event.aliases = ["$RCAnonymousID:a1", "user_1", "other"]
+        return event
     }
 }

@@ -355,6 +355,7 @@ extension CommissionPlannerTests {
             status: .reversed)
         expected.customerStatus = .init(.refunded, at: Self.eventTime)
         expected.firstPaidAt = Self.purchaseTime
+        expected.tie(["user_1"], at: Self.eventTime)
         #expect(plan == expected)
         #expect(replay.ledger.customer?.lifecycle == .canceled)
     }

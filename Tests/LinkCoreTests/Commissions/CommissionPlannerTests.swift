@@ -62,16 +62,23 @@ import Testing
             refundChangedAt: refundChangedAt, commission: commission.map { .init(id: "com_\(id)", status: $0) })
     }
 
-    /// The plan, naming new commissions `com_1`, `com_2`, ….
+    /// The plan, naming new commissions `com_1`, `com_2`, …. Without `ties`, the user ids it ties to a customer are
+    /// left out, so that the tests of the money and status rules compare whole plans; the tests of ties pass `true`.
     static func plan(
         _ event: RevenueCatEvent, _ ledger: CommissionLedger, rule: CommissionRule? = twentyPercent,
-        now: Int64 = now
+        now: Int64 = now, ties: Bool = false
     ) -> WebhookPlan {
         var count = 0
-        return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
+        var plan = CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
             count += 1
             return "com_\(count)"
         }
+        if !ties {
+            plan.aliases = []
+            plan.aliasesCustomerID = nil
+            plan.aliasesChangedAt = 0
+        }
+        return plan
     }
 
     // MARK: - What a purchase pays
@@ -519,5 +526,14 @@ import Testing
     @Test func aSandboxPurchaseOfAnUnclaimedCustomerIsSandbox() {
         let plan = Self.plan(Self.event("INITIAL_PURCHASE", environment: "SANDBOX"), CommissionLedger(customer: nil))
         #expect(plan == WebhookPlan(outcome: .sandbox))
+    }
+}
+
+extension WebhookPlan {
+    /// Expects the plan to tie `ids` to `customer` as of `time`: every event of a claimed customer ties its ids.
+    mutating func tie(_ ids: [String], to customer: String = CommissionPlannerTests.customerID, at time: Int64) {
+        aliases = ids
+        aliasesCustomerID = customer
+        aliasesChangedAt = time
     }
 }
