@@ -17,11 +17,11 @@ enum ListCommands {
 
     static let customersUsage = """
         usage: tolt-edge customers [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status STATUS]
-                                   [--customer-id APP_USER_ID] [--limit N] [--starting-after CUSTOMER_ID]
+                                   [--customer-id ID] [--limit N] [--starting-after CUSTOMER_ID]
 
         Prints an organization's customers (users claimed for a partner) as JSON, newest first, with what
         they paid (revenue_cents) and earned their partner (commission_cents). STATUS is lead, trialing,
-        paying, canceled or refunded.
+        paying, canceled or refunded; ID is the app user id or the cust_… id.
 
         \(DataDirectory.storeHelp)
 
@@ -29,10 +29,10 @@ enum ListCommands {
 
     static let commissionsUsage = """
         usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status pending|reversed]
-                                     [--customer-id APP_USER_ID] [--limit N] [--starting-after COMMISSION_ID]
+                                     [--customer-id ID] [--limit N] [--starting-after COMMISSION_ID]
 
         Prints an organization's commissions (one per paid purchase of a claimed customer, from RevenueCat's
-        webhook) as JSON, newest first. Amounts are in US cents.
+        webhook) as JSON, newest first. Amounts are in US cents. ID is the customer's app user id or cust_… id.
 
         \(DataDirectory.storeHelp)
 
