@@ -92,6 +92,41 @@ public struct BrandColor: Sendable, Equatable {
     /// The text colour for this background: ``darkText`` or ``lightText``.
     public var textColor: String { prefersDarkText ? Self.darkText : Self.lightText }
 
+    /// The fallback page's background in the light colour scheme, under ``darkText`` (`fallback.html` sets both, so
+    /// that every browser draws the page the colour its controls' edges are chosen against).
+    public static let lightPage = BrandColor(red: 0xFF, green: 0xFF, blue: 0xFF)
+    /// The fallback page's background in the dark colour scheme (Chromium's dark canvas), under ``lightText``.
+    public static let darkPage = BrandColor(red: 0x12, green: 0x12, blue: 0x12)
+    /// The contrast a control's shape and focus ring need against the page: WCAG 2.2's non-text contrast (1.4.11).
+    public static let minimumEdgeContrast = 3.0
+
+    /// The colour of a control's edge and focus ring drawn in this colour on the light page (``lightPage``): this
+    /// colour when it stands out from the page at ``minimumEdgeContrast``, else the page's text colour. A white (or
+    /// very light) brand colour's button thus keeps a visible border and ring on white.
+    public var lightPageEdgeColor: String { edgeColor(on: Self.lightPage, pageText: Self.darkText) }
+
+    /// The same on the dark page (``darkPage``): a black (or very dark) brand colour's button gets a light edge.
+    public var darkPageEdgeColor: String { edgeColor(on: Self.darkPage, pageText: Self.lightText) }
+
+    private func edgeColor(on page: BrandColor, pageText: String) -> String {
+        contrastRatio(with: page) >= Self.minimumEdgeContrast ? text : pageText
+    }
+
+    /// WCAG 2's contrast ratio between this colour and `other`, 1 (the same) to 21 (black and white).
+    public func contrastRatio(with other: BrandColor) -> Double {
+        let (lighter, darker) = (
+            max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance)
+        )
+        return (lighter + 0.05) / (darker + 0.05)
+    }
+
+    /// The colour of these channels.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
     /// WCAG 2's relative luminance, 0 (black) to 1 (white).
     public var relativeLuminance: Double { Self.relativeLuminance(red, green, blue) }
 

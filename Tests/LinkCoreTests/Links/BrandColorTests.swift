@@ -30,6 +30,28 @@ import Testing
         }
     }
 
+    /// The button's edge and focus ring: the brand colour where it stands out from the page at 3:1, else the page's
+    /// text colour, so a white button keeps a dark edge on the light page and a black one a light edge on the dark.
+    @Test func theEdgeStandsOutFromThePageInEachScheme() {
+        let cases: [(String, light: String, dark: String)] = [
+            ("#ffffff", BrandColor.darkText, "#ffffff"), ("#000000", "#000000", BrandColor.lightText),
+            ("#777777", "#777777", "#777777"), ("#3b5bdb", "#3b5bdb", "#3b5bdb"),
+            ("#ffd400", BrandColor.darkText, "#ffd400"),
+            ("#f0f0f0", BrandColor.darkText, "#f0f0f0"), ("#1a1a1a", "#1a1a1a", BrandColor.lightText),
+            ("#959595", BrandColor.darkText, "#959595"), ("#949494", "#949494", "#949494"),
+        ]
+        for (color, light, dark) in cases {
+            let brand = BrandColor(color)!
+            #expect(brand.lightPageEdgeColor == light, "\(color) on the light page")
+            #expect(brand.darkPageEdgeColor == dark, "\(color) on the dark page")
+            for (edge, page) in [(light, BrandColor.lightPage), (dark, BrandColor.darkPage)] {
+                #expect(BrandColor(edge)!.contrastRatio(with: page) >= 3, "\(color): \(edge) on \(page.text)")
+            }
+        }
+        #expect(abs(BrandColor.lightPage.contrastRatio(with: BrandColor("#000000")!) - 21) < 1e-9)
+        #expect(BrandColor("#3b5bdb")!.contrastRatio(with: BrandColor("#3b5bdb")!) == 1)
+    }
+
     /// A value stored by another tool that breaks the rules is dropped when the link table is built: no page shows
     /// it.
     @Test func programSettingsDropBrandingThatBreaksTheRules() {
