@@ -74,8 +74,10 @@ public struct BrandColor: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The dark text colour pages write on a light brand colour.
-    public static let darkText = "#111111"
+    /// The dark text colour pages write on a light brand colour: black, so that every colour gets a text colour at
+    /// 4.5:1 (WCAG 2's text contrast). With black and white, the worse of the two is best at 4.58:1, on a luminance
+    /// of 0.18 (`#767676`); with `#111111` it was 4.3:1 there, so a mid-grey button (`#777777`) had neither.
+    public static let darkText = "#000000"
     /// The text colour pages write on a dark brand colour.
     public static let lightText = "#ffffff"
 
@@ -83,9 +85,8 @@ public struct BrandColor: Sendable, Equatable {
     /// contrast ratio wins. A light brand colour (yellow, mint, white) thus never carries unreadable white text.
     public var prefersDarkText: Bool {
         let luminance = relativeLuminance
-        let dark = Self.relativeLuminance(0x11, 0x11, 0x11)
         let againstWhite = 1.05 / (luminance + 0.05)
-        let againstDark = (luminance + 0.05) / (dark + 0.05)
+        let againstDark = (luminance + 0.05) / 0.05
         return againstDark > againstWhite
     }
 

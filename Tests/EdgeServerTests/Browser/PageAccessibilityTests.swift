@@ -65,7 +65,7 @@ import Testing
     /// background or border) and its focus ring stand out at 3:1 from the page in both schemes, as the audit measures
     /// them (`control-boundary`, `focus-contrast`). White is the light page's own colour, and black and `#1a1a1a` all
     /// but the dark page's; mid-grey stands out from both.
-    @Test(arguments: ["#FFD400", "#FFFFFF", "#F0F0F0", "#1A1A1A", "#000000"])
+    @Test(arguments: ["#FFD400", "#FFFFFF", "#F0F0F0", "#777777", "#1A1A1A", "#000000"])
     func aBrandedFallbackPageHasNoViolations(_ color: String) throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -50,7 +50,7 @@ import Testing
         // and a dark edge and focus ring on the light page, where yellow alone would not stand out.
         #expect(
             page.contains(
-                "<style>:root{--accent:#ffd400;--on-accent:#111111;--edge-light:#111111;--edge-dark:#ffd400}</style>"))
+                "<style>:root{--accent:#ffd400;--on-accent:#000000;--edge-light:#000000;--edge-dark:#ffd400}</style>"))
 
         // A program without branding: no icon, no colour, the program's name.
         let bare = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", Agents.desktop)])

@@ -22,12 +22,30 @@ import Testing
     }
 
     @Test func lightColoursGetDarkTextAndDarkColoursWhite() {
-        for light in ["#ffffff", "#ffd400", "#a7f3d0", "#00ff00", "#ff9900", "#cccccc"] {
+        for light in ["#ffffff", "#ffd400", "#a7f3d0", "#00ff00", "#ff9900", "#cccccc", "#777777"] {
             #expect(BrandColor(light)!.textColor == BrandColor.darkText, "\(light)")
         }
-        for dark in ["#000000", "#3b5bdb", "#7c3aed", "#b91c1c", "#0f766e", "#777777"] {
+        for dark in ["#000000", "#3b5bdb", "#7c3aed", "#b91c1c", "#0f766e", "#757575"] {
             #expect(BrandColor(dark)!.textColor == BrandColor.lightText, "\(dark)")
         }
+    }
+
+    /// Black or white text reaches 4.5:1 (WCAG 2's text contrast) on every grey and on the colours between, the
+    /// mid-grey `#777777` among them (with `#111111` for dark text, neither reached it there).
+    @Test func everyColourGetsTextAt4Point5To1() {
+        var colours = (0...255).map { BrandColor(red: UInt8($0), green: UInt8($0), blue: UInt8($0)) }
+        for red in stride(from: 0, through: 255, by: 15) {
+            for green in stride(from: 0, through: 255, by: 15) {
+                for blue in stride(from: 0, through: 255, by: 15) {
+                    colours.append(BrandColor(red: UInt8(red), green: UInt8(green), blue: UInt8(blue)))
+                }
+            }
+        }
+        for colour in colours {
+            let text = BrandColor(colour.textColor)!
+            #expect(colour.contrastRatio(with: text) >= 4.5, "\(text.text) on \(colour.text)")
+        }
+        #expect(BrandColor("#777777")!.textColor == BrandColor.darkText)
     }
 
     /// The button's edge and focus ring: the brand colour where it stands out from the page at 3:1, else the page's
