@@ -93,10 +93,11 @@ public struct BrandColor: Sendable, Equatable {
     /// The text colour for this background: ``darkText`` or ``lightText``.
     public var textColor: String { prefersDarkText ? Self.darkText : Self.lightText }
 
-    /// The fallback page's background in the light colour scheme, under ``darkText`` (`fallback.html` sets both, so
-    /// that every browser draws the page the colour its controls' edges are chosen against).
+    /// The fallback page's background in the light colour scheme: every browser's light canvas, under black text.
     public static let lightPage = BrandColor(red: 0xFF, green: 0xFF, blue: 0xFF)
-    /// The fallback page's background in the dark colour scheme (Chromium's dark canvas), under ``lightText``.
+    /// The fallback page's background in the dark colour scheme: Chromium's dark canvas, which `fallback.html` sets
+    /// for every browser (Firefox's and Safari's are other greys), so that the page is the colour its controls'
+    /// edges were chosen against.
     public static let darkPage = BrandColor(red: 0x12, green: 0x12, blue: 0x12)
     /// The contrast a control's shape and focus ring need against the page: WCAG 2.2's non-text contrast (1.4.11).
     public static let minimumEdgeContrast = 3.0

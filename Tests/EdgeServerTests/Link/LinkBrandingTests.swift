@@ -50,7 +50,8 @@ import Testing
         // and a dark edge and focus ring on the light page, where yellow alone would not stand out.
         #expect(
             page.contains(
-                "<style>:root{--accent:#ffd400;--on-accent:#000000;--edge-light:#000000;--edge-dark:#ffd400}</style>"))
+                "<style>:root{--accent:#ffd400;--on-accent:#000000;--edge:#000000}"
+                    + "@media (prefers-color-scheme:dark){:root{--edge:#ffd400}}</style>"))
 
         // A program without branding: no icon, no colour, the program's name.
         let bare = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", Agents.desktop)])
@@ -67,7 +68,8 @@ import Testing
         let page = try Self.page(server, "/a/pk_acme/LEE", agent: Agents.desktop, expecting: "#0f766e").text
         #expect(
             page.contains(
-                "<style>:root{--accent:#0f766e;--on-accent:#ffffff;--edge-light:#0f766e;--edge-dark:#0f766e}</style>"))
+                "<style>:root{--accent:#0f766e;--on-accent:#ffffff;--edge:#0f766e}"
+                    + "@media (prefers-color-scheme:dark){:root{--edge:#0f766e}}</style>"))
     }
 
     @Test func thePreviewCarriesTheCardWithItsImage() throws {
