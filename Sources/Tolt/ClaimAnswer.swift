@@ -63,15 +63,52 @@ enum ClaimAnswer {
         return .failure(.unexpectedResponse("HTTP \(status): \(excerpt(body))", httpStatus: status))
     }
 
-    /// A `Retry-After` value in seconds from now: delta-seconds (`30`) or an HTTP date; `nil` when unreadable.
+    /// The longest wait a `Retry-After` is read as, a day: the header comes from whatever answers for the edge (a CDN,
+    /// a proxy, a captive portal), which may send any number, and no app should be told to wait longer.
+    static let longestRetryAfter = 86_400
+
+    /// A `Retry-After` value in seconds from now, at most ``longestRetryAfter``, as RFC 9110 (§10.2.3) writes it:
+    /// delay-seconds, ASCII digits only (`30`), or an HTTP date in any of its three forms (§5.6.7). `nil` for
+    /// anything else: a sign, a fraction, an exponent (`1e300`), `NaN`, other scripts' digits.
     static func seconds(retryAfter value: String, now: Date) -> TimeInterval? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = TimeInterval(text) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
+        // The field's optional whitespace, spaces and tabs (§5.5).
+        let text = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        if let seconds = delaySeconds(text) { return TimeInterval(seconds) }
+        guard let date = httpDate(text) else { return nil }
+        let wait = date.timeIntervalSince(now)
+        guard wait.isFinite else { return nil }
+        return min(max(0, wait), TimeInterval(longestRetryAfter))
+    }
+
+    /// `1*DIGIT` read as seconds, saturating at ``longestRetryAfter`` (`99999999999999999999` is a day).
+    private static func delaySeconds(_ text: String) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var seconds = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            seconds = min(seconds * 10 + Int(byte - UInt8(ascii: "0")), longestRetryAfter)
+        }
+        return seconds
+    }
+
+    /// The forms of an HTTP date a recipient must read (RFC 9110 §5.6.7): IMF-fixdate
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime's
+    /// (`Sun Nov  6 08:49:37 1994`, whose day may be padded with a space).
+    private static let httpDateFormats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
+
+    private static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text).map { max(0, $0.timeIntervalSince(now)) }
+        // asctime pads a one-digit day with a space: `Nov  6`.
+        let single = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for format in httpDateFormats {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: single) { return date }
+        }
+        return nil
     }
 
     /// The start of a body, for a message about an answer that was not understood.

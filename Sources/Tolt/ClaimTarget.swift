@@ -21,36 +21,45 @@ enum ClaimTarget: Sendable, Equatable {
         self.init(query: Substring(query))
     }
 
+    /// The most times ``init(installReferrer:)`` percent-decodes a referrer looking for `tolt_click` or `tolt_code`.
+    static let maximumReferrerDecodings = 3
+
     /// The click or code in a Google Play install referrer.
     ///
     /// The edge's Play redirect carries `referrer=tolt_code%3DSAM20%26tolt_click%3Dclk_…`; Play's Install
-    /// Referrer API hands the app that value decoded once (`tolt_code=SAM20&tolt_click=clk_…`), and some
-    /// libraries pass it on still encoded. Both are read: when the text as it is has neither parameter, it is
-    /// decoded once and read again. `nil` for a referrer without either (an organic install's
-    /// `utm_source=google-play&utm_medium=organic`).
+    /// Referrer API hands the app that value decoded once (`tolt_code=SAM20&tolt_click=clk_…`), some libraries pass
+    /// it on still encoded, and an ad network or link wrapper that encoded the whole Play URL again leaves it encoded
+    /// twice. All are read: while the text names neither parameter, it is decoded again, at most
+    /// ``maximumReferrerDecodings`` times. `nil` for a referrer without either (an organic install's
+    /// `utm_source=google-play&utm_medium=organic`), or with only empty or broken ones.
     init?(installReferrer: String) {
         var text = Substring(installReferrer.trimmingCharacters(in: .whitespacesAndNewlines))
         if text.hasPrefix("?") { text = text.dropFirst() }
-        if let target = ClaimTarget(query: text) {
-            self = target
-        } else if let decoded = String(text).removingPercentEncoding, decoded != String(text),
-            let target = ClaimTarget(query: Substring(decoded))
-        {
-            self = target
-        } else {
-            return nil
+        var decodings = 0
+        while !Self.namesClickOrCode(text) {
+            guard decodings < Self.maximumReferrerDecodings, let decoded = text.removingPercentEncoding,
+                decoded != text
+            else { return nil }
+            text = Substring(decoded)
+            decodings += 1
         }
+        self.init(query: text)
     }
 
     /// The first non-empty `tolt_click`, else the first non-empty `tolt_code`, of a percent-encoded query
     /// (`a=1&b=2`). Names and values are percent-decoded; a `+` stays a `+` (codes may hold one, and the edge
-    /// encodes it as `%2B`). A pair whose escapes are broken is skipped.
+    /// encodes it as `%2B`).
+    ///
+    /// A pair whose escapes are broken is skipped, and a later one read: one that does not decode (`%ZZ`, or
+    /// `%E2%28`, which is not UTF-8), and one whose value still holds a `%` once decoded. No code or click id holds a
+    /// `%` (the edge refuses one in a code; a click id is base64url), and `URL` re-encodes a broken escape it is
+    /// given (`?tolt_code=%ZZ` reads back as `%25ZZ`), so that is how a broken escape in a deep link arrives here.
     init?(query: Substring) {
         var code: String?
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, let name = String(parts[0]).removingPercentEncoding,
-                let value = String(parts[1]).removingPercentEncoding, !value.isEmpty
+                let value = String(parts[1]).removingPercentEncoding, !value.isEmpty, !value.contains("%")
             else { continue }
             if name == Self.clickParameter {
                 self = .click(value)
@@ -60,5 +69,13 @@ enum ClaimTarget: Sendable, Equatable {
         }
         guard let code else { return nil }
         self = .code(code)
+    }
+
+    /// Whether a pair of `query` is named `tolt_click` or `tolt_code` (percent-decoded), whatever its value.
+    private static func namesClickOrCode(_ query: Substring) -> Bool {
+        query.split(separator: "&", omittingEmptySubsequences: true).contains { pair in
+            let name = String(pair.prefix { $0 != "=" }).removingPercentEncoding
+            return name == clickParameter || name == codeParameter
+        }
     }
 }

@@ -66,7 +66,8 @@ public enum Tolt: Sendable {
     /// Claims the click or code in a deep link the app was opened with (the program's deep-link template, such
     /// as `myapp://claim?tolt_code=SAM20&tolt_click=clk_…`), for `appUserId`.
     ///
-    /// Reads `tolt_click` or `tolt_code` from the query, percent-decoded; the click wins when both are there.
+    /// Reads `tolt_click` or `tolt_code` from the query, percent-decoded; the click wins when both are there. A
+    /// parameter whose escapes are broken (`tolt_code=%ZZ`) is skipped, and a later valid one read.
     ///
     /// - Returns: `nil`, without a request, for links without `tolt_click` or `tolt_code` (links that are not
     ///   Tolt's, even before ``configure(publicId:)``); otherwise the claim's result.
@@ -81,7 +82,9 @@ public enum Tolt: Sendable {
     ///
     /// The edge sends Android users without a deep-link template to Play with
     /// `referrer=tolt_code%3DSAM20%26tolt_click%3Dclk_…`; pass the referrer as the API gives it
-    /// (`tolt_code=SAM20&tolt_click=clk_…`) or still percent-encoded once. The click wins when both are there.
+    /// (`tolt_code=SAM20&tolt_click=clk_…`), still percent-encoded once, or encoded twice or three times by an ad
+    /// network or link wrapper: while the text names neither parameter, it is decoded again, at most 3 times. The
+    /// click wins when both are there; a parameter whose escapes are broken is skipped.
     ///
     /// - Returns: `nil`, without a request, for a referrer with neither `tolt_click` nor `tolt_code` (an
     ///   organic install, another campaign's referrer), as ``claim(url:appUserId:)`` does for links.

@@ -28,7 +28,8 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     public let code: String?
     /// The HTTP status of the edge's answer, when there was one.
     public let httpStatus: Int?
-    /// For ``rateLimited`` (and a `5xx` that says so): how many seconds the edge asked the app to wait.
+    /// For ``rateLimited`` (and a `5xx` that says so): how many seconds the edge asked the app to wait, at most a
+    /// day (86,400); `nil` when the answer had no `Retry-After` that RFC 9110 reads (whole seconds or an HTTP date).
     public let retryAfter: TimeInterval?
     /// For ``network``: the `URLError` code of the last attempt.
     public let urlErrorCode: URLError.Code?
@@ -142,7 +143,14 @@ public struct ToltError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         } else if let httpStatus {
             text += " (HTTP \(httpStatus))"
         }
-        if let retryAfter { text += "; retry after \(Int(retryAfter.rounded(.up))) s" }
+        if let retryAfter { text += "; retry after \(Self.wholeSeconds(retryAfter)) s" }
         return text
+    }
+
+    /// `seconds` rounded up, as a whole number when it is one an `Int` holds: never a trap, whatever the value (the
+    /// SDK reads at most a day from `Retry-After`, but this text is what a crash reporter reads).
+    private static func wholeSeconds(_ seconds: TimeInterval) -> String {
+        let rounded = seconds.rounded(.up)
+        return Int(exactly: rounded).map(String.init) ?? "\(rounded)"
     }
 }

@@ -312,6 +312,8 @@ final class LinkHandler {
             case .appIconURL: return program.appIconURL?.utf8.count ?? 0
             case .brandColor: return program.brandColor?.utf8.count ?? 0
             case .brandTextColor: return target.program.brandTextColor?.utf8.count ?? 0
+            case .brandEdgeColor: return target.program.brandEdgeColors?.light.utf8.count ?? 0
+            case .brandDarkEdgeColor: return target.program.brandEdgeColors?.dark.utf8.count ?? 0
             case .ogImageURL: return program.ogImageURL?.utf8.count ?? 0
             case .ogDescription: return program.ogDescription?.utf8.count ?? 0
             case .qrSVG: return qrCode?.count ?? 0
@@ -346,6 +348,12 @@ final class LinkHandler {
             case .brandTextColor:
                 guard let color = target.program.brandTextColor else { return false }
                 out.write(color.utf8)
+            case .brandEdgeColor:
+                guard let colors = target.program.brandEdgeColors else { return false }
+                out.write(colors.light.utf8)
+            case .brandDarkEdgeColor:
+                guard let colors = target.program.brandEdgeColors else { return false }
+                out.write(colors.dark.utf8)
             case .ogImageURL:
                 guard let url = program.ogImageURL else { return false }
                 out.write(url.utf8)

@@ -8,6 +8,10 @@ enum PageField: Int, CaseIterable, Sendable {
     case appIconURL, brandColor, ogImageURL, ogDescription
     /// The colour of text on the brand colour: present exactly when `brand_color` is.
     case brandTextColor
+    /// The edge and focus ring of the brand colour's button on the light page and on the dark one (each the brand
+    /// colour, or the page's text colour where the brand colour would not stand out): present exactly when
+    /// `brand_color` is.
+    case brandEdgeColor, brandDarkEdgeColor
     /// The desktop page's QR code: SVG markup the server drew (``QRCodeSVG``), written as is. Its label and caption
     /// are words of the page (``PageWords``), not fields.
     case qrSVG
@@ -28,6 +32,8 @@ enum PageField: Int, CaseIterable, Sendable {
         case "app_icon_url": self = .appIconURL
         case "brand_color": self = .brandColor
         case "brand_text_color": self = .brandTextColor
+        case "brand_edge_color": self = .brandEdgeColor
+        case "brand_dark_edge_color": self = .brandDarkEdgeColor
         case "og_image_url": self = .ogImageURL
         case "og_description": self = .ogDescription
         case "qr_svg": self = .qrSVG

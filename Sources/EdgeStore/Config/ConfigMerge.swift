@@ -31,7 +31,7 @@ struct ConfigMerge {
         let id =
             try document.id.map { try Self.validID($0, prefix: "org_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "org_")
-        let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        let name = try validName(document.name, stored: stored?.name, path: "\(path).name")
         guard let publicKey = document.publicKey ?? stored?.publicKey else {
             throw StoreError.invalidConfig("\(path).public_key: is required")
         }
@@ -89,7 +89,7 @@ struct ConfigMerge {
             try document.id.map { try Self.validID($0, prefix: "prg_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "prg_")
         var record = stored ?? ProgramRecord(id: id, organizationID: organizationID, name: "")
-        record.name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        record.name = try validName(document.name, stored: stored?.name, path: "\(path).name")
         switch document.claimWindowDays {
         case .absent: break
         case .null: record.claimWindowDays = nil
@@ -218,7 +218,7 @@ struct ConfigMerge {
         let id =
             try document.id.map { try Self.validID($0, prefix: "part_", path: "\(path).id") } ?? stored?.id
             ?? EntityID.make(prefix: "part_")
-        let name = try Self.validName(document.name ?? stored?.name, path: "\(path).name")
+        let name = try validName(document.name, stored: stored?.name, path: "\(path).name")
         let status = document.status ?? stored?.status ?? "active"
         guard status == "active" || status == "inactive" else {
             throw StoreError.invalidConfig("\(path).status: must be \"active\" or \"inactive\"")
@@ -416,11 +416,21 @@ struct ConfigMerge {
         }
     }
 
-    /// A name shown on pages: 1–200 characters of display text (``DisplayTextRules``).
-    static func validName(_ name: String?, path: String) throws -> String {
-        guard let name else { throw StoreError.invalidConfig("\(path): is required") }
-        do throws(ConfigValidationError) { try DisplayTextRules.validate(name, maximumCharacters: 200) } catch {
+    /// A name shown on pages: `given`, else the `stored` one; 1–200 characters of display text
+    /// (``DisplayTextRules``). A blank name is refused when it is set, and only warned about when it is the stored one
+    /// carried over (stored before the rule), so an import that leaves it out or lists it again still goes through.
+    mutating func validName(_ given: String?, stored: String?, path: String) throws -> String {
+        guard let name = given ?? stored else { throw StoreError.invalidConfig("\(path): is required") }
+        let carriedOver = name == stored
+        do throws(ConfigValidationError) {
+            try DisplayTextRules.validate(name, maximumCharacters: 200, allowingBlank: carriedOver)
+        } catch {
             throw StoreError.invalidConfig("\(path): \(error.reason)")
+        }
+        if carriedOver, DisplayTextRules.isBlank(name) {
+            report.warnings.append(
+                "\(path): the stored name shows no visible character (only \(Self.codePoints(name))), so pages show"
+                    + " it blank; set a name")
         }
         return name
     }

@@ -74,8 +74,10 @@ public struct BrandColor: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The dark text colour pages write on a light brand colour.
-    public static let darkText = "#111111"
+    /// The dark text colour pages write on a light brand colour: black, so that every colour gets a text colour at
+    /// 4.5:1 (WCAG 2's text contrast). With black and white, the worse of the two is best at 4.58:1, on a luminance
+    /// of 0.18 (`#767676`); with `#111111` it was 4.3:1 there, so a mid-grey button (`#777777`) had neither.
+    public static let darkText = "#000000"
     /// The text colour pages write on a dark brand colour.
     public static let lightText = "#ffffff"
 
@@ -83,14 +85,49 @@ public struct BrandColor: Sendable, Equatable {
     /// contrast ratio wins. A light brand colour (yellow, mint, white) thus never carries unreadable white text.
     public var prefersDarkText: Bool {
         let luminance = relativeLuminance
-        let dark = Self.relativeLuminance(0x11, 0x11, 0x11)
         let againstWhite = 1.05 / (luminance + 0.05)
-        let againstDark = (luminance + 0.05) / (dark + 0.05)
+        let againstDark = (luminance + 0.05) / 0.05
         return againstDark > againstWhite
     }
 
     /// The text colour for this background: ``darkText`` or ``lightText``.
     public var textColor: String { prefersDarkText ? Self.darkText : Self.lightText }
+
+    /// The fallback page's background in the light colour scheme: every browser's light canvas, under black text.
+    public static let lightPage = BrandColor(red: 0xFF, green: 0xFF, blue: 0xFF)
+    /// The fallback page's background in the dark colour scheme: Chromium's dark canvas, which `fallback.html` sets
+    /// for every browser (Firefox's and Safari's are other greys), so that the page is the colour its controls'
+    /// edges were chosen against.
+    public static let darkPage = BrandColor(red: 0x12, green: 0x12, blue: 0x12)
+    /// The contrast a control's shape and focus ring need against the page: WCAG 2.2's non-text contrast (1.4.11).
+    public static let minimumEdgeContrast = 3.0
+
+    /// The colour of a control's edge and focus ring drawn in this colour on the light page (``lightPage``): this
+    /// colour when it stands out from the page at ``minimumEdgeContrast``, else the page's text colour. A white (or
+    /// very light) brand colour's button thus keeps a visible border and ring on white.
+    public var lightPageEdgeColor: String { edgeColor(on: Self.lightPage, pageText: Self.darkText) }
+
+    /// The same on the dark page (``darkPage``): a black (or very dark) brand colour's button gets a light edge.
+    public var darkPageEdgeColor: String { edgeColor(on: Self.darkPage, pageText: Self.lightText) }
+
+    private func edgeColor(on page: BrandColor, pageText: String) -> String {
+        contrastRatio(with: page) >= Self.minimumEdgeContrast ? text : pageText
+    }
+
+    /// WCAG 2's contrast ratio between this colour and `other`, 1 (the same) to 21 (black and white).
+    public func contrastRatio(with other: BrandColor) -> Double {
+        let (lighter, darker) = (
+            max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance)
+        )
+        return (lighter + 0.05) / (darker + 0.05)
+    }
+
+    /// The colour of these channels.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
 
     /// WCAG 2's relative luminance, 0 (black) to 1 (white).
     public var relativeLuminance: Double { Self.relativeLuminance(red, green, blue) }

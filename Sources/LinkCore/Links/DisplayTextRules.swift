@@ -13,16 +13,42 @@
 ///   so a joiner at either end, next to ASCII (`S\u{200D}am`), next to a space or beside another joiner is
 ///   refused;
 /// - the tag characters U+E0020–U+E007F of an emoji flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿, Scotland), after the black flag U+1F3F4.
+///
+/// A text must also show something (``refuseBlank(_:)``): one made only of spaces (U+0020, U+00A0, U+3000, …) and
+/// characters drawn blank (U+2800 BRAILLE PATTERN BLANK, the Hangul fillers U+3164, U+115F, U+1160 and U+FFA0, the
+/// other default-ignorable code points) would make a page's title and sentences read " shared this code with you".
 public enum DisplayTextRules {
-    /// Throws unless `text` is 1 to `maximum` characters of display text (``validate(_:)``) and at most four UTF-8
-    /// bytes a character on average. A character is what a reader sees as one, a letter with its marks, so without
-    /// the byte bound one character could carry any number of combining marks, and a page showing the text any size.
-    public static func validate(_ text: String, maximumCharacters maximum: Int) throws(ConfigValidationError) {
+    /// Throws unless `text` is 1 to `maximum` characters of display text (``validate(_:)``), at most four UTF-8
+    /// bytes a character on average, and not blank (``refuseBlank(_:)``, unless `allowingBlank`: a name stored before
+    /// that rule, carried over unchanged). A character is what a reader sees as one, a letter with its marks, so
+    /// without the byte bound one character could carry any number of combining marks, and a page showing the text
+    /// any size.
+    public static func validate(_ text: String, maximumCharacters maximum: Int, allowingBlank: Bool = false)
+        throws(ConfigValidationError)
+    {
         guard (1...maximum).contains(text.count) else { throw .invalid("must be 1–\(maximum) characters") }
         guard text.utf8.count <= 4 * maximum else {
             throw .invalid("must be at most \(4 * maximum) bytes of UTF-8 (too many combining marks)")
         }
         try validate(text)
+        if !allowingBlank { try refuseBlank(text) }
+    }
+
+    /// Refuses a text without a visible character (``isBlank(_:)``), naming its first code point.
+    public static func refuseBlank(_ text: String) throws(ConfigValidationError) {
+        guard isBlank(text) else { return }
+        let first = text.unicodeScalars.first.map { " (found \(codePoint($0)))" } ?? ""
+        throw .invalid("must show a visible character, not only spaces or blank characters\(first)")
+    }
+
+    /// Whether `text` shows nothing: every code point is whitespace (`White_Space`), default-ignorable (drawn as
+    /// nothing: the Hangul fillers, variation selectors, the combining grapheme joiner, format characters) or
+    /// U+2800 BRAILLE PATTERN BLANK, a symbol whose glyph is empty.
+    public static func isBlank(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { scalar in
+            !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
+                && scalar.value != 0x2800 && scalar.properties.generalCategory != .control
+        }
     }
 
     /// Throws the first character of `text` a display text may not hold, naming its code point.

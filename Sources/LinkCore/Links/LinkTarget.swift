@@ -11,6 +11,9 @@ public final class ProgramSettings: Sendable {
     public let programIDBytes: [UInt8]
     /// The colour of text on the brand colour (``BrandColor/textColor``); `nil` without a brand colour.
     public let brandTextColor: String?
+    /// The edge and focus ring of the brand colour's button on the light page (``BrandColor/lightPageEdgeColor``) and
+    /// on the dark one (``BrandColor/darkPageEdgeColor``); `nil` without a brand colour.
+    public let brandEdgeColors: (light: String, dark: String)?
 
     /// The name pages show for the app: `app_name`, or else the program's name.
     public var displayName: String { record.appName ?? record.name }
@@ -36,6 +39,7 @@ public final class ProgramSettings: Sendable {
         let color = record.brandColor.flatMap(BrandColor.init)
         checked.brandColor = color?.text
         brandTextColor = color?.textColor
+        brandEdgeColors = color.map { ($0.lightPageEdgeColor, $0.darkPageEdgeColor) }
         self.record = checked
         self.organizationName = DisplayTextRules.shown(organizationName)
         self.deepLinkTemplate = record.deepLinkTemplate.flatMap { try? DeepLinkTemplate($0) }

@@ -136,6 +136,20 @@ import Testing
                 body: "<main><h1>T</h1><a href=\"#a\">One</a></main>"),
             [.focusVisible]
         ),
+        (
+            "a focus ring the colour of the page",
+            page(
+                style: "a:focus-visible { outline: 3px solid #f4f4f4; }",
+                body: "<main><h1>T</h1><a href=\"#a\">One</a></main>"),
+            [.focusContrast]
+        ),
+        (
+            "a white button without a border on white",
+            page(
+                style: "button { background: #fff; border: 0; color: #111; }",
+                body: "<main><h1>T</h1><button>Copy</button></main>"),
+            [.controlBoundary]
+        ),
         ("a heading that skips a level", page(body: "<main><h1>T</h1><h3>Deep</h3></main>"), [.headingOrder]),
         ("a page that starts at h2", page(body: "<main><h2>T</h2></main>"), [.headingOrder]),
     ]
@@ -151,6 +165,61 @@ import Testing
         }
         #expect(
             Set(Self.defects.flatMap(\.rules)) == Set(AccessibilityAudit.Rule.allCases), "every rule has a defect")
+    }
+
+    /// A button stands out by its background or its border, over what is behind it (a dark panel too); a focus
+    /// outline is measured against what is behind it, outside the element or, drawn inside, against the element.
+    @Test func buttonShapesAndFocusOutlinesAreMeasured() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        let cases: [(name: String, style: String, body: String, rules: [AccessibilityAudit.Rule])] = [
+            (
+                "a white button with a dark border",
+                "button { background: #fff; border: 2px solid #111; color: #111; }",
+                "<button>Copy</button>", []
+            ),
+            (
+                "a #949494 button (3.03:1)", "button { background: #949494; border: 0; color: #000; }",
+                "<button>Copy</button>", []
+            ),
+            (
+                "a #959595 button (2.99:1)", "button { background: #959595; border: 0; color: #000; }",
+                "<button>Copy</button>",
+                [.controlBoundary]
+            ),
+            (
+                "a black button on a black panel", "button { background: #000; border: 0; color: #fff; }",
+                "<div style=\"background: #000; padding: 1rem\"><button>Copy</button></div>", [.controlBoundary]
+            ),
+            (
+                "a white ring on a black panel", "a:focus-visible { outline: 3px solid #fff; }",
+                "<div style=\"background: #000; padding: 1rem\"><a href=\"#a\" style=\"color: #fff\">One</a></div>", []
+            ),
+            (
+                "a dark ring on a black panel", "a:focus-visible { outline: 3px solid #333; }",
+                "<div style=\"background: #000; padding: 1rem\"><a href=\"#a\" style=\"color: #fff\">One</a></div>",
+                [.focusContrast]
+            ),
+            (
+                "a white ring inside a blue button",
+                "button:focus-visible { outline: 2px solid #fff; outline-offset: -5px; }"
+                    + " button { background: #1a5fb4; color: #fff; border: 0; }", "<button>Copy</button>", []
+            ),
+            (
+                "a blue ring inside a blue button",
+                "button:focus-visible { outline: 2px solid #1a5fb4; outline-offset: -5px; }"
+                    + " button { background: #1a5fb4; color: #fff; border: 0; }", "<button>Copy</button>",
+                [.focusContrast]
+            ),
+        ]
+        for item in cases {
+            let audit = try Self.audit(
+                Self.page(style: item.style, body: "<main><h1>T</h1>\(item.body)</main>"), in: browser,
+                directory: directory)
+            #expect(audit.brokenRules == item.rules, "\(item.name): \(audit)")
+        }
     }
 
     /// Large text needs 3:1, not 4.5:1; text over a background image is reported as unknown, not judged.

@@ -57,7 +57,7 @@ import Testing
         // The button wears the brand colour, with dark text on it (the colour is light).
         let style = "return getComputedStyle(document.querySelector('#copy'))"
         #expect(try browser.run("\(style).backgroundColor") as? String == "rgb(255, 212, 0)")
-        #expect(try browser.run("\(style).color") as? String == "rgb(17, 17, 17)")
+        #expect(try browser.run("\(style).color") as? String == "rgb(0, 0, 0)")
 
         // Nothing was fetched but the icon: no font, stylesheet, script or image from anywhere else.
         let resources = try browser.run("return performance.getEntriesByType('resource').map(e => e.name)")

@@ -61,25 +61,36 @@ import Testing
         }
     }
 
-    /// A light brand colour: the page puts dark text on its button.
-    @Test func aBrandedFallbackPageHasNoViolations() throws {
+    /// Brand colours from white to black: the page puts readable text on its button, and the button's shape (its
+    /// background or border) and its focus ring stand out at 3:1 from the page in both schemes, as the audit measures
+    /// them (`control-boundary`, `focus-contrast`). White is the light page's own colour, and black and `#1a1a1a` all
+    /// but the dark page's; mid-grey stands out from both.
+    @Test(arguments: ["#FFD400", "#FFFFFF", "#F0F0F0", "#777777", "#1A1A1A", "#000000"])
+    func aBrandedFallbackPageHasNoViolations(_ color: String) throws {
         let server = try TestServer()
         defer { server.shutdown() }
         try server.importConfig(
-            ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","brand_color":"#FFD400"}]}]}"##)
+            ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","brand_color":"\##(color)"}]}]}"##)
         let browser = try ChromeDriverSession(userAgent: Agents.desktop)
         defer { browser.quit() }
         let url = "http://127.0.0.1:\(server.port)/a/pk_acme/LEE"
+        let channels = stride(from: 1, to: 7, by: 2).map { offset -> String in
+            let start = color.index(color.startIndex, offsetBy: offset)
+            return String(Int(color[start..<color.index(start, offsetBy: 2)], radix: 16)!)
+        }
+        let expected = "rgb(\(channels.joined(separator: ", ")))"
         // The watcher takes the import within a moment: wait for the branded page.
         let branded = eventually(within: 5) {
             (try? browser.open(url)) != nil
                 && (try? browser.run("return getComputedStyle(document.querySelector('#copy')).backgroundColor"))
-                    as? String == "rgb(255, 212, 0)"
+                    as? String == expected
         }
-        #expect(branded)
+        #expect(branded, "\(color)")
         for view in View.all {
             let audit = try Self.audit(url, as: view, in: browser)
-            #expect(audit.violations.isEmpty, "\(view): \(audit)")
+            #expect(audit.violations.isEmpty, "\(color), \(view): \(audit)")
+            #expect(audit.unknownContrast.isEmpty, "\(color), \(view): \(audit)")
+            #expect(audit.focusableCount >= 1, "\(color), \(view): the copy button at least")
         }
     }
 

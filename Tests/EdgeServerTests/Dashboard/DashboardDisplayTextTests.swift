@@ -33,6 +33,31 @@ import Testing
         #expect(try server.store.configRecords() == before, "nothing reaches the store, so no page shows it")
     }
 
+    /// A partner name or an `app_name` that shows nothing (an ideographic space, the Braille blank, a Hangul filler)
+    /// is refused beside its field, as the importer refuses it, and nothing is stored.
+    @Test func aBlankNameIsRefusedBesideItsFieldAndNothingIsStored() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let before = try server.store.configRecords()
+        let refusal = "must show a visible character, not only spaces or blank characters"
+        for (blank, codePoint) in [("\u{3000}", "U+3000"), ("\u{2800}", "U+2800"), ("\u{3164}\u{00A0}", "U+3164")] {
+            let partner = try client.dashboardPost(
+                "/dashboard/partners", session: session,
+                fields: [("csrf_token", token), ("program_id", "prg_acme"), ("name", blank)])
+            #expect(partner.status == 400, "\(codePoint)")
+            let shown = DashboardFormDecodingTests.fieldError("name", in: partner.text)
+            #expect(shown.contains("\(refusal) (found \(codePoint))"), "\(codePoint): \(shown)")
+            let tracking = try client.dashboardPost(
+                "/dashboard/programs/prg_acme/tracking", session: session,
+                fields: [("csrf_token", token), ("app_name", blank)])
+            #expect(tracking.status == 400, "\(codePoint)")
+            #expect(
+                DashboardFormDecodingTests.fieldError("app_name", in: tracking.text).contains(refusal), "\(codePoint)")
+        }
+        #expect(try server.store.configRecords() == before, "nothing reaches the store, so no page shows it")
+    }
+
     @Test func emojiWithJoinersAreSavedAndShown() throws {
         let server = try TestServer()
         defer { server.shutdown() }

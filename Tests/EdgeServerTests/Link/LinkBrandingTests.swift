@@ -47,7 +47,11 @@ import Testing
         #expect(page.contains(#"<h1 id="app-name">Acme Lite+</h1>"#))
         #expect(page.contains("<title>Acme Lite+: your code LEE</title>"))
         // A light brand colour carries dark text.
-        #expect(page.contains("<style>:root{--accent:#ffd400;--on-accent:#111111}</style>"))
+        // and a dark edge and focus ring on the light page, where yellow alone would not stand out.
+        #expect(
+            page.contains(
+                "<style>:root{--accent:#ffd400;--on-accent:#000000;--edge:#000000}"
+                    + "@media (prefers-color-scheme:dark){:root{--edge:#ffd400}}</style>"))
 
         // A program without branding: no icon, no colour, the program's name.
         let bare = try server.client().request("GET", "/a/pk_acme/BARE1", headers: [("User-Agent", Agents.desktop)])
@@ -62,7 +66,10 @@ import Testing
         try server.importConfig(
             ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","brand_color":"#0F766E"}]}]}"##)
         let page = try Self.page(server, "/a/pk_acme/LEE", agent: Agents.desktop, expecting: "#0f766e").text
-        #expect(page.contains("<style>:root{--accent:#0f766e;--on-accent:#ffffff}</style>"))
+        #expect(
+            page.contains(
+                "<style>:root{--accent:#0f766e;--on-accent:#ffffff;--edge:#0f766e}"
+                    + "@media (prefers-color-scheme:dark){:root{--edge:#0f766e}}</style>"))
     }
 
     @Test func thePreviewCarriesTheCardWithItsImage() throws {

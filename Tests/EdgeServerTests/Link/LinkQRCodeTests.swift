@@ -79,8 +79,11 @@ import Testing
     /// the SVG were made smaller: 4,307 bytes, `bench/link.sh`'s desktop page (this link, this program) on `main`
     /// at that time, and since then 109 bytes more, the part of 153 bytes added for phones and browsers without
     /// JavaScript (the hidden copy button and its hint, the copy field's 16 px style and selection, the partner's
-    /// name isolated in a `<bdi>`) that the page no longer had to spare: 4,416. Bytes are what an answer costs once the code is cached, so this keeps the QR
-    /// page no slower (the bench measures the speed; a page that grows past this fails here first).
+    /// name isolated in a `<bdi>`) that the page no longer had to spare: 4,416; and since then 104 bytes more for the
+    /// copy button's border and focus ring at 3:1 against the page whatever the brand colour (the `--edge` colour and
+    /// the dark page's own background, which it is chosen against): 4,520. Bytes are what an answer costs once the
+    /// code is cached, so this keeps the QR page no slower (the bench measures the speed; a page that grows past this
+    /// fails here first).
     @Test func theDesktopPageWithItsQRCodeIsNoLargerThanThePageWithoutOneWas() throws {
         let server = try TestServer(config: Self.benchConfig) { configuration in
             configuration.publicURL = try? PublicURL(Self.publicURL)
@@ -90,7 +93,7 @@ import Testing
         #expect(response.status == 200)
         #expect(Self.svg(in: response.text) != nil)
         #expect(response.text.contains(#"id="app-store""#) && response.text.contains(#"id="google-play""#))
-        #expect(response.body.count <= 4_416, "\(response.body.count) bytes")
+        #expect(response.body.count <= 4_520, "\(response.body.count) bytes")
     }
 
     /// `bench/link.sh`'s second organization: a program with both store URLs and no deep-link template.

@@ -1,4 +1,5 @@
 import EdgeStore
+import Foundation
 import LinkCore
 import TestSupport
 import Testing
@@ -71,6 +72,69 @@ import Testing
         #expect(error.code == "invalid_config")
         #expect(error.message.hasPrefix(invalid.path), "\(error.message)")
         #expect(try fixture.store.configRecords() == before)
+    }
+
+    /// Texts that show nothing: spaces of several kinds, the Braille blank, the Hangul fillers, a variation selector.
+    static let blanks = [
+        " ", "\u{3000}", "\u{00A0}", "\u{2800}", "\u{3164}", "\u{115F}\u{1160}", "\u{FFA0}", " \u{2800}\u{3000} ",
+        "\u{2003}\u{FE0F}",
+    ]
+
+    /// A blank name, `app_name` or `og_description` is refused at import, naming the field and its first code point,
+    /// and nothing is written; the same field with a visible character beside the blanks is taken.
+    @Test(arguments: StoreKind.allCases) func aBlankTextIsRefusedByField(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let before = try fixture.store.configRecords()
+        for blank in Self.blanks {
+            let escaped = blank.unicodeScalars.map { String(format: "\\u%04X", $0.value) }.joined()
+            let first = String(format: "U+%04X", blank.unicodeScalars.first!.value)
+            for (json, path) in [
+                (Self.organization(name: escaped), "organizations[0].name"),
+                (ConfigValidationTests.program(#""name":"\#(escaped)""#), Self.programPath + "name"),
+                (ConfigValidationTests.partner(#""name":"\#(escaped)""#), Self.programPath + "partners[0].name"),
+                (ConfigValidationTests.program(#""app_name":"\#(escaped)""#), Self.programPath + "app_name"),
+                (
+                    ConfigValidationTests.program(#""og_description":"\#(escaped)""#),
+                    Self.programPath + "og_description"
+                ),
+            ] {
+                let error = try #require(throws: StoreError.self, "\(path) \(escaped)") { try fixture.importJSON(json) }
+                #expect(
+                    error.message
+                        == "\(path): must show a visible character, not only spaces or blank characters (found \(first))",
+                    "\(error.message)")
+            }
+        }
+        #expect(try fixture.store.configRecords() == before)
+        try fixture.importJSON(ConfigValidationTests.partner(#""name":"\u3000Sam\u2800""#))
+        #expect(try fixture.store.configRecords().partners.first { $0.id == "part_sam" }?.name == "\u{3000}Sam\u{2800}")
+    }
+
+    /// A blank name stored before the rule (or by another tool) is carried over by an import that leaves it out or
+    /// lists it again (an export), with a warning; setting a blank name is still refused.
+    @Test(arguments: StoreKind.allCases) func aStoredBlankNameRoundTripsWithAWarning(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        var partner = try #require(try fixture.store.configRecords().partners.first { $0.id == "part_sam" })
+        partner.name = "\u{3000}"
+        var changes = ConfigChanges()
+        changes.partners = [partner]
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
+        let report = try fixture.importJSON(exported)
+        #expect(report.changes.isEmpty, "\(report.changes)")
+        #expect(
+            report.warnings.contains {
+                $0.hasSuffix(
+                    "].name: the stored name shows no visible character (only U+3000), so pages show it blank; set a name"
+                )
+            },
+            "\(report.warnings)")
+        try fixture.importJSON(ConfigValidationTests.partner(#""status":"inactive""#))
+        #expect(throws: StoreError.self) { try fixture.importJSON(ConfigValidationTests.partner(#""name":"\u2800""#)) }
+        try fixture.importJSON(ConfigValidationTests.partner(#""name":"Sam""#))
+        #expect(try fixture.store.configRecords().partners.first { $0.id == "part_sam" }?.name == "Sam")
     }
 
     /// Emoji ZWJ sequences (with skin tones and the emoji variation selector), a flag's tag sequence, and the

@@ -44,6 +44,43 @@ import Testing
         #expect(program.organizationName == "Org")
     }
 
+    /// A text made only of spaces and characters drawn blank shows nothing: refused, naming its first code point. A
+    /// visible character anywhere in it (a letter, a Braille dot, an emoji, a lone accent) is enough.
+    @Test func aTextThatShowsNothingIsRefused() throws {
+        for (blank, codePoint) in [
+            (" ", "U+0020"), ("   ", "U+0020"), ("\u{3000}", "U+3000"), ("\u{00A0}", "U+00A0"), ("\u{2800}", "U+2800"),
+            ("\u{3164}", "U+3164"), ("\u{115F}", "U+115F"), ("\u{1160}", "U+1160"), ("\u{FFA0}", "U+FFA0"),
+            ("\u{2002}\u{205F}", "U+2002"), ("\u{1680}", "U+1680"), ("\u{034F} ", "U+034F"), (" \u{FE0F}", "U+0020"),
+            ("\u{2800}\u{3164}\u{3000}", "U+2800"),
+        ] {
+            #expect(DisplayTextRules.isBlank(blank), "\(codePoint)")
+            #expect(
+                throws: ConfigValidationError.invalid(
+                    "must show a visible character, not only spaces or blank characters (found \(codePoint))")
+            ) {
+                try DisplayTextRules.validate(blank, maximumCharacters: 60)
+            }
+            try DisplayTextRules.validate(blank, maximumCharacters: 60, allowingBlank: true)
+        }
+        for shown in ["Sam", "\u{3000}Sam\u{3000}", "\u{2801}", "\u{3164}가", "🎉", " \u{0301}", "·", "\u{3007}"] {
+            #expect(!DisplayTextRules.isBlank(shown), "\(shown.unicodeScalars.map(\.value))")
+            try DisplayTextRules.validate(shown, maximumCharacters: 60)
+        }
+        #expect(throws: ConfigValidationError.self) { try BrandingRules.validateAppName("\u{3164}") }
+        #expect(throws: ConfigValidationError.self) { try BrandingRules.validateDescription("\u{2800} \u{2800}") }
+    }
+
+    /// A blank `app_name` or `og_description` stored before the rule (or by another tool) is dropped from the pages,
+    /// which then show the program's name, as without one.
+    @Test func aStoredBlankAppNameIsNotShown() {
+        var record = ProgramRecord(id: "prg_x", organizationID: "org_x", name: "Acme Pro")
+        record.appName = "\u{3000}"
+        record.ogDescription = "\u{2800}"
+        let program = ProgramSettings(record: record, organizationName: "Acme")
+        #expect(program.displayName == "Acme Pro")
+        #expect(program.record.ogDescription == nil)
+    }
+
     @Test func controlsAndSeparatorsAreRefusedWithTheirCodePoint() {
         for (text, codePoint) in [("a\u{0}b", "U+0000"), ("a\u{85}b", "U+0085"), ("a\u{2028}b", "U+2028")] {
             #expect(

@@ -7,8 +7,9 @@ import Foundation
 /// What it checks (``Rule``): every form control has an accessible name (`label[for]`, a wrapping `label`,
 /// `aria-label`, `aria-labelledby`); images and SVGs that convey meaning have a text alternative; buttons and
 /// links have names; text has a contrast of at least 4.5:1 (3:1 for large text) against its effective background;
-/// `html` has a `lang`; there is exactly one `main` landmark; no `tabindex` is positive; Tab visits the focusable
-/// elements in DOM order and each shows a visible focus indicator; headings do not skip levels.
+/// a button's background or border stands out at 3:1 from what is behind it; `html` has a `lang`; there is exactly
+/// one `main` landmark; no `tabindex` is positive; Tab visits the focusable elements in DOM order and each shows a
+/// visible focus indicator, an outline at 3:1 against what is behind it; headings do not skip levels.
 ///
 ///     let audit = try AccessibilityAudit.run(in: browser)
 ///     #expect(audit.violations.isEmpty, "\(audit)")
@@ -24,6 +25,10 @@ package struct AccessibilityAudit: CustomStringConvertible {
         case positiveTabindex = "positive-tabindex"
         case focusOrder = "focus-order"
         case focusVisible = "focus-visible"
+        /// A focus outline under 3:1 against what is behind it (WCAG 2.2's non-text contrast, 1.4.11).
+        case focusContrast = "focus-contrast"
+        /// A button whose background and border both stand out under 3:1 from what is behind it.
+        case controlBoundary = "control-boundary"
         case headingOrder = "heading-order"
     }
 
@@ -109,6 +114,9 @@ package struct AccessibilityAudit: CustomStringConvertible {
                     Violation(
                         rule: .focusVisible, element: element,
                         detail: "no visible focus indicator (outline, box-shadow, border or background unchanged)"))
+            }
+            if let faint = step["faintOutline"] as? String {
+                found.append(Violation(rule: .focusContrast, element: element, detail: faint))
             }
             if visited.contains(index) { break }
             visited.append(index)

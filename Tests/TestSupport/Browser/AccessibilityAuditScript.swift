@@ -144,6 +144,27 @@ enum AccessibilityAuditScript {
           return (a + 0.05) / (b + 0.05);
         };
 
+        audit.over = over;
+        audit.ratio = ratio;
+        audit.rgb = (c) => 'rgb(' + [c.r, c.g, c.b].map(Math.round).join(', ') + ')';
+
+        // The colour seen behind `start`'s content: the backgrounds of `start` and its ancestors, down to the first
+        // opaque one, over the canvas; `unknown` says why not (a background image).
+        audit.backdrop = function (start) {
+          const layers = [];
+          for (let e = start; e && e.nodeType === 1; e = e.parentElement) {
+            const s = getComputedStyle(e);
+            if (s.backgroundImage !== 'none') return { unknown: 'background image on ' + audit.describe(e) };
+            const background = audit.parse(s.backgroundColor);
+            if (background === null) return { unknown: 'background ' + s.backgroundColor };
+            if (background.a > 0) layers.push(background);
+            if (background.a >= 1) break;
+          }
+          let behind = audit.parse(canvasColour) || { r: 255, g: 255, b: 255, a: 1 };
+          for (let i = layers.length - 1; i >= 0; i--) behind = over(layers[i], behind);
+          return { colour: behind };
+        };
+
         const skipTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'OPTION', 'TEXTAREA', 'SELECT']);
         for (const el of document.body.querySelectorAll('*')) {
           if (skipTags.has(el.tagName) || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') continue;
@@ -154,20 +175,10 @@ enum AccessibilityAuditScript {
           const style = getComputedStyle(el);
           let text = audit.parse(style.color);
           let opacity = 1;
-          const layers = [];
-          let unknown = text === null ? 'colour ' + style.color : null;
-          for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-            const s = getComputedStyle(e);
-            opacity *= parseFloat(s.opacity);
-            if (unknown || layers.length && layers[layers.length - 1].a >= 1) continue;
-            if (s.backgroundImage !== 'none') { unknown = 'background image on ' + audit.describe(e); continue; }
-            const background = audit.parse(s.backgroundColor);
-            if (background === null) { unknown = 'background ' + s.backgroundColor; continue; }
-            if (background.a > 0) layers.push(background);
-          }
-          if (unknown) { unknownContrast.push(audit.describe(el) + ': ' + unknown); continue; }
-          let behind = audit.parse(canvasColour) || { r: 255, g: 255, b: 255, a: 1 };
-          for (let i = layers.length - 1; i >= 0; i--) behind = over(layers[i], behind);
+          for (let e = el; e && e.nodeType === 1; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
+          const backdrop = text === null ? { unknown: 'colour ' + style.color } : audit.backdrop(el);
+          if (backdrop.unknown) { unknownContrast.push(audit.describe(el) + ': ' + backdrop.unknown); continue; }
+          const behind = backdrop.colour;
           text = over({ r: text.r, g: text.g, b: text.b, a: text.a * opacity }, behind);
           const size = parseFloat(style.fontSize), weight = parseInt(style.fontWeight, 10) || 400;
           const large = size >= 24 || (size >= 18.66 && weight >= 700);
@@ -175,6 +186,26 @@ enum AccessibilityAuditScript {
           if (found < needed) {
             add('contrast', el, 'contrast ' + found.toFixed(2) + ':1, needs ' + needed + ':1 (' + style.color +
               ' on rgb(' + [behind.r, behind.g, behind.b].map(Math.round).join(', ') + ')' + (opacity < 1 ? ', opacity ' + opacity.toFixed(2) : '') + ')');
+          }
+        }
+
+        // Buttons: a shape that stands out from what is behind them, their background or their border at 3:1
+        // (WCAG 2.2's non-text contrast, 1.4.11): a button the colour of the page is only a caption.
+        const buttons = 'button, input[type=button], input[type=submit], input[type=reset], [role=button]';
+        for (const el of document.querySelectorAll(buttons)) {
+          if (hidden(el) || el.disabled) continue;
+          const backdrop = audit.backdrop(el.parentElement);
+          if (backdrop.unknown) { unknownContrast.push(audit.describe(el) + ': ' + backdrop.unknown); continue; }
+          const behind = backdrop.colour, s = getComputedStyle(el), edges = [];
+          const fill = audit.parse(s.backgroundColor);
+          if (fill) edges.push(over(fill, behind));
+          const border = audit.parse(s.borderTopColor);
+          if (border && !['none', 'hidden'].includes(s.borderTopStyle) && parseFloat(s.borderTopWidth) >= 1) edges.push(over(border, behind));
+          const found = Math.max(1, ...edges.map((c) => ratio(c, behind)));
+          if (found < 3) {
+            add('control-boundary', el, 'its background (' + s.backgroundColor + ') and border (' + s.borderTopWidth + ' ' +
+              s.borderTopStyle + ' ' + s.borderTopColor + ') stand out ' + found.toFixed(2) + ':1 from ' + audit.rgb(behind) +
+              ' behind it, needs 3:1');
           }
         }
 
@@ -238,8 +269,11 @@ enum AccessibilityAuditScript {
         return true;
         """
 
-    /// Where the last Tab put the focus (its index in the focusable list, -1 outside it) and whether the element
-    /// looks focused: an outline drawn, or its box-shadow, background, border or underline changed.
+    /// Where the last Tab put the focus (its index in the focusable list, -1 outside it), whether the element
+    /// looks focused (an outline drawn, or its box-shadow, background, border or underline changed), and, for a
+    /// drawn outline, why it is too faint: under 3:1 against what is behind it (the parent's backdrop, or the
+    /// element's own for an outline drawn inside it), WCAG 2.2's non-text contrast. The browser's own two-tone `auto`
+    /// ring is not measured.
     static let focusStep = """
         const audit = window.__toltAudit;
         const el = document.activeElement;
@@ -253,6 +287,18 @@ enum AccessibilityAuditScript {
         const indicator = outlineChanged || now.boxShadow !== before.boxShadow
           || now.backgroundColor !== before.backgroundColor || now.borderColor !== before.borderColor
           || now.borderWidth !== before.borderWidth || now.textDecoration !== before.textDecoration;
-        return { index, element: audit.describe(el), indicator };
+        let faintOutline = null;
+        if (outlineChanged && colour && now.outlineStyle !== 'auto') {
+          const inside = parseFloat(getComputedStyle(el).outlineOffset) < 0;
+          const backdrop = audit.backdrop(inside ? el : el.parentElement);
+          if (!backdrop.unknown) {
+            const found = audit.ratio(audit.over(colour, backdrop.colour), backdrop.colour);
+            if (found < 3) {
+              faintOutline = 'focus outline ' + now.outlineColor + ' stands out ' + found.toFixed(2) + ':1 from ' +
+                audit.rgb(backdrop.colour) + ' behind it, needs 3:1';
+            }
+          }
+        }
+        return { index, element: audit.describe(el), indicator, faintOutline };
         """
 }

@@ -104,6 +104,41 @@ import Testing
         #expect(error.retryAfter == 30)
     }
 
+    /// `Retry-After` as RFC 9110 writes it: delay-seconds are ASCII digits only, read up to a day; an HTTP date in
+    /// each of its three forms. Whatever else a proxy or CDN in front of the edge sends counts as no header.
+    @Test func retryAfterAsRFC9110WritesItAndAtMostADay() {
+        let body = #"{"success":false,"message":"slow down","error":"rate_limited"}"#
+        let now = Date(timeIntervalSince1970: 1_783_136_000)  // Saturday, 2026-07-04T03:33:20Z
+        func wait(_ value: String, status: Int = 429) -> TimeInterval? {
+            guard
+                case .failure(let error) = ClaimAnswer.interpret(
+                    status: status, retryAfter: value, body: Data(body.utf8), now: now)
+            else { return nil }
+            return error.retryAfter
+        }
+        #expect(wait("0") == 0)
+        #expect(wait("\t7 ") == 7)
+        #expect(wait("86400") == 86_400)
+        for huge in ["86401", "99999999999999999999", String(repeating: "9", count: 5_000)] {
+            #expect(wait(huge) == 86_400, "\(huge.prefix(30))")
+            #expect(wait(huge, status: 503) == 86_400, "\(huge.prefix(30))")
+        }
+        for unreadable in [
+            "1e300", "1E3", "-5", "+5", "1.5", "5.", "NaN", "nan", "inf", "Infinity", "-inf", "0x10", "\u{0663}",
+            "\u{FF13}", "", " ", "5 s", "5,5", "5 5",
+        ] {
+            #expect(wait(unreadable) == nil, "\(unreadable)")
+        }
+        // IMF-fixdate, RFC 850's and asctime's (a one-digit day padded with a space), 30 s ahead.
+        #expect(wait("Sat, 04 Jul 2026 03:33:50 GMT") == 30)
+        #expect(wait("Saturday, 04-Jul-26 03:33:50 GMT") == 30)
+        #expect(wait("Sat Jul  4 03:33:50 2026") == 30)
+        // A date passed is now; one far ahead is a day.
+        #expect(wait("Fri, 03 Jul 2026 03:33:50 GMT") == 0)
+        #expect(wait("Fri, 31 Dec 9999 23:59:59 GMT") == 86_400)
+        #expect(wait("Sat, 04 Jul 2026 03:33:50") == nil)
+    }
+
     @Test func answersThatAreNotTheEdgesJSON() {
         // A proxy's or load balancer's page: 5xx is a server error, 429 still a rate limit, anything else unknown.
         #expect(Self.error(502, "<html>Bad Gateway</html>") == .server)

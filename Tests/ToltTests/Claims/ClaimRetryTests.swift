@@ -93,13 +93,16 @@ import ToltTestSupport
         #expect(proxy.requests.count == 2)
     }
 
-    /// A `429` without `Retry-After` waits at least the policy's minimum (here 300 ms; 5 s for apps), not the
-    /// backoff's 25–50 ms.
-    @Test func a429WithoutRetryAfterWaitsAtLeastTheMinimum() async throws {
+    /// A `429` without `Retry-After`, or with one RFC 9110 does not allow (`1e300` from a proxy in front, a sign, a
+    /// fraction, `NaN`), waits at least the policy's minimum (here 300 ms; 5 s for apps), not the backoff's 25–50 ms,
+    /// and the retry reaches the edge.
+    @Test(arguments: [nil, "1e300", "-5", "1.5", "NaN"] as [String?])
+    func a429WithoutAReadableRetryAfterWaitsAtLeastTheMinimum(_ retryAfter: String?) async throws {
         let edge = try EdgeTestServer()
         defer { edge.shutdown() }
         let limited = ScriptedProxy.Step.answer(
-            status: 429, body: #"{"success":false,"message":"Slow down","error":"rate_limited"}"#)
+            status: 429, headers: retryAfter.map { ["Retry-After": $0] } ?? [:],
+            body: #"{"success":false,"message":"Slow down","error":"rate_limited"}"#)
         let proxy = try ScriptedProxy(script: [limited], upstreamPort: edge.port)
         defer { proxy.stop() }
         let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
@@ -111,6 +114,27 @@ import ToltTestSupport
         }
         #expect(Date().timeIntervalSince(started) >= ToltSandbox.quickRetries.minimumRateLimitedDelay)
         #expect(proxy.requests.count == 2)
+    }
+
+    /// A wait of 10^20 s from a front before the edge is read as a day: beyond what the SDK waits out, so the claim
+    /// throws at once, and the error prints (it used to trap converting the wait to `Int`).
+    @Test func aHugeRetryAfterEndsTheClaimWithAnErrorThatPrints() async throws {
+        let edge = try EdgeTestServer()
+        defer { edge.shutdown() }
+        let huge = ScriptedProxy.Step.answer(
+            status: 503, headers: ["Retry-After": "99999999999999999999"], body: Self.unavailable)
+        let proxy = try ScriptedProxy(script: [huge], upstreamPort: edge.port)
+        defer { proxy.stop() }
+        let sandbox = try ToltSandbox(defaultBaseURL: proxy.baseURL)
+        defer { sandbox.remove() }
+        try await sandbox.run { () async throws in
+            Tolt.configure(publicId: "pk_acme")
+            let error = await #expect(throws: ToltError.server) { try await Tolt.claim(code: "SAM20", appUserId: "u") }
+            #expect(error?.retryAfter == 86_400)
+            #expect(error.map { "\($0)" } == "ToltError: Try again (unavailable, HTTP 503); retry after 86400 s")
+        }
+        #expect(proxy.requests.count == 1)
+        #expect(try edge.customer("u") == nil)
     }
 
     /// A claim stops retrying at its deadline, many attempts short of the policy's maximum, with the last error.

@@ -45,4 +45,17 @@ import Testing
         #expect(ToltError.notConfigured.description.contains("Tolt.configure(publicId:)"))
         #expect(Self.refused.localizedDescription == "code is unknown, inactive, or its partner is inactive")
     }
+
+    /// A description (what `print(error)`, a logger or a crash reporter reads) for any wait, even one the SDK's own
+    /// reading of `Retry-After` never gives: it must never trap.
+    @Test func theDescriptionOfAnyWait() {
+        let cases: [(TimeInterval, String)] = [
+            (0, "0"), (0.2, "1"), (86_400, "86400"), (1e300, "1e+300"), (-0.5, "0"), (.infinity, "inf"),
+            (.nan, "nan"), (9.3e18, "9.3e+18"),
+        ]
+        for (wait, shown) in cases {
+            let error = ToltError.server(httpStatus: 503, message: "busy", code: nil, retryAfter: wait)
+            #expect(error.description == "ToltError: busy (HTTP 503); retry after \(shown) s", "\(wait)")
+        }
+    }
 }
