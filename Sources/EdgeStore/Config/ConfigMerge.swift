@@ -242,6 +242,8 @@ struct ConfigMerge {
                 do {
                     try CodeRules.refuseDotSegment(code.code)
                     try CodeRules.refuseWhitespace(code.code)
+                    // Only U+2800 or Hangul fillers: a code nobody can read off a page or type.
+                    try DisplayTextRules.refuseBlank(code.code)
                 } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             } else if CodeRules.isDotSegment(code.code) {
                 report.warnings.append(

@@ -288,6 +288,26 @@ import Testing
         }
     }
 
+    /// A new code made only of characters drawn blank (U+2800 BRAILLE PATTERN BLANK, the Hangul fillers) is refused
+    /// as a blank name is: nobody could read it off a page or type it; one with a visible character among them passes.
+    @Test(arguments: StoreKind.allCases) func aNewCodeThatShowsNothingIsRefused(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        try fixture.importJSON(ConfigFixtures.acme)
+        let partner = #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
+        for (code, first) in [("\u{2800}", "U+2800"), ("\u{3164}\u{3164}", "U+3164"), ("\u{FFA0}", "U+FFA0")] {
+            let before = try fixture.store.configRecords()
+            #expect {
+                try fixture.importJSON(partner + #""codes":[{"code":"\#(code)"}]}]}]}]}"#)
+            } throws: { error in
+                "\(error)".contains(".code: must show a visible character") && "\(error)".contains("(found \(first))")
+            }
+            #expect(try fixture.store.configRecords() == before)
+        }
+        try fixture.importJSON(partner + #""codes":[{"code":"\#u{2800}A"}]}]}]}]}"#)
+        #expect(try fixture.store.configRecords().codes.contains { $0.code == "\u{2800}A" })
+    }
+
     /// The codes `.` and `..`, and codes holding a space of any kind (`JP21` and an ideographic space, from a
     /// spreadsheet cell), are refused when created; one stored before that rule (or by another tool) stays: the
     /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
