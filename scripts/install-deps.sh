@@ -22,7 +22,6 @@ for package in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
   # A minimal Debian has no sudo: say what to run rather than fail with "sudo: command not found".
@@ -34,6 +33,7 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
   sudo="sudo"
 fi
+echo "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -21,7 +21,8 @@ bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] && [ -x "$bin/initdb" ] || { echo "no PostgreSQL under /usr/lib/postgresql (install postgresql)" >&2; exit 1; }
 
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  # From / as postgres: a checkout under /root is not postgres's to enter, and runuser would say so.
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 url() { echo "postgres://tolt@127.0.0.1:$(cat "$dir/port")/tolt"; }
