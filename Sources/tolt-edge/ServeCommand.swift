@@ -156,7 +156,8 @@ enum ServeCommand {
                 ? "\(host):\(server.port), all addresses (\(scheme)://localhost:\(server.port) from this machine; "
                 : "\(scheme)://\(host):\(server.port) ("
             Output.out(
-                "tolt-edge listening on \(bound)\(configuration.threads) threads, data in \(configuration.dataDirectory)\(storeShown))\n"
+                "tolt-edge listening on \(bound)\(configuration.threads) thread\(configuration.threads == 1 ? "" : "s"), data in "
+                    + "\(configuration.dataDirectory)\(storeShown))\n"
             )
             if let publicURL = configuration.publicURL, publicURL.isLoopback {
                 Output.out(

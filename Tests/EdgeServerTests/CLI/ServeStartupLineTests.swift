@@ -26,7 +26,7 @@ import Testing
         let line = try #require(child.stdout.split(separator: "\n").first { $0.contains("listening on") })
         #expect(line.hasPrefix("tolt-edge listening on 0.0.0.0:"), "\(line)")
         #expect(line.contains(", all addresses (http://localhost:"), "\(line)")
-        #expect(line.contains(" from this machine; 1 threads, data in "), "\(line)")
+        #expect(line.contains(" from this machine; 1 thread, data in "), "\(line)")
         #expect(
             child.stdout.contains(
                 "note: the public URL http://localhost:8080 names this machine, which no phone can open"),
