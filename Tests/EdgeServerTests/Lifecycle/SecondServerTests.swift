@@ -277,8 +277,32 @@ import Testing
         }
         #expect(throws: ConfigurationError.self) { _ = try EdgeServer(configuration: configuration, log: { _ in }) }
         #expect(!FileManager.default.fileExists(atPath: configuration.dataDirectory))
-        // The sockets a refused start made are closed: the port it got past is free for the next server.
-        let server = try Self.server(on: configuration.dataDirectory)
-        server.stop()
+    }
+
+    /// A start that fails after its sockets are made (the metrics port busy once the loops' listeners are bound, a
+    /// data directory that cannot be made once both are) closes them: the next server binds the same ports at once.
+    @Test(arguments: ["metrics port", "data directory"]) func aFailedStartClosesTheSocketsItMade(cause: String) throws {
+        let parent = try TemporaryDirectory()
+        defer { parent.remove() }
+        let (holder, busy) = try Self.holdPort(sharing: false)
+        defer { close(holder) }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = try Ports.reserve()
+        configuration.threads = 2
+        configuration.metricsHost = "127.0.0.1"
+        configuration.metricsPort = cause == "metrics port" ? busy : try Ports.reserve()
+        // A file where the data directory would be made.
+        let file = parent.path + "/file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        configuration.dataDirectory = cause == "data directory" ? file + "/data" : parent.path + "/data"
+        #expect(throws: (any Error).self) { _ = try EdgeServer(configuration: configuration, log: { _ in }) }
+
+        configuration.dataDirectory = parent.path + "/next"
+        if cause == "metrics port" { configuration.metricsPort = try Ports.reserve() }
+        let server = try EdgeServer(configuration: configuration, log: { _ in })
+        defer { server.stop() }
+        #expect(server.port == configuration.port)
+        #expect(server.metricsPort == configuration.metricsPort)
     }
 }
