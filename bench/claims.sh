@@ -34,7 +34,7 @@ cat >"$work/config.json" <<'EOF'
                   "app_store_url":"https://apps.apple.com/app/id123456789"},
      "partners":[{"id":"part_sam","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]}]}
 EOF
-"$bin" import "$work/config.json" --data "$data" >/dev/null
+"$bin" import "$work/config.json" --data "$data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
 port=$(free_port)
 start_server "$port" "$data" --threads "$threads" --trusted-proxy 127.0.0.1/32
 url="http://127.0.0.1:$port/client/claims"

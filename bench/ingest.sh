@@ -98,7 +98,7 @@ rates=()
 backlogs=()
 for round in $(seq "$rounds"); do
     data="$work/data-$round"
-    "$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null
+    "$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
     before=$(count_clicks "$data")
 
     port=$(free_port)

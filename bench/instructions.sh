@@ -68,7 +68,7 @@ count() {
     data="$work/data-$RANDOM$RANDOM"
     # valgrind cannot read the DWARF 5 that clang writes for C targets: count a copy without debug info.
     strip --strip-debug -o "$data.bin" "$binary"
-    "$data.bin" import "$work/config.json" --data "$data" >/dev/null
+    "$data.bin" import "$work/config.json" --data "$data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
     port=$(free_port)
     valgrind --tool=callgrind --toggle-collect=h2o_evloop_run --callgrind-out-file="$data.out" \
         "$data.bin" serve --host 127.0.0.1 --port "$port" --data "$data" --threads 1 >"$data.log" 2>&1 &

@@ -116,7 +116,7 @@ cat >"$work/config.json" <<'EOF'
      "partners":[{"id":"part_lee","name":"Lee","status":"active","codes":[{"code":"LEE10","active":true}]}]}]}]}
 EOF
 choose_store
-"$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null
+"$bin" import "$work/config.json" --data "$data" "${store_args[@]}" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
 port=$(free_port)
 # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
 start_server "$port" "$data" --threads "$threads" "${store_args[@]}" ${SERVE_ARGS:-}
@@ -148,7 +148,7 @@ clicks=([nginx-nolog]=0 [nginx-buffered]=0 [ios-template]=1 [ios-visitors]=1 [an
 qr_pid=""
 if [[ " ${server_targets[*]} " == *" desktop-qr "* ]]; then
     qr_data="$work/qr-data"
-    "$bin" import "$work/config.json" --data "$qr_data" >/dev/null
+    "$bin" import "$work/config.json" --data "$qr_data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
     qr_port=$(free_port)
     # shellcheck disable=SC2086 # SERVE_ARGS is a list of options, the same as the server it is compared with
     "$bin" serve --host 127.0.0.1 --port "$qr_port" --data "$qr_data" --threads "$threads" \
@@ -167,7 +167,7 @@ baseline="${BASELINE:-}"
 base_pid=""
 if [[ -n "$baseline" ]]; then
     [[ -x "$baseline" ]] || die "BASELINE=$baseline is not an executable"
-    "$baseline" import "$work/config.json" --data "$work/base-data" >/dev/null
+    "$baseline" import "$work/config.json" --data "$work/base-data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
     base_port=$(free_port)
     # shellcheck disable=SC2086 # BASE_ARGS is a list of options
     "$baseline" serve --host 127.0.0.1 --port "$base_port" --data "$work/base-data" --threads "$threads" \
@@ -370,7 +370,7 @@ NGINX
     nginx_tls_pid=$!
     cleanup_pids+=("$nginx_tls_pid")
     tls_data="$work/tls-data"
-    "$bin" import "$work/config.json" --data "$tls_data" >/dev/null
+    "$bin" import "$work/config.json" --data "$tls_data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
     tls_port=$(free_port)
     "$bin" serve --host 127.0.0.1 --port "$tls_port" --data "$tls_data" --threads "$threads" \
         --tls-cert "$work/tls.crt" --tls-key "$work/tls.key" >"$work/tls-server.log" 2>&1 &

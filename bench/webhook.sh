@@ -46,7 +46,7 @@ cat >"$work/config.json" <<JSON
      "commission":{"percent":20,"recurring":true},
      "partners":[{"id":"part_sam","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]}]}
 JSON
-"$bin" import "$work/config.json" --data "$data" >/dev/null
+"$bin" import "$work/config.json" --data "$data" >/dev/null 2> >(grep -v "^warning: " >&2 || true)
 port=$(free_port)
 start_server "$port" "$data" --threads "$threads" --trusted-proxy 127.0.0.1/32
 base="http://127.0.0.1:$port"

@@ -76,6 +76,9 @@ final class APIHandler: Sendable {
     ) -> @Sendable (APIRequest) throws -> APIResponse {
         { [self] request in
             _ = try authenticate(request)
+            if let problem = request.queryProblem {
+                throw APIError.invalidRequest("the query cannot be read whole: \(problem)")
+            }
             if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
                 throw APIError.invalidRequest(
                     "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "

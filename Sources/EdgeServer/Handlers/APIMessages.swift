@@ -9,6 +9,8 @@ struct APIRequest: Sendable {
     var query: [String: String]
     /// The query's names given more than once, which the `/v1` lists refuse.
     var repeatedQueryNames: Set<String> = []
+    /// What of the query was left out of ``query`` (``QueryString/parse(_:)``), which the `/v1` lists refuse.
+    var queryProblem: String?
     /// The headers the server reads (``HTTPHeaderName``) that the request carries.
     var headers: [HTTPHeaderName: String]
     var body: [UInt8]
@@ -29,7 +31,9 @@ extension APIRequest {
         let query = QueryString.parse(request.query)
         self.init(
             method: request.method, path: String(decoding: request.path, as: UTF8.self), query: query.values,
-            repeatedQueryNames: query.repeated, headers: headers, body: Array(request.body), clientIP: clientIP)
+            repeatedQueryNames: query.repeated, queryProblem: query.problem, headers: headers,
+            body: Array(request.body),
+            clientIP: clientIP)
     }
 }
 

@@ -6,18 +6,26 @@ enum QueryString {
     static let maximumParameters = 32
 
     /// Parses `a=1&b=x%20y` into a dictionary, percent-decoding names and values (`+` is a space). A name given more
-    /// than once keeps its last value and is in `repeated`, for a caller that refuses it rather than guess.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> (values: [String: String], repeated: Set<String>) {
+    /// than once keeps its last value and is in `repeated`, for a caller that refuses it rather than guess; so is
+    /// `problem`, what was left out: the parameters past ``maximumParameters``, or one whose name or value is not
+    /// UTF-8 once decoded (`partner%FF_id=`).
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> (
+        values: [String: String], repeated: Set<String>, problem: String?
+    ) {
         var values: [String: String] = [:]
         var repeated: Set<String> = []
-        for pair in bytes.split(separator: 0x26).prefix(maximumParameters) {
+        var problem: String?
+        let pairs = bytes.split(separator: 0x26)
+        if pairs.count > maximumParameters { problem = "it has more than \(maximumParameters) parameters" }
+        for pair in pairs.prefix(maximumParameters) {
             let parts = pair.split(separator: 0x3D, maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]) else { continue }
-            if values.updateValue(parts.count > 1 ? decode(parts[1]) ?? "" : "", forKey: name) != nil {
-                repeated.insert(name)
+            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else {
+                problem = problem ?? "a parameter's name or value is not UTF-8 once percent-decoded"
+                continue
             }
+            if values.updateValue(value, forKey: name) != nil { repeated.insert(name) }
         }
-        return (values, repeated)
+        return (values, repeated, problem)
     }
 
     static func decode(_ bytes: Slice<UnsafeRawBufferPointer>) -> String? {

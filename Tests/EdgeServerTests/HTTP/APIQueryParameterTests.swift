@@ -74,4 +74,27 @@ import Testing
         // The cache-buster may repeat, or be empty: it is no filter.
         #expect(try client.request("GET", "/v1/clicks?_=1&_=2&_=", headers: key).status == 200)
     }
+
+    /// A query the server cannot read whole is refused, not answered for the part it read: a filter after the 32nd
+    /// parameter, or a name or value that is not UTF-8 once decoded (`partner%FF_id=`, which used to be dropped and
+    /// list every partner's rows; `partner_id=part%FF`, which used to be called empty).
+    @Test func aQueryThatCannotBeReadWholeIs400() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let key = [("Authorization", "Bearer sk_acme_secret")]
+        let padding = (1...32).map { "_=\($0)" }.joined(separator: "&")
+        for list in Self.lists {
+            for query in ["\(padding)&partner_id=part_sam", "partner%FF_id=part_sam", "partner_id=part%FF"] {
+                let response = try client.request("GET", "\(list.path)?\(query)", headers: key)
+                #expect(response.isError(400, "invalid_request"), "\(list.path)?\(query): \(response.text)")
+                #expect(response.message.hasPrefix("the query cannot be read whole: "), "\(response.message)")
+            }
+            // 32 parameters are read.
+            let within = (1...31).map { "_=\($0)" }.joined(separator: "&")
+            let first = list.query.prefix { $0 != "&" }
+            let taken = try client.request("GET", "\(list.path)?\(within)&\(first)", headers: key)
+            #expect(taken.status == 200, "\(list.path): \(taken.text)")
+        }
+    }
 }
