@@ -70,9 +70,9 @@ public enum CommissionPlanner {
         case "TRANSFER":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
             var plan = WebhookPlan(outcome: .transferred)
-            plan.aliases = event.transferredTo.filter { id in
-                !event.transferredFrom.contains { $0.utf8.elementsEqual(id.utf8) }
-            }
+            // By bytes, in one pass over each list (up to ``RevenueCatEvent/maximumIDCount`` ids each).
+            let from = Set(event.transferredFrom.map { Array($0.utf8) })
+            plan.aliases = event.transferredTo.filter { !from.contains(Array($0.utf8)) }
             if !plan.aliases.isEmpty {
                 plan.aliasesCustomerID = customer.id
                 plan.aliasesChangedAt = time
