@@ -46,7 +46,8 @@ extension APIHandler {
         event.ignoreTimes(after: now)
         let record = WebhookEventRecord(
             organizationID: organization.id, event: event, receivedAt: now, body: request.body)
-        let outcome = try writer.recordWebhookEvent(record) { ledger in
+        // The event's plan, and those of the events stored `unattributed` under ids it ties to a customer.
+        let outcome = try writer.recordWebhookEvent(record) { event, ledger in
             Self.plan(event, ledger: ledger, table: table, now: now)
         }
         var response = APIResponse.success { object in
@@ -65,7 +66,8 @@ extension APIHandler {
 
 extension APIHandler {
     /// The webhook's rules for `event`: the commission rule of the customer's program in `table`, `now` for a
-    /// missing event time. The webhook plans an event with it on arrival, and a claim the events stored before it.
+    /// missing event time. The webhook plans an event with it on arrival, and a claim or a tie the events stored
+    /// before it.
     static func plan(_ event: RevenueCatEvent, ledger: CommissionLedger, table: LinkTable, now: Int64) -> WebhookPlan {
         let rule = ledger.customer.flatMap { table.program(id: $0.programID)?.commission }
         return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) { EntityID.make(prefix: "comm_") }
