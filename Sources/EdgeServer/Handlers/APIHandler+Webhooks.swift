@@ -10,9 +10,10 @@ extension APIHandler {
     /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
     func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
         var publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
-        // One trailing slash is the same URL: it is easily pasted into RevenueCat, and no key holds a slash. More
-        // after the key is no webhook URL at all, said so rather than blamed on the key.
-        if publicKey.last == "/" { publicKey = publicKey.dropLast() }
+        // One trailing slash after a key is the same URL: it is easily pasted into RevenueCat, and no key holds a
+        // slash. More after the key, or a slash with no key before it (`revenuecat//`), is no webhook URL at all,
+        // said so rather than blamed on the key.
+        if publicKey.count > 1, publicKey.last == "/" { publicKey = publicKey.dropLast() }
         guard !publicKey.contains("/") else {
             throw APIError.notFound("No such path: the webhook's URL is \(Self.revenueCatWebhookPrefix)<public_key>")
         }
