@@ -61,9 +61,9 @@ public final class DeferredStore: Store {
         try store().customer(organizationID: organizationID, customerID: customerID)
     }
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try store().customers(query) }
-    public func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
-        -> WebhookOutcome
-    {
+    public func recordWebhookEvent(
+        _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
+    ) throws -> WebhookOutcome {
         try store().recordWebhookEvent(event, plan: plan)
     }
     public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {

@@ -72,8 +72,8 @@ extension BenchStoreFiller {
         let event = try RevenueCatEvent(body: body)
         let outcome = try store.recordWebhookEvent(
             WebhookEventRecord(organizationID: Self.organizationID, event: event, receivedAt: time, body: body)
-        ) { ledger in
-            CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_bench_\(eventID)" }
+        ) { event, ledger in
+            CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_bench_\(event.id)" }
         }
         filled.events += 1
         if outcome == .commissionCreated { filled.commissions += 1 }

@@ -10,9 +10,10 @@ extension APIHandler {
     /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
     func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
         var publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
-        // One trailing slash is the same URL: it is easily pasted into RevenueCat, and no key holds a slash. More
-        // after the key is no webhook URL at all, said so rather than blamed on the key.
-        if publicKey.last == "/" { publicKey = publicKey.dropLast() }
+        // One trailing slash after a key is the same URL: it is easily pasted into RevenueCat, and no key holds a
+        // slash. More after the key, or a slash with no key before it (`revenuecat//`), is no webhook URL at all,
+        // said so rather than blamed on the key.
+        if publicKey.count > 1, publicKey.last == "/" { publicKey = publicKey.dropLast() }
         guard !publicKey.contains("/") else {
             throw APIError.notFound("No such path: the webhook's URL is \(Self.revenueCatWebhookPrefix)<public_key>")
         }
@@ -46,7 +47,8 @@ extension APIHandler {
         event.ignoreTimes(after: now)
         let record = WebhookEventRecord(
             organizationID: organization.id, event: event, receivedAt: now, body: request.body)
-        let outcome = try writer.recordWebhookEvent(record) { ledger in
+        // The event's plan, and those of the events stored `unattributed` under ids it ties to a customer.
+        let outcome = try writer.recordWebhookEvent(record) { event, ledger in
             Self.plan(event, ledger: ledger, table: table, now: now)
         }
         var response = APIResponse.success { object in
@@ -65,7 +67,8 @@ extension APIHandler {
 
 extension APIHandler {
     /// The webhook's rules for `event`: the commission rule of the customer's program in `table`, `now` for a
-    /// missing event time. The webhook plans an event with it on arrival, and a claim the events stored before it.
+    /// missing event time. The webhook plans an event with it on arrival, and a claim or a tie the events stored
+    /// before it.
     static func plan(_ event: RevenueCatEvent, ledger: CommissionLedger, table: LinkTable, now: Int64) -> WebhookPlan {
         let rule = ledger.customer.flatMap { table.program(id: $0.programID)?.commission }
         return CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) { EntityID.make(prefix: "comm_") }

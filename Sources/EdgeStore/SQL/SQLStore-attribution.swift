@@ -38,40 +38,50 @@ extension SQLStore {
             [.text(organizationID), .integer(now - unattributedLifetime)])
     }
 
-    /// Applies, as if the claim had come first, the stored `unattributed` events of the user `customer` was just
-    /// claimed with whose event time is at most ``CommissionPlanner/claimTolerance`` before the claim: oldest
-    /// first, at most ``CommissionPlanner/claimReplayLimit``, each once (the event leaves the index and its outcome
-    /// is no longer `unattributed`). Each keeps what it did, with the claim's time as `attributed_at`; returns what
-    /// each did, in that order.
+    /// Applies, as if the claim had come first, the stored `unattributed` events of the user ids `ids` (a new
+    /// customer's, or ids an event just tied to a customer), and of the ids those events tie in turn: for each id,
+    /// those whose event time is at most ``CommissionPlanner/claimTolerance`` before the claim of the customer the id
+    /// now leads to, oldest first, each once (the event leaves the index and its outcome is no longer
+    /// `unattributed`), and at most ``CommissionPlanner/claimReplayLimit`` in all, chains of ties included: a flood
+    /// of events cannot hold the organization's lock long, and a tie that leads back to an id already seen ends there.
+    /// Each keeps what it did, with `attributedAt` (the claim's time, or the arrival of the event that tied its ids);
+    /// returns what each did, in the order applied.
     static func replayUnattributed(
-        for customer: CustomerRecord, db: Connection, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
+        of ids: [String], organizationID: String, attributedAt: Int64, db: Connection,
+        plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
     ) throws -> [WebhookOutcome] {
-        let organization = SQLValue.text(customer.organizationID)
-        let stored = try db.rows(
-            """
-            SELECT e.event_id, e.received_at, e.body FROM unattributed_user_ids u JOIN webhook_events e
-                ON e.organization_id = u.organization_id AND e.event_id = u.event_id
-            WHERE u.organization_id = ? AND u.app_user_id = ? AND u.event_time >= ? AND e.outcome = 'unattributed'
-            ORDER BY u.event_time, e.seq LIMIT \(CommissionPlanner.claimReplayLimit)
-            """,
-            [
-                organization, .text(customer.customerID),
-                .integer(customer.claimedAt - CommissionPlanner.claimTolerance),
-            ]
-        ) { (id: $0.text(0), receivedAt: $0.int(1), body: Array($0.text(2).utf8)) }
+        let organization = SQLValue.text(organizationID)
+        var pending = ArraySlice(ids)
+        var seen: Set<[UInt8]> = []
         var outcomes: [WebhookOutcome] = []
-        for (id, receivedAt, body) in stored {
-            try db.query(
-                "DELETE FROM unattributed_user_ids WHERE organization_id = ? AND event_id = ?",
-                [organization, .text(id)])
-            // Stored only once it parsed, so it parses again; read as it was on arrival: times checked against
-            // the arrival's clock, and a missing event time is the arrival's, as it was then.
-            guard var event = try? RevenueCatEvent(body: body) else { continue }
-            event.ignoreTimes(after: receivedAt)
-            event.timestamp = event.timestamp ?? receivedAt
-            let record = WebhookEventRecord(
-                organizationID: customer.organizationID, event: event, receivedAt: receivedAt, body: body)
-            outcomes.append(try apply(record, db: db, attributedAt: customer.claimedAt) { plan(event, $0) })
+        while outcomes.count < CommissionPlanner.claimReplayLimit, let id = pending.popFirst() {
+            guard seen.insert(Array(id.utf8)).inserted else { continue }
+            // One indexed look-up for the usual id, which has no stored event; the window is the owner's claim's.
+            let stored = try db.rows(
+                """
+                SELECT e.event_id, e.received_at, e.body FROM unattributed_user_ids u JOIN webhook_events e
+                    ON e.organization_id = u.organization_id AND e.event_id = u.event_id
+                WHERE u.organization_id = ?1 AND u.app_user_id = ?2 AND e.outcome = 'unattributed'
+                    AND u.event_time >= (SELECT c.claimed_at FROM customers c WHERE \(ownerCondition))
+                        - \(CommissionPlanner.claimTolerance)
+                ORDER BY u.event_time, e.seq LIMIT \(CommissionPlanner.claimReplayLimit)
+                """, [organization, .text(id)]
+            ) { (id: $0.text(0), receivedAt: $0.int(1), body: Array($0.text(2).utf8)) }
+            for (eventID, receivedAt, body) in stored where outcomes.count < CommissionPlanner.claimReplayLimit {
+                try db.query(
+                    "DELETE FROM unattributed_user_ids WHERE organization_id = ? AND event_id = ?",
+                    [organization, .text(eventID)])
+                // Stored only once it parsed, so it parses again; read as it was on arrival: times checked against
+                // the arrival's clock, and a missing event time is the arrival's, as it was then.
+                guard var event = try? RevenueCatEvent(body: body) else { continue }
+                event.ignoreTimes(after: receivedAt)
+                event.timestamp = event.timestamp ?? receivedAt
+                let record = WebhookEventRecord(
+                    organizationID: organizationID, event: event, receivedAt: receivedAt, body: body)
+                let applied = try apply(record, db: db, attributedAt: attributedAt, plan: plan)
+                outcomes.append(applied.outcome)
+                pending.append(contentsOf: applied.tied)
+            }
         }
         return outcomes
     }

@@ -1,9 +1,9 @@
 import LinkCore
 
 extension SQLStore {
-    public func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
-        -> WebhookOutcome
-    {
+    public func recordWebhookEvent(
+        _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
+    ) throws -> WebhookOutcome {
         try withConnection { db in
             try Self.webhookTransaction(db, organizationID: event.organizationID) {
                 // The unique (organization_id, event_id) decides between a delivery and its redelivery, racing
@@ -21,17 +21,25 @@ extension SQLStore {
                     ])
                 guard db.changes == 1 else { return .duplicate }
                 try Self.forgetUnattributed(db, organizationID: event.organizationID, before: event.receivedAt)
-                return try Self.apply(event, db: db, attributedAt: nil, plan: plan)
+                let applied = try Self.apply(event, db: db, attributedAt: nil, plan: plan)
+                // The ids it tied now lead to a customer: their events stored `unattributed` are applied now, as a
+                // claim of them would, rather than never (they can no longer be claimed as a new customer).
+                _ = try Self.replayUnattributed(
+                    of: applied.tied, organizationID: event.organizationID, attributedAt: event.receivedAt, db: db,
+                    plan: plan)
+                return applied.outcome
             }
         }
     }
 
     /// Finds the event's customer, reads its ledger, plans and writes the plan, and records on the stored event
-    /// what it did: for an event as it arrives, and for one a claim applies later (`attributedAt`, the claim's
-    /// time). Runs inside the organization's webhook transaction.
+    /// what it did: for an event as it arrives, and for one stored `unattributed` and applied later (`attributedAt`,
+    /// the time of the claim or of the event that tied its ids). Runs inside the organization's webhook transaction.
+    /// Returns what it did and the user ids it tied to a customer (those whose tie it wrote).
     static func apply(
-        _ event: WebhookEventRecord, db: Connection, attributedAt: Int64?, plan: (CommissionLedger) -> WebhookPlan
-    ) throws -> WebhookOutcome {
+        _ event: WebhookEventRecord, db: Connection, attributedAt: Int64?,
+        plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
+    ) throws -> (outcome: WebhookOutcome, tied: [String]) {
         let organization = SQLValue.text(event.organizationID)
         // The customer of a known transaction is the one that made the purchase, whatever ids a later event of it
         // carries (a refund can arrive under another id, before the TRANSFER that links it); a renewal's is the
@@ -59,10 +67,11 @@ extension SQLStore {
             ) { otherPaid = CommissionLedger.PaidSummary(count: Int($0.int(0)), refunded: Int($0.int(1))) }
         }
         let decided = plan(
+            event.event,
             CommissionLedger(
                 customer: customer, transactions: transactions, otherPaid: otherPaid,
                 userIDsCustomerID: userIDsCustomer?.id))
-        try Self.apply(decided, event: event, customer: customer, db: db)
+        let tied = try Self.apply(decided, event: event, customer: customer, db: db)
         try db.query(
             """
             UPDATE webhook_events SET customer = ?, outcome = ?, attributed_at = ?
@@ -75,7 +84,7 @@ extension SQLStore {
         if decided.outcome == .unattributed {
             try rememberUnattributed(event, db: db)
         }
-        return decided.outcome
+        return (decided.outcome, tied)
     }
 
     /// The customer that made the purchase `transactionID`, when the store has it.
@@ -149,9 +158,10 @@ extension SQLStore {
         }
     }
 
+    /// Writes `plan`; returns the ids whose tie to ``WebhookPlan/aliasesCustomerID`` it wrote.
     private static func apply(
         _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: Connection
-    ) throws {
+    ) throws -> [String] {
         let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
             try db.query(
@@ -192,7 +202,7 @@ extension SQLStore {
                 "UPDATE commissions SET status = ? WHERE id = ? AND organization_id = ?",
                 [.text(change.status.rawValue), .text(change.id), organization])
         }
-        guard let customer else { return }
+        guard let customer else { return [] }
         if let change = plan.customerStatus {
             try db.query(
                 "UPDATE customers SET status = ? WHERE id = ?", [.text(change.status.rawValue), .text(customer.id)])
@@ -208,7 +218,8 @@ extension SQLStore {
         }
         // An id keeps the customer of the newest event that tied it: an older TRANSFER delivered late does not
         // move back an id a newer one moved (ids tied before event times were kept may be moved by any event).
-        guard let tiedTo = plan.aliasesCustomerID else { return }
+        guard let tiedTo = plan.aliasesCustomerID else { return [] }
+        var tied: [String] = []
         for alias in plan.aliases {
             try db.query(
                 """
@@ -217,7 +228,9 @@ extension SQLStore {
                     changed_at = excluded.changed_at
                 WHERE customer_aliases.changed_at IS NULL OR customer_aliases.changed_at <= excluded.changed_at
                 """, [organization, .text(alias), .text(tiedTo), .integer(plan.aliasesChangedAt)])
+            if db.changes == 1 { tied.append(alias) }
         }
+        return tied
     }
 
     public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {

@@ -54,7 +54,11 @@ extension SQLStore {
                     ])
                 let created = db.changes == 1
                 var replayed: [WebhookOutcome] = []
-                if created, let plan { replayed = try Self.replayUnattributed(for: customer, db: db, plan: plan) }
+                if created, let plan {
+                    replayed = try Self.replayUnattributed(
+                        of: [customer.customerID], organizationID: customer.organizationID,
+                        attributedAt: customer.claimedAt, db: db, plan: plan)
+                }
                 let stored = try db.rows(
                     "\(Self.customerSelect) WHERE c.organization_id = ? AND c.customer_id = ?",
                     [.text(customer.organizationID), .text(customer.customerID)], Self.customer)

@@ -14,8 +14,9 @@
 ///   ties its user ids together (``tiedCustomer(_:ledger:)``).
 /// - Sandbox events, unknown types and the rest change nothing.
 ///
-/// An event that arrived before the claim of its user (`unattributed`) is planned again when the claim lands
-/// (``claimReplayLimit``), with the same rules, so that the order of arrival does not change what is paid.
+/// An event that arrived before the claim of its user (`unattributed`) is planned again when the claim lands, or when
+/// a later event ties one of its ids to a customer (``claimReplayLimit``), with the same rules, so that the order of
+/// arrival does not change what is paid.
 ///
 /// Events may arrive in any order. A customer's lifecycle (trialing, paying, canceled) follows the newest
 /// event by event time; `refunded` is a fact about money (every paid purchase refunded) and shows over it.
@@ -70,9 +71,9 @@ public enum CommissionPlanner {
         case "TRANSFER":
             guard let customer = ledger.customer else { return WebhookPlan(outcome: .unattributed) }
             var plan = WebhookPlan(outcome: .transferred)
-            plan.aliases = event.transferredTo.filter { id in
-                !event.transferredFrom.contains { $0.utf8.elementsEqual(id.utf8) }
-            }
+            // By bytes, in one pass over each list (up to ``RevenueCatEvent/maximumIDCount`` ids each).
+            let from = Set(event.transferredFrom.map { Array($0.utf8) })
+            plan.aliases = event.transferredTo.filter { !from.contains(Array($0.utf8)) }
             if !plan.aliases.isEmpty {
                 plan.aliasesCustomerID = customer.id
                 plan.aliasesChangedAt = time
@@ -212,9 +213,10 @@ public enum CommissionPlanner {
     /// time; a purchase made more than two minutes before it is one the partner did not bring.
     public static let claimTolerance: Int64 = 120_000
 
-    /// The most stored `unattributed` events a claim plans again (those of its user id whose event time is at most
-    /// ``claimTolerance`` before the claim, oldest first): a user has one or two within two minutes of a claim, so
-    /// the bound only keeps a flood of events for one id from holding the store's lock.
+    /// The most stored `unattributed` events a claim, or an event that ties ids to a customer, plans again (those of
+    /// the ids whose event time is at most ``claimTolerance`` before the claim, oldest first, with those of the ids
+    /// they tie in turn): a user has one or two within two minutes of a claim, so the bound only keeps a flood of
+    /// events for one id from holding the store's lock.
     public static let claimReplayLimit = 50
 
     /// Whether a purchase made at `purchasedAt` was made before the customer's claim (beyond the tolerance).

@@ -69,6 +69,18 @@ enum RevenueCatPayload {
         return make(type, id: id, all)
     }
 
+    /// A `TRANSFER` of the subscription from the ids `from` to the ids `to`: RevenueCat's sample carries no user,
+    /// transaction or price of its own, so those documented fields are left out; `fields` go over the rest.
+    static func transfer(from: [String], to: [String], _ fields: [String: Any?] = [:]) -> [UInt8] {
+        var all: [String: Any?] = [
+            "transferred_from": from, "transferred_to": to, "app_user_id": nil, "original_app_user_id": nil,
+            "aliases": nil, "transaction_id": nil, "original_transaction_id": nil, "price": nil,
+            "price_in_purchased_currency": nil,
+        ]
+        all.merge(fields) { $1 }
+        return make("TRANSFER", all)
+    }
+
     /// A refund by customer support of `transaction`.
     static func refund(user: String, transaction: String, _ fields: [String: Any?] = [:]) -> [UInt8] {
         var all: [String: Any?] = ["cancel_reason": "CUSTOMER_SUPPORT"]

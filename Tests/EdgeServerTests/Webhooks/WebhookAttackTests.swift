@@ -81,13 +81,8 @@ import Testing
             user: "anon-tr1", transaction: "tr-1",
             ["original_app_user_id": "anon-tr1", "aliases": ["anon-tr1"], "event_timestamp_ms": now + 2_000])
         #expect(try client.deliver(refund) == "refunded")
-        let transfer = RevenueCatPayload.make(
-            "TRANSFER",
-            [
-                "transferred_from": ["tr1"], "transferred_to": ["anon-tr1"], "event_timestamp_ms": now + 1_000,
-                "app_user_id": nil, "original_app_user_id": nil, "aliases": nil, "transaction_id": nil,
-                "price": nil, "price_in_purchased_currency": nil,
-            ])
+        let transfer = RevenueCatPayload.transfer(
+            from: ["tr1"], to: ["anon-tr1"], ["event_timestamp_ms": now + 1_000])
         #expect(try client.deliver(transfer) == "transferred")
         #expect(try client.commissions().map { $0["status"] as? String } == ["reversed"])
         let customer = try client.customer("tr1")
@@ -220,13 +215,7 @@ import Testing
         defer { server.shutdown() }
         try server.claimUser("zo\u{EB}")
         let client = server.client()
-        let transfer = RevenueCatPayload.make(
-            "TRANSFER",
-            [
-                "transferred_from": ["zo\u{EB}"], "transferred_to": ["zoe\u{308}"], "app_user_id": nil,
-                "original_app_user_id": nil, "aliases": nil, "transaction_id": nil, "price": nil,
-                "price_in_purchased_currency": nil,
-            ])
+        let transfer = RevenueCatPayload.transfer(from: ["zo\u{EB}"], to: ["zoe\u{308}"])
         #expect(try client.deliver(transfer) == "transferred")
         let purchase = RevenueCatPayload.purchase(user: "zoe\u{308}", price: "10", transaction: "spelling-2")
         #expect(try client.deliver(purchase) == "commission_created")

@@ -162,12 +162,7 @@ import Testing
         #expect(
             try client.deliver(RevenueCatPayload.purchase(user: "old-id", price: "5", transaction: "tr-1"))
                 == "commission_created")
-        let transfer = RevenueCatPayload.make(
-            "TRANSFER",
-            [
-                "transferred_from": ["old-id"], "transferred_to": ["new-id"], "app_user_id": nil,
-                "original_app_user_id": nil, "aliases": nil, "transaction_id": nil, "price": nil,
-            ])
+        let transfer = RevenueCatPayload.transfer(from: ["old-id"], to: ["new-id"])
         #expect(try client.deliver(transfer) == "transferred")
         #expect(
             try client.deliver(RevenueCatPayload.purchase("RENEWAL", user: "new-id", price: "5", transaction: "tr-2"))

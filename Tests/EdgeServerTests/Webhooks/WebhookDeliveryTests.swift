@@ -43,7 +43,7 @@ import Testing
         #expect(try client.deliver(body, key: "pk_acme/") == "commission_created")
         #expect(try client.webhook(body, key: "pk_acme/", authorization: nil).isError(401, "unauthorized"))
         #expect(try client.webhook(body, key: "pk_nobody/").isError(404, "unknown_public_key"))
-        for key in ["pk_acme/extra", "pk_acme//", "pk_acme/extra/", "/pk_acme", "pk_acme/x/y"] {
+        for key in ["pk_acme/extra", "pk_acme//", "pk_acme/extra/", "/pk_acme", "pk_acme/x/y", "/", "//"] {
             let response = try client.webhook(body, key: key)
             #expect(response.isError(404, "not_found"), "\(key): \(response.status) \(response.text)")
             #expect(

@@ -6,7 +6,8 @@ import Testing
 
 @testable import EdgeServer
 
-/// The user ids an event found by its transaction ties (README, "found by its user ids" and claim rule 4): after the
+/// The user ids an event found by its transaction ties (README's webhook section, "However it was found, an event's
+/// user ids are one user", and claim rule 4): after the
 /// first purchase every renewal is found by the subscription it renews, and the ids it names (a login's
 /// `$RCAnonymousID` on a new device) were never tied, so another partner could claim one as a second customer. They
 /// are now tied to the customer they lead to, else to the customer of the purchase; a family-shared event's never to
@@ -51,7 +52,7 @@ import Testing
         try server.claimUser("old-id")
         let client = server.client()
         try client.deliver(RevenueCatPayload.purchase(user: "old-id", price: "9.99", transaction: "S1"))
-        #expect(try client.deliver(Self.transfer(from: "old-id", to: "new-id")) == "transferred")
+        #expect(try client.deliver(RevenueCatPayload.transfer(from: ["old-id"], to: ["new-id"])) == "transferred")
         let anonymous = "$RCAnonymousID:new-device"
         let renewal = Self.renewal(user: "new-id", aliases: ["new-id", anonymous], transaction: "S2", of: "S1")
         #expect(try client.deliver(renewal) == "commission_created")
@@ -76,7 +77,7 @@ import Testing
         try server.claimUser("lee-user", code: "LEE")
         try server.claimUser("sam-user")
         try client.deliver(RevenueCatPayload.purchase(user: "sam-user", price: "9.99", transaction: "P1"))
-        #expect(try client.deliver(Self.transfer(from: "sam-user", to: "lee-user")) == "transferred")
+        #expect(try client.deliver(RevenueCatPayload.transfer(from: ["sam-user"], to: ["lee-user"])) == "transferred")
         let anonymous = "$RCAnonymousID:lee-phone"
         let renewal = Self.renewal(user: "lee-user", aliases: ["lee-user", anonymous], transaction: "P2", of: "P1")
         #expect(try client.deliver(renewal) == "commission_created")
@@ -132,14 +133,5 @@ import Testing
         #expect(try client.deliver(shared) == "family_share")
         let claim = try client.claim(ClaimBody.recent(user: "member", code: "LEE"))
         #expect(claim.isClaim("claimed", user: "member"), "\(claim.text)")
-    }
-
-    static func transfer(from: String, to: String) -> [UInt8] {
-        RevenueCatPayload.make(
-            "TRANSFER",
-            [
-                "transferred_from": [from], "transferred_to": [to], "app_user_id": nil, "original_app_user_id": nil,
-                "aliases": nil, "transaction_id": nil, "original_transaction_id": nil, "price": nil,
-            ])
     }
 }

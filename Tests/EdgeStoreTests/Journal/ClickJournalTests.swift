@@ -276,9 +276,9 @@ final class FlakyStore: Store {
         try base.customer(organizationID: organizationID, customerID: customerID)
     }
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try base.customers(query) }
-    func recordWebhookEvent(_ event: WebhookEventRecord, plan: (CommissionLedger) -> WebhookPlan) throws
-        -> WebhookOutcome
-    {
+    func recordWebhookEvent(
+        _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
+    ) throws -> WebhookOutcome {
         try base.recordWebhookEvent(event, plan: plan)
     }
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> { try base.commissions(query) }

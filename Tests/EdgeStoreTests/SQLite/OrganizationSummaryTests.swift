@@ -37,11 +37,8 @@ import Testing
         if !extra.isEmpty { fields.append(extra) }
         let body = Array(#"{"api_version":"1.0","event":{\#(fields.joined(separator: ","))}}"#.utf8)
         let event = try RevenueCatEvent(body: body)
-        let record = WebhookEventRecord(
-            organizationID: organization, eventID: event.id, type: event.type, environment: event.environment,
-            appUserID: event.appUserID, receivedAt: time, body: body, lookupIDs: event.customerLookupIDs,
-            transactionID: event.transactionID)
-        return try store.recordWebhookEvent(record) { ledger in
+        let record = WebhookEventRecord(organizationID: organization, event: event, receivedAt: time, body: body)
+        return try store.recordWebhookEvent(record) { event, ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_\(organization)_\(event.id)" }
         }
     }

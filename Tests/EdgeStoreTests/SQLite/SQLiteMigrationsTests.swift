@@ -136,11 +136,14 @@ import Testing
         #expect(try Self.version(old) == SQLiteMigrations.steps.count)
         let customer = try #require(try old.customer(organizationID: "org_a", customerID: "user-1"))
         #expect(customer.status == "lead" && customer.revenueCents == 0 && customer.commissionCents == 0)
+        var renewal = RevenueCatEvent(id: "e1", type: "RENEWAL")
+        renewal.environment = "PRODUCTION"
+        renewal.appUserID = "user-1"
+        renewal.transactionID = "t1"
         let event = WebhookEventRecord(
-            organizationID: "org_a", eventID: "e1", type: "RENEWAL", environment: "PRODUCTION", appUserID: "user-1",
-            receivedAt: 1_767_225_700_000, body: Array("{}".utf8), lookupIDs: ["user-1"], transactionID: "t1")
+            organizationID: "org_a", event: renewal, receivedAt: 1_767_225_700_000, body: Array("{}".utf8))
         var seen: CommissionLedger?
-        let outcome = try old.recordWebhookEvent(event) { ledger in
+        let outcome = try old.recordWebhookEvent(event) { _, ledger in
             seen = ledger
             return WebhookPlan(outcome: .ignored)
         }
@@ -182,7 +185,7 @@ import Testing
         let transfer = try RevenueCatEvent(body: body)
         let outcome = try old.recordWebhookEvent(
             WebhookEventRecord(organizationID: "org_a", event: transfer, receivedAt: 1_767_225_700_000, body: body)
-        ) { CommissionPlanner.plan(transfer, ledger: $0, rule: nil, now: 1_767_225_700_000) { "comm_1" } }
+        ) { CommissionPlanner.plan($0, ledger: $1, rule: nil, now: 1_767_225_700_000) { "comm_1" } }
         #expect(outcome == .transferred)
         #expect(try old.customer(organizationID: "org_a", customerID: "moved")?.id == "cust_2")
     }

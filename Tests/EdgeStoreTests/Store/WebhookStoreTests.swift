@@ -40,7 +40,7 @@ import Testing
         let body = Array(#"{"api_version":"1.0","event":{\#(fields.joined(separator: ","))}}"#.utf8)
         let event = try RevenueCatEvent(body: body)
         let record = WebhookEventRecord(organizationID: "org_acme", event: event, receivedAt: time, body: body)
-        return try store.recordWebhookEvent(record) { ledger in
+        return try store.recordWebhookEvent(record) { event, ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_\(event.id)" }
         }
     }

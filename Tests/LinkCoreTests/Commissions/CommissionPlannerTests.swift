@@ -63,21 +63,34 @@ import Testing
     }
 
     /// The plan, naming new commissions `com_1`, `com_2`, …. Without `ties`, the user ids it ties to a customer are
-    /// left out, so that the tests of the money and status rules compare whole plans; the tests of ties pass `true`.
+    /// checked here against the rule every event but a `TRANSFER` follows, then left out, so that the tests of the
+    /// money and status rules compare whole plans and still fail on a tie where none belongs (no customer, sandbox, a
+    /// family member's ids with nowhere to lead), a missing one, or one to the wrong customer or time; the tests of
+    /// ties pass `true` and compare the tie themselves. A `TRANSFER`'s plan is returned whole.
     static func plan(
         _ event: RevenueCatEvent, _ ledger: CommissionLedger, rule: CommissionRule? = twentyPercent,
-        now: Int64 = now, ties: Bool = false
+        now: Int64 = now, ties: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) -> WebhookPlan {
         var count = 0
         var plan = CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: now) {
             count += 1
             return "com_\(count)"
         }
-        if !ties {
-            plan.aliases = []
-            plan.aliasesCustomerID = nil
-            plan.aliasesChangedAt = 0
+        guard !ties, event.type != "TRANSFER" else { return plan }
+        // README: a production event of a claimed customer ties its ids to the customer they lead to, else to the
+        // event's customer, unless it is family-shared; as of the event's time.
+        var tie: (ids: [String], customer: String?, at: Int64) = ([], nil, 0)
+        if event.isProduction, let customer = ledger.customer,
+            let tiedTo = ledger.userIDsCustomerID ?? (event.isFamilyShare ? nil : customer.id)
+        {
+            tie = (event.customerLookupIDs, tiedTo, event.timestamp ?? now)
         }
+        #expect(
+            (plan.aliases, plan.aliasesCustomerID, plan.aliasesChangedAt) == tie, "the ids' tie",
+            sourceLocation: sourceLocation)
+        plan.aliases = []
+        plan.aliasesCustomerID = nil
+        plan.aliasesChangedAt = 0
         return plan
     }
 
