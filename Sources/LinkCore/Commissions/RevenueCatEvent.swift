@@ -18,17 +18,17 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// RevenueCat's event id, unique per event and kept across redeliveries.
     public var id: String
     /// `INITIAL_PURCHASE`, `RENEWAL`, `CANCELLATION`, …, or a type added later.
-    public var type: String { didSet { refreshLookupIDs() } }
+    public var type: String
     /// `PRODUCTION` or `SANDBOX`.
     public var environment: String?
     /// The event's `app_user_id`.
-    public var appUserID: String? { didSet { refreshLookupIDs() } }
+    public var appUserID: String?
     /// The event's `original_app_user_id`.
-    public var originalAppUserID: String? { didSet { refreshLookupIDs() } }
+    public var originalAppUserID: String?
     /// The event's `aliases`: other user ids RevenueCat merged into this one.
-    public var aliases: [String] = [] { didSet { refreshLookupIDs() } }
+    public var aliases: [String] = []
     /// A `TRANSFER`'s old and new user ids.
-    public var transferredFrom: [String] = [] { didSet { refreshLookupIDs() } }
+    public var transferredFrom: [String] = []
     /// A `TRANSFER`'s new user ids.
     public var transferredTo: [String] = []
     /// RevenueCat's `transaction_id` of the purchase.
@@ -130,7 +130,6 @@ public struct RevenueCatEvent: Sendable, Equatable {
         purchasedAt = milliseconds("purchased_at_ms")
         timestamp = milliseconds("event_timestamp_ms")
         isFamilyShare = event["is_family_share"] == .bool(true)
-        refreshLookupIDs()
     }
 
     /// Event times this side of 2000 and 2100, in milliseconds: anything else is a unit mix-up or garbage, and is
@@ -152,20 +151,13 @@ public struct RevenueCatEvent: Sendable, Equatable {
     }
 
     /// The user ids to find the customer by, in order: `app_user_id`, `original_app_user_id`, then each alias, each
-    /// once; for a `TRANSFER`, the ids it moves away from. Kept rather than computed when read: the webhook reads it
-    /// outside the store's lock and the planner inside it, and a renewal can name a thousand ids.
-    public private(set) var customerLookupIDs: [String] = []
-
-    /// Sets ``customerLookupIDs`` from the fields it is made of (in `init(body:)`, and when a field changes).
-    private mutating func refreshLookupIDs() {
-        if type == "TRANSFER" {
-            customerLookupIDs = transferredFrom
-            return
-        }
+    /// once; for a `TRANSFER`, the ids it moves away from.
+    public var customerLookupIDs: [String] {
+        if type == "TRANSFER" { return transferredFrom }
         // By bytes, as the store finds users (see `texts` in `init(body:)`), in one pass: a renewal names up to
-        // ``maximumIDCount`` aliases, and a comparison with each id kept took 81 ms for 1,000.
+        // ``maximumIDCount`` aliases, and comparing each with every id kept took 81 ms for 1,000.
         var seen: Set<[UInt8]> = []
-        customerLookupIDs = ([appUserID, originalAppUserID].compactMap { $0 } + aliases).filter {
+        return ([appUserID, originalAppUserID].compactMap { $0 } + aliases).filter {
             seen.insert(Array($0.utf8)).inserted
         }
     }
