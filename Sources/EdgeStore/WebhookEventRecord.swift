@@ -20,6 +20,14 @@ public struct WebhookEventRecord: Sendable, Equatable {
         self.body = body
     }
 
+    /// The record of `body` read as it was when it arrived at `receivedAt`: parsed, with times past that clock read
+    /// as absent. The webhook reads an event so, and a claim or a tie reads so an event stored before it.
+    public init(organizationID: String, body: [UInt8], receivedAt: Int64) throws(RevenueCatEventError) {
+        var event = try RevenueCatEvent(body: body)
+        event.ignoreTimes(after: receivedAt)
+        self.init(organizationID: organizationID, event: event, receivedAt: receivedAt, body: body)
+    }
+
     /// RevenueCat's `event.id`: an event is stored once per organization.
     public var eventID: String { event.id }
     /// RevenueCat's `event.type`.

@@ -41,12 +41,13 @@ extension APIHandler {
         guard request.body.count <= RevenueCatEvent.maximumBodySize else {
             throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)
         }
-        var event: RevenueCatEvent
-        do { event = try RevenueCatEvent(body: request.body) } catch { throw APIError.invalidRequest(error.message) }
         let now = Clock.epochMilliseconds()
-        event.ignoreTimes(after: now)
-        let record = WebhookEventRecord(
-            organizationID: organization.id, event: event, receivedAt: now, body: request.body)
+        let record: WebhookEventRecord
+        do {
+            record = try WebhookEventRecord(organizationID: organization.id, body: request.body, receivedAt: now)
+        } catch {
+            throw APIError.invalidRequest(error.message)
+        }
         // The event's plan, and those of the events stored `unattributed` under ids it ties to a customer.
         let outcome = try writer.recordWebhookEvent(record) { event, ledger in
             Self.plan(event, ledger: ledger, table: table, now: now)
@@ -54,13 +55,13 @@ extension APIHandler {
         var response = APIResponse.success { object in
             object.member("data") { json in
                 json.object {
-                    $0.string("event_id", event.id)
+                    $0.string("event_id", record.eventID)
                     $0.string("status", outcome == .duplicate ? "duplicate" : "stored")
                     $0.string("outcome", outcome.rawValue)
                 }
             }
         }
-        response.tally = .webhook(typeSlot: MetricLabels.webhookTypeSlot(event.type), outcome: outcome)
+        response.tally = .webhook(typeSlot: MetricLabels.webhookTypeSlot(record.type), outcome: outcome)
         return response
     }
 }

@@ -73,11 +73,11 @@ extension SQLStore {
                     [organization, .text(eventID)])
                 // Stored only once it parsed, so it parses again; read as it was on arrival: times checked against
                 // the arrival's clock, and a missing event time is the arrival's, as it was then.
-                guard var event = try? RevenueCatEvent(body: body) else { continue }
-                event.ignoreTimes(after: receivedAt)
-                event.timestamp = event.timestamp ?? receivedAt
-                let record = WebhookEventRecord(
-                    organizationID: organizationID, event: event, receivedAt: receivedAt, body: body)
+                guard
+                    var record = try? WebhookEventRecord(
+                        organizationID: organizationID, body: body, receivedAt: receivedAt)
+                else { continue }
+                record.event.timestamp = record.event.timestamp ?? receivedAt
                 let applied = try apply(record, db: db, attributedAt: attributedAt, plan: plan)
                 outcomes.append(applied.outcome)
                 pending.append(contentsOf: applied.tied)
