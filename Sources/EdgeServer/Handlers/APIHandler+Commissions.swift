@@ -4,8 +4,7 @@ import LinkCore
 extension APIHandler {
     /// `GET /v1/commissions` with the secret key: newest first, paged like clicks, filtered by `partner_id`,
     /// `customer_id` (the app user id, or `cust_…`) and `status` (`pending` or `reversed`).
-    func listCommissions(_ request: APIRequest) throws -> APIResponse {
-        let organization = try authenticate(request)
+    func listCommissions(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CommissionQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request)
         query.customerID = request.query["customer_id"]

@@ -9,8 +9,7 @@ extension APIHandler {
     /// The days a request without `from` covers, ending on `to`.
     static let defaultStatsDays: Int64 = 30
 
-    func clickStats(_ request: APIRequest) throws -> APIResponse {
-        let organization = try authenticate(request)
+    func clickStats(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         let zoneName = request.query["timezone"] ?? "UTC"
         guard let zone = TimeZoneRules.named(zoneName, in: timeZoneDirectory) else {
             throw APIError.invalidRequest(

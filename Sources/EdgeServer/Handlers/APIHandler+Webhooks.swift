@@ -77,8 +77,7 @@ extension APIHandler {
 
     /// `GET /v1/webhook_events` with the secret key: the RevenueCat events received, newest first, with what each
     /// did and its body as posted, so the app's team can see what RevenueCat delivered.
-    func listWebhookEvents(_ request: APIRequest) throws -> APIResponse {
-        let organization = try authenticate(request)
+    func listWebhookEvents(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         let after = request.query["starting_after"]
         if let after, after.isEmpty || after.utf8.count > RevenueCatEvent.maximumIDLength {
             throw APIError.invalidRequest("starting_after must be an event id")

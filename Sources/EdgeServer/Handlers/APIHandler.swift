@@ -41,13 +41,20 @@ final class APIHandler: Sendable {
 
     /// Adds the API's routes: the lists with the secret key, claims (from apps, cross-origin) with the public key.
     func register(in router: inout Router) {
-        let lists: [(path: String, parameters: Set<String>, handler: @Sendable (APIRequest) throws -> APIResponse)] = [
-            ("/v1/clicks", ["limit", "starting_after", "partner_id", "since"], listClicks),
-            ("/v1/customers", ["limit", "starting_after", "partner_id", "status", "customer_id"], listCustomers),
-            ("/v1/commissions", ["limit", "starting_after", "partner_id", "customer_id", "status"], listCommissions),
-            ("/v1/webhook_events", ["limit", "starting_after"], listWebhookEvents),
-            ("/v1/stats/clicks", ["timezone", "from", "to", "partner_id"], clickStats),
-        ]
+        let lists:
+            [(
+                path: String, parameters: Set<String>,
+                handler: @Sendable (APIRequest, OrganizationRecord) throws -> APIResponse
+            )] = [
+                ("/v1/clicks", ["limit", "starting_after", "partner_id", "since"], listClicks),
+                ("/v1/customers", ["limit", "starting_after", "partner_id", "status", "customer_id"], listCustomers),
+                (
+                    "/v1/commissions", ["limit", "starting_after", "partner_id", "customer_id", "status"],
+                    listCommissions
+                ),
+                ("/v1/webhook_events", ["limit", "starting_after"], listWebhookEvents),
+                ("/v1/stats/clicks", ["timezone", "from", "to", "partner_id"], clickStats),
+            ]
         for list in lists {
             router.add(
                 Route(
@@ -70,12 +77,12 @@ final class APIHandler: Sendable {
     /// a script's unset variable) would list every partner's rows or none; a repeated one
     /// (`partner_id=a&partner_id=b`) would be read as its last value alone. `_`, the cache-buster jQuery and other
     /// clients add, is let through. The key is checked first: a request without a valid one is a `401` whatever its
-    /// query says.
+    /// query says; `handler` is given the key's organization.
     func taking(
-        _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest) throws -> APIResponse
+        _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest, OrganizationRecord) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
         { [self] request in
-            _ = try authenticate(request)
+            let organization = try authenticate(request)
             if let problem = request.queryProblem {
                 throw APIError.invalidRequest("the query cannot be read whole: \(problem)")
             }
@@ -91,7 +98,7 @@ final class APIHandler: Sendable {
             if let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
                 throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
             }
-            return try handler(request)
+            return try handler(request, organization)
         }
     }
 
@@ -153,8 +160,7 @@ final class APIHandler: Sendable {
         return status
     }
 
-    func listClicks(_ request: APIRequest) throws -> APIResponse {
-        let organization = try authenticate(request)
+    func listClicks(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request)
         if let after = request.query["starting_after"] {
@@ -178,8 +184,7 @@ final class APIHandler: Sendable {
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.click) }
     }
 
-    func listCustomers(_ request: APIRequest) throws -> APIResponse {
-        let organization = try authenticate(request)
+    func listCustomers(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request)
         query.customerID = request.query["customer_id"]
