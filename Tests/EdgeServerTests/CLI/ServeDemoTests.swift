@@ -61,7 +61,8 @@ import Testing
         defer { first.stop() }
         let printed = first.child.stdout
         #expect(printed.contains("/webhooks/revenuecat/pk_demo with 'Authorization: Bearer whsec_demo'"), "\(printed)")
-        #expect(printed.contains("curl -H 'Authorization: Bearer sk_demo' http://127.0.0.1:\(first.port)/v1/commissions"))
+        #expect(
+            printed.contains("curl -H 'Authorization: Bearer sk_demo' http://127.0.0.1:\(first.port)/v1/commissions"))
         try Self.walkTheLoop(first.client())
         #expect(first.stop()?.status == 0)
 

@@ -39,7 +39,9 @@ import Testing
         defer { server.shutdown() }
         try server.claimUser("once", code: "LEE")  // Acme Lite: 500 cents, `recurring: false`
         let client = server.client()
-        #expect(try client.deliver(RevenueCatPayload.purchase(user: "once", price: "9.99", transaction: "o-1")) == "commission_created")
+        #expect(
+            try client.deliver(RevenueCatPayload.purchase(user: "once", price: "9.99", transaction: "o-1"))
+                == "commission_created")
         #expect(try client.deliver(RevenueCatPayload.refund(user: "once", transaction: "o-1")) == "refunded")
         let renewal = RevenueCatPayload.purchase("RENEWAL", user: "once", price: "9.99", transaction: "o-2")
         #expect(try client.deliver(renewal) == "commission_created", "the first purchase not refunded")
