@@ -157,10 +157,11 @@ extension DashboardHandler {
         return self.page(context, title: "Clicks", current: "clicks", content: content)
     }
 
-    /// `body` with the page's query, checked as the API checks its lists' (``APIHandler/checkQuery(_:takes:allowingEmpty:)``)
-    /// and without the empty values the filter forms send for "any"; or, when the query or `body` refuses it
-    /// (``APIError`` `400`), the page with the reason and a link to the whole list, answered `400`: a mistyped filter
-    /// (`status=bogus`, an unknown parameter, a cursor that is no id) never shows the whole list as if it had applied.
+    /// `body` with the page's query, checked as the API checks its lists'
+    /// (``APIHandler/checkQuery(_:takes:allowingEmpty:)``) and without the empty values the filter forms send for
+    /// "any"; or, when the query or `body` refuses it (``APIError`` `400`), the page with the reason and a link to the
+    /// whole list, answered `400`: a mistyped filter (`status=bogus`, an unknown parameter, a cursor that is no id)
+    /// never shows the whole list as if it had applied.
     func filtered(
         _ context: Context, title: String, current: String, path: String, parameters: Set<String>,
         _ body: (APIRequest) throws -> APIResponse
