@@ -177,8 +177,8 @@ enum ServeCommand {
                     case .stored:
                         "demo program stored (public key pk_demo, secret key sk_demo, code SAM20, 20% commission)"
                     case .completed:
-                        "demo program of an older version given a deep-link template, a 20% commission and a"
-                            + " RevenueCat webhook authorization (public key pk_demo; its secret key is sk_demo and"
+                        "demo program of an older version given a 20% commission and a RevenueCat webhook"
+                            + " authorization (public key pk_demo; its secret key is sk_demo and"
                             + " SAM20 is active unless you changed them)"
                     case .kept:
                         "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo,"

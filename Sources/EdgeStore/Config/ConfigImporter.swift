@@ -142,8 +142,8 @@ public enum ConfigImporter {
     public enum DemoSeed: Sendable, Equatable {
         /// The store had no demo organization: ``demoDocument`` was stored.
         case stored
-        /// The demo organization of an older version (no RevenueCat authorization, a program without deep-link
-        /// template or commission) was given the parts the whole loop needs (``demoLoopParts``).
+        /// The demo organization of an older version (no RevenueCat authorization, a program without commission)
+        /// was given the parts the whole loop needs (``demoLoopParts``).
         case completed
         /// The demo organization was left as it is.
         case kept
@@ -153,9 +153,9 @@ public enum ConfigImporter {
     /// key `pk_demo`). `serve --demo` runs at every start (every `make serve`): merging the document each time would
     /// put back `sk_demo` after the user rotated the key (ending their dashboard sessions) and reactivate a `SAM20`
     /// they deactivated, so a stored demo is kept, but for one case: the demo an older version stored, which lacks
-    /// all three of the loop's parts (a RevenueCat authorization, a deep-link template and a commission on
-    /// `prg_demo`), gets them, so its data directory walks the README's loop. A demo that has any of them was set up
-    /// by this version or by the user, and is kept as it is.
+    /// both of the loop's parts (a RevenueCat authorization, and a commission on `prg_demo`), gets them, so its data
+    /// directory walks the README's loop. A demo that has either was set up by this version or by the user, and is
+    /// kept as it is.
     public static func seedDemo(into store: any Store) throws -> DemoSeed {
         let organization = demoDocument.organizations[0]
         let records = try store.configRecords()
@@ -172,7 +172,7 @@ public enum ConfigImporter {
             let storedProgram = records.programs.first(where: {
                 $0.id == program.id && $0.organizationID == stored.id
             }),
-            storedProgram.deepLinkTemplate == nil, storedProgram.commission == nil
+            storedProgram.commission == nil
         else { return .kept }
         var parts = demoLoopParts
         parts.organizations[0].id = stored.id
@@ -184,15 +184,16 @@ public enum ConfigImporter {
     public static let demoRevenueCatAuthorization = "Bearer whsec_demo"
 
     /// What the demo needs for the whole loop (click, claim, RevenueCat webhook, commission) beyond its link: the
-    /// webhook's authorization, and the program's deep-link template (a scheme the SDK's `claim(url:)` reads) and
-    /// commission (20 % of every paid purchase).
+    /// webhook's authorization and the program's commission (20 % of every paid purchase). No deep-link template: no
+    /// phone has the demo's app, so a phone that opens the demo link gets what it would without the app (the page
+    /// with the code and its copy button on an iPhone, Google Play with the install referrer on Android), not a
+    /// scheme it cannot open.
     static let demoLoopParts = ConfigDocument(organizations: [
         .init(
             id: "org_demo", revenueCatAuthorization: .value(demoRevenueCatAuthorization),
             programs: [
                 .init(
                     id: "prg_demo",
-                    deepLinkTemplate: .value("demoapp://open?tolt_code={code}&tolt_click={click_id}"),
                     commission: .value(.init(percent: "20", recurring: true)))
             ])
     ])

@@ -49,8 +49,8 @@ import Testing
                 at += 9 + frame.size
             }
         }
-        // Links are answered (the demo program's page for a desktop).
-        let tap = try server.client().request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.desktop)])
+        // Links are answered (the demo program's page for an iPhone).
+        let tap = try server.client().request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.iPhone)])
         #expect(tap.status == 200, "\(tap.status)")
         // The stream says what it dropped within a second or two (a loop asks it after each iteration).
         let deadline = Date().addingTimeInterval(10)

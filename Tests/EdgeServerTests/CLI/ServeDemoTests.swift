@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// What a new user tries first: `tolt-edge serve --demo`, a desktop and an iPhone tap on the demo link, both clicks
+/// What a new user tries first: `tolt-edge serve --demo`, an iPhone and an Android tap on the demo link, both clicks
 /// listed with the demo secret key, then the README's loop: a claim, a RevenueCat purchase, a commission.
 @Suite struct ServeDemoTests {
     @Test func theDemoLinkWorksAsTheReadmeSays() throws {
@@ -25,19 +25,20 @@ import Testing
         let signIn = try client.dashboardSignIn("sk_demo")
         #expect(signIn.status == 303 && signIn.header("location") == "/dashboard", "\(signIn.status)")
 
-        // The demo program has a deep-link template: a phone goes to the app with the code and its click id; a
-        // desktop (the scheme would leave it on an error) gets the page with the code.
-        let page = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.desktop)])
+        let page = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.iPhone)])
         #expect(page.status == 200)
         #expect(page.text.contains(#"<div class="code" id="code">SAM20</div>"#))
         #expect(page.text.contains(#"href="https://apps.apple.com/app/id000000000""#))
 
         // Click ids sort by their millisecond; two taps within one millisecond have no order between them.
         usleep(3_000)
-        let tap = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.iPhone)])
-        #expect(tap.status == 302)
-        let id = try #require(LinkResponses.clickID(in: tap))
-        #expect(tap.header("location") == "demoapp://open?tolt_code=SAM20&tolt_click=\(id)")
+        let play = try client.request("GET", "/a/pk_demo/sam20", headers: [("User-Agent", Agents.android)])
+        #expect(play.status == 302)
+        let id = try #require(LinkResponses.clickID(in: play))
+        #expect(
+            play.header("location")
+                == "https://play.google.com/store/apps/details?id=com.example.demo"
+                + "&referrer=tolt_code%3DSAM20%26tolt_click%3D\(id)")
 
         var listed: [JSONValue] = []
         #expect(
@@ -46,7 +47,7 @@ import Testing
                 listed = try response.json["data"]?.arrayValue ?? []
                 return listed.count == 2
             })
-        #expect(listed.compactMap { $0["platform"]?.stringValue } == ["ios", "desktop"], "newest first")
+        #expect(listed.compactMap { $0["platform"]?.stringValue } == ["android", "ios"], "newest first")
         #expect(listed.first?["id"]?.stringValue == id)
     }
 
@@ -77,8 +78,8 @@ import Testing
         try Self.expectOneDemo(data: data, directory: directory.path)
     }
 
-    /// A data directory whose demo an older version stored (no template, no commission, no webhook authorization)
-    /// gets the three at the next `serve --demo`, and then walks the loop; nothing of it is stored twice.
+    /// A data directory whose demo an older version stored (no commission, no webhook authorization)
+    /// gets the two at the next `serve --demo`, and then walks the loop; nothing of it is stored twice.
     @Test func anOlderVersionsDemoGetsTheLoopsParts() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -98,7 +99,7 @@ import Testing
             dataDirectory: data, outputIn: directory.path, label: "upgraded", arguments: ["--demo"])
         defer { server.stop() }
         #expect(
-            server.child.stdout.contains("demo program of an older version given a deep-link template"),
+            server.child.stdout.contains("demo program of an older version given a 20% commission"),
             "\(server.child.stdout)")
         try Self.walkTheLoop(server.client())
         #expect(server.stop()?.status == 0)
@@ -139,9 +140,7 @@ import Testing
         #expect(organizations.count == 1)
         let programs = organizations.first?["programs"]?.arrayValue ?? []
         #expect(programs.count == 1)
-        #expect(
-            programs.first?["app_links"]?["deep_link_template"]?.stringValue
-                == "demoapp://open?tolt_code={code}&tolt_click={click_id}")
+        #expect(programs.first?["app_links"]?["deep_link_template"] == nil, "phones get the page or Google Play")
         #expect(programs.first?["commission"]?["percent"] == .number("20"))
         let partners = programs.first?["partners"]?.arrayValue ?? []
         #expect(partners.count == 1)
