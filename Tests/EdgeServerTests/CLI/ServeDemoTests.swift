@@ -140,7 +140,7 @@ import Testing
         #expect(organizations.count == 1)
         let programs = organizations.first?["programs"]?.arrayValue ?? []
         #expect(programs.count == 1)
-        #expect(programs.first?["app_links"]?["deep_link_template"] == nil, "phones get the page or Google Play")
+        #expect(programs.first?["app_links"]?["deep_link_template"] == .null, "phones get the page or Google Play")
         #expect(programs.first?["commission"]?["percent"] == .number("20"))
         let partners = programs.first?["partners"]?.arrayValue ?? []
         #expect(partners.count == 1)
