@@ -29,6 +29,9 @@ package final class ToltState: @unchecked Sendable {
     package let retryPolicy: RetryPolicy
     /// The edge that ``Tolt/configure(publicId:)`` points at.
     package let defaultBaseURL: URL
+    /// Where every configure points when set, whatever base URL it is given: for tests that run the docs' snippet,
+    /// whose `baseURL` names an example host, against a local edge. `nil` for apps.
+    package let baseURLOverride: URL?
     /// Whether the first open is looked up at the first claim rather than at `configure`: in a process that
     /// Apple's prewarming launched (see `FirstOpenLookup`).
     package let defersFirstOpen: Bool
@@ -36,11 +39,13 @@ package final class ToltState: @unchecked Sendable {
     /// A state with nothing configured yet.
     package init(
         storage: FirstOpenStorage = .platformDefault, retryPolicy: RetryPolicy = .standard,
-        defaultBaseURL: URL = Tolt.defaultBaseURL, defersFirstOpen: Bool = ToltState.isPrewarmed
+        defaultBaseURL: URL = Tolt.defaultBaseURL, baseURLOverride: URL? = nil,
+        defersFirstOpen: Bool = ToltState.isPrewarmed
     ) {
         self.storage = storage
         self.retryPolicy = retryPolicy
         self.defaultBaseURL = defaultBaseURL
+        self.baseURLOverride = baseURLOverride
         self.defersFirstOpen = defersFirstOpen
     }
 
@@ -63,7 +68,7 @@ package final class ToltState: @unchecked Sendable {
     /// ``scoped`` when set, else ``shared``.
     static var current: ToltState { scoped ?? shared }
 
-    /// Points claims at `publicId` and `baseURL` (``defaultBaseURL`` when `nil`). The first call also starts
+    /// Points claims at `publicId` and `baseURL` (``defaultBaseURL`` when `nil`; ``baseURLOverride`` when set). The first call also starts
     /// reading the first open (at the first claim when ``defersFirstOpen``), storing this moment when none is
     /// stored; later calls keep that reading.
     func configure(publicId: String, baseURL: URL?) {
@@ -78,7 +83,8 @@ package final class ToltState: @unchecked Sendable {
             self.firstOpen = firstOpen
         }
         client = ClaimClient(
-            publicId: publicId, baseURL: baseURL ?? defaultBaseURL, firstOpen: firstOpen, policy: retryPolicy,
+            publicId: publicId, baseURL: baseURLOverride ?? baseURL ?? defaultBaseURL, firstOpen: firstOpen,
+            policy: retryPolicy,
             onFailedAttempt: { [weak self] in self?.countFailedAttempt() })
     }
 

@@ -25,7 +25,7 @@ enum ServeCommand {
           --trusted-proxy CIDR  believe X-Forwarded-For from this proxy network; repeatable (default: none)
           --public-url URL      the links' public base URL, e.g. https://links.example.com: the preview page's
                                 og:url and the desktop page's QR code (default: none, and neither is shown)
-          --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print a link
+          --demo                store the demo organization (pk_demo / sk_demo, code SAM20) and print how to try it
           --tls-cert FILE       serve TLS (1.2 and 1.3; ALPN h2 and http/1.1) with this PEM certificate chain
           --tls-key FILE        and this PEM private key; SIGHUP reads both again for new connections
           --h2c                 let cleartext connections speak HTTP/2 (h2c); off by default
@@ -136,10 +136,10 @@ enum ServeCommand {
             // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
             // on a directory in use is refused before it writes over the running server's program. A demo
             // organization already stored is left as the user left it (its key, its codes).
-            var demoStored = false
+            var demo = ConfigImporter.DemoSeed.kept
             let seeding: ((any Store) throws -> Void)? =
                 options.flags.contains("demo")
-                ? { demoStored = try ConfigImporter.importDemoIfAbsent(into: $0) } : nil
+                ? { demo = try ConfigImporter.seedDemo(into: $0) } : nil
             EdgeServer.prepareSignals()
             let server = try EdgeServer(configuration: configuration, seeding: seeding)
             // Before the loops run.
@@ -170,18 +170,30 @@ enum ServeCommand {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }
             if options.flags.contains("demo") {
+                let base = "\(scheme)://\(shown):\(server.port)"
+                let authorization = ConfigImporter.demoRevenueCatAuthorization
                 let stored =
-                    demoStored
-                    ? "demo program stored (public key pk_demo, secret key sk_demo, code SAM20)"
-                    : "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo"
-                        + " and SAM20 is active unless you changed them)"
+                    switch demo {
+                    case .stored:
+                        "demo program stored (public key pk_demo, secret key sk_demo, code SAM20, 20% commission)"
+                    case .completed:
+                        "demo program of an older version given a 20% commission and a RevenueCat webhook"
+                            + " authorization (public key pk_demo; its secret key is sk_demo and"
+                            + " SAM20 is active unless you changed them)"
+                    case .kept:
+                        "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo,"
+                            + " SAM20 is active and the webhook takes \(authorization) unless you changed them)"
+                    }
                 Output.out(
                     """
                     \(stored). Try:
-                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(scheme)://\(shown):\(server.port)/a/pk_demo/sam20
-                      open \(scheme)://\(shown):\(server.port)/a/pk_demo/SAM20 in a browser
-                      curl -H 'Authorization: Bearer sk_demo' \(scheme)://\(shown):\(server.port)/v1/clicks
-                    dashboard: \(scheme)://\(shown):\(server.port)/dashboard (sign in with the demo secret key sk_demo)
+                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(base)/a/pk_demo/sam20
+                      open \(base)/a/pk_demo/SAM20 in a browser
+                      curl -H 'Authorization: Bearer sk_demo' \(base)/v1/clicks
+                    the loop (README, Quick start): claim SAM20 with POST \(base)/client/claims, post a RevenueCat \
+                    INITIAL_PURCHASE to \(base)/webhooks/revenuecat/pk_demo with 'Authorization: \(authorization)', \
+                    then curl -H 'Authorization: Bearer sk_demo' \(base)/v1/commissions
+                    dashboard: \(base)/dashboard (sign in with the demo secret key sk_demo)
 
                     """)
             }

@@ -1,7 +1,8 @@
+import Foundation
 import Tolt
 
 /// The product docs' Swift snippet, statement for statement as the docs print it (whitespace aside), with only
-/// `import Tolt`. `Purchases` (RevenueCat's SDK) and the SwiftUI-like `View` are this target's stand-ins.
+/// `import Foundation` (for `URL`) and `import Tolt`. `Purchases` (RevenueCat's SDK) and the SwiftUI-like `View` are this target's stand-ins.
 ///
 /// The docs print three fragments; each sits here where an app would put it: configuring and claiming a typed
 /// code at launch, the root view's `.onOpenURL`, and a click id the app got elsewhere. If the SDK's API drifts
@@ -11,7 +12,10 @@ import Tolt
 enum ProductDocsSnippet {  // stand-in
     /// At launch, and when the user types a partner's code.
     static func configureAndClaimCode() async throws -> ClaimResult {  // stand-in
-        Tolt.configure(publicId: "YOUR_PUBLIC_KEY")
+        Tolt.configure(
+            publicId: "YOUR_PUBLIC_KEY",
+            baseURL: URL(string: "https://links.example.com")!
+        )
 
         let result = try await Tolt.claim(
             code: "SAM20",

@@ -18,8 +18,8 @@ import ToltTestSupport
     @Test func theSnippetWorksAsWritten() async throws {
         let edge = try EdgeTestServer(config: Self.config)
         defer { edge.shutdown() }
-        // `configure(publicId:)` goes to the production edge; in this sandbox it goes to the test's edge.
-        let sandbox = try ToltSandbox(defaultBaseURL: edge.baseURL)
+        // The snippet's `baseURL` names an example host; in this sandbox every configure goes to the test's edge.
+        let sandbox = try ToltSandbox(defaultBaseURL: edge.baseURL, redirectsEveryBaseURL: true)
         defer { sandbox.remove() }
         func customer(_ user: String) throws -> Customer? { try edge.customer(user, secretKey: "sk_docs_secret") }
         func clickTap() throws -> (link: URL, click: String) {

@@ -18,7 +18,9 @@ import Testing
         let blocks = Self.swiftBlocks(try Self.section("## In your app", of: readme))
         #expect(blocks.count == 1)
         let snippet = try Self.compiledCode("Tests/ToltDocsTests/ProductDocsSnippet.swift")
-        #expect(snippet.contains(#"Tolt.configure(publicId:"YOUR_PUBLIC_KEY")"#))
+        #expect(
+            snippet.contains(
+                #"Tolt.configure(publicId:"YOUR_PUBLIC_KEY",baseURL:URL(string:"https://links.example.com")!)"#))
         Self.expectSame(Self.docsCode(blocks), snippet, "README.md, In your app")
     }
 

@@ -21,15 +21,18 @@ package final class ToltSandbox: Sendable {
         maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 0.2, maximumRetryAfter: 2, retryAfterJitter: 0.1,
         minimumRateLimitedDelay: 0.3, deadline: 300)
 
-    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`; `defersFirstOpen` plays a process that
-    /// Apple's prewarming launched (never the case on Linux by itself).
+    /// A sandbox whose `configure(publicId:)` points at `defaultBaseURL`, and with `redirectsEveryBaseURL`
+    /// `configure(publicId:baseURL:)` too (the docs' snippet names an example host); `defersFirstOpen` plays a
+    /// process that Apple's prewarming launched (never the case on Linux by itself).
     package init(
-        defaultBaseURL: URL, retryPolicy: RetryPolicy = ToltSandbox.quickRetries, defersFirstOpen: Bool = false
+        defaultBaseURL: URL, redirectsEveryBaseURL: Bool = false, retryPolicy: RetryPolicy = ToltSandbox.quickRetries,
+        defersFirstOpen: Bool = false
     ) throws {
         directory = try TemporaryDirectory()
         state = ToltState(
             storage: .directory(URL(fileURLWithPath: directory.path, isDirectory: true)), retryPolicy: retryPolicy,
-            defaultBaseURL: defaultBaseURL, defersFirstOpen: defersFirstOpen)
+            defaultBaseURL: defaultBaseURL, baseURLOverride: redirectsEveryBaseURL ? defaultBaseURL : nil,
+            defersFirstOpen: defersFirstOpen)
     }
 
     /// Where this sandbox keeps the first open.
@@ -39,7 +42,7 @@ package final class ToltSandbox: Sendable {
     package func relaunched() -> ToltState {
         ToltState(
             storage: state.storage, retryPolicy: state.retryPolicy, defaultBaseURL: state.defaultBaseURL,
-            defersFirstOpen: state.defersFirstOpen)
+            baseURLOverride: state.baseURLOverride, defersFirstOpen: state.defersFirstOpen)
     }
 
     /// Runs `body` with the documented calls acting on `state` (this sandbox's when `nil`).

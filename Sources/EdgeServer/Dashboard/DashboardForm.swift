@@ -36,6 +36,17 @@ enum DashboardForm {
         problem.field.map { "\($0): \(problem.reason)" } ?? problem.reason
     }
 
+    /// The message for the first field of a posted `form` that is none of the form's `fields`, their `loaded_`
+    /// values (``DashboardEdit``) or the CSRF token; `nil` when there is none. The import refuses a field it does not
+    /// know, and so do the forms: a misspelt field a script posts (`brand_colour`) would otherwise be dropped and the
+    /// save reported done.
+    static func unknownField(in form: [String: String], fields: [String]) -> String? {
+        let known = Set(fields + fields.map(DashboardEdit.loadedName) + ["csrf_token"])
+        guard let unknown = form.keys.filter({ !known.contains($0) }).min() else { return nil }
+        let shown = unknown.isEmpty ? "a field without a name" : String(unknown.prefix(64))
+        return "This form has no field \(shown); nothing was saved. It takes " + fields.joined(separator: ", ") + "."
+    }
+
     /// The hidden CSRF field every form carries.
     static func csrf(_ token: String) -> String {
         #"<input type="hidden" name="csrf_token" value="\#(HTML.escape(token))">"#

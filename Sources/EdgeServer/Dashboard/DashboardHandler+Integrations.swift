@@ -31,6 +31,11 @@ extension DashboardHandler {
                 loaded: loaded, error: (field, field == nil ? DashboardForm.message(problem) : problem.reason),
                 saved: false, status: 400)
         }
+        if let unknown = DashboardForm.unknownField(in: context.form, fields: Self.integrationFields.map(\.name)) {
+            return integrationsPage(
+                context, organization: organization, sample: sample, values: stored, loaded: loaded,
+                error: (nil, unknown), saved: false, status: 400)
+        }
         // Two forms post here, each with its own field, and a post saves the fields it carries: a time zone saved
         // never touches the authorization (a browser may autofill a password field, so the two never share a form).
         var authorization = context.form["webhook_authorization"]?.trimmingSpaces

@@ -2,14 +2,25 @@ import EdgeStore
 import LinkCore
 
 /// `GET /dashboard/customers`, `/dashboard/commissions` and `/dashboard/clicks`: the API's lists (the same store
-/// queries), newest first, paged by cursor (`starting_after`, the last id of the page before).
+/// queries), newest first, paged by cursor (`starting_after`, the last id of the page before). Their filters are
+/// checked as the API checks its lists' (``filtered(_:title:current:path:parameters:_:)``).
 extension DashboardHandler {
     func customers(_ context: Context) throws -> APIResponse {
-        let query = context.request.query
-        var customerQuery = CustomerQuery(organizationID: context.organization.id, limit: Self.pageSize)
-        let search = query["q"]?.trimmingSpaces ?? ""
-        if !search.isEmpty { customerQuery.customerID = String(search.prefix(256)) }
-        customerQuery.startingAfter = Self.cursor(query, prefix: "cust_")
+        try filtered(
+            context, title: "Customers", current: "customers", path: "/dashboard/customers",
+            parameters: ["q", "starting_after"]
+        ) { query in
+            var customerQuery = CustomerQuery(organizationID: context.organization.id, limit: Self.pageSize)
+            let search = query.query["q"]?.trimmingSpaces ?? ""
+            if !search.isEmpty { customerQuery.customerID = String(search.prefix(256)) }
+            customerQuery.startingAfter = try api.startingAfter(query, prefix: "cust_", noun: "a customer id")
+            return try customers(context, query: customerQuery, search: search)
+        }
+    }
+
+    private func customers(_ context: Context, query customerQuery: CustomerQuery, search: String) throws
+        -> APIResponse
+    {
         let page = try api.reader.customers(customerQuery)
         let names = try partnerNames(context)
         var content =
@@ -43,14 +54,24 @@ extension DashboardHandler {
     }
 
     func commissions(_ context: Context) throws -> APIResponse {
-        let query = context.request.query
-        var commissionQuery = CommissionQuery(organizationID: context.organization.id, limit: Self.pageSize)
         let names = try partnerNames(context)
-        let partnerID = query["partner_id"].flatMap { names[$0] == nil ? nil : $0 }
-        let status = query["status"].flatMap(CommissionStatus.init(rawValue:))
-        commissionQuery.partnerID = partnerID
-        commissionQuery.status = status
-        commissionQuery.startingAfter = Self.cursor(query, prefix: "comm_")
+        return try filtered(
+            context, title: "Commissions", current: "commissions", path: "/dashboard/commissions",
+            parameters: ["partner_id", "status", "starting_after"]
+        ) { query in
+            var commissionQuery = CommissionQuery(organizationID: context.organization.id, limit: Self.pageSize)
+            commissionQuery.partnerID = try partnerID(query, among: names)
+            commissionQuery.status = try api.status(query, as: CommissionStatus.self)
+            commissionQuery.startingAfter = try api.startingAfter(query, prefix: "comm_", noun: "a commission id")
+            return try commissions(context, query: commissionQuery, names: names)
+        }
+    }
+
+    private func commissions(_ context: Context, query commissionQuery: CommissionQuery, names: [String: String])
+        throws -> APIResponse
+    {
+        let partnerID = commissionQuery.partnerID
+        let status = commissionQuery.status
         let page = try api.reader.commissions(commissionQuery)
         var content = #"<form class="inline" method="get" action="/dashboard/commissions">"#
         content += Self.partnerSelect(names, selected: partnerID)
@@ -94,12 +115,22 @@ extension DashboardHandler {
     }
 
     func clicks(_ context: Context) throws -> APIResponse {
-        let query = context.request.query
         let names = try partnerNames(context)
-        let partnerID = query["partner_id"].flatMap { names[$0] == nil ? nil : $0 }
-        var clickQuery = ClickQuery(organizationID: context.organization.id, limit: Self.pageSize)
-        clickQuery.partnerID = partnerID
-        if let after = query["starting_after"], ClickID(parsing: after) != nil { clickQuery.startingAfter = after }
+        return try filtered(
+            context, title: "Clicks", current: "clicks", path: "/dashboard/clicks",
+            parameters: ["partner_id", "starting_after"]
+        ) { query in
+            var clickQuery = ClickQuery(organizationID: context.organization.id, limit: Self.pageSize)
+            clickQuery.partnerID = try partnerID(query, among: names)
+            clickQuery.startingAfter = try api.clickCursor(query)
+            return try clicks(context, query: clickQuery, names: names)
+        }
+    }
+
+    private func clicks(_ context: Context, query clickQuery: ClickQuery, names: [String: String]) throws
+        -> APIResponse
+    {
+        let partnerID = clickQuery.partnerID
         let page = try api.reader.clicks(clickQuery)
         var content = #"<form class="inline" method="get" action="/dashboard/clicks">"#
         content += Self.partnerSelect(names, selected: partnerID)
@@ -124,6 +155,38 @@ extension DashboardHandler {
             path: "/dashboard/clicks", keep: partnerID.map { ["partner_id": $0] } ?? [:],
             isFirstPage: clickQuery.startingAfter == nil, page: page, id: \.id)
         return self.page(context, title: "Clicks", current: "clicks", content: content)
+    }
+
+    /// `body` with the page's query, checked as the API checks its lists'
+    /// (``APIHandler/checkQuery(_:takes:allowingEmpty:)``) and without the empty values the filter forms send for
+    /// "any"; or, when the query or `body` refuses it (``APIError`` `400`), the page with the reason and a link to the
+    /// whole list, answered `400`: a mistyped filter (`status=bogus`, an unknown parameter, a cursor that is no id)
+    /// never shows the whole list as if it had applied.
+    func filtered(
+        _ context: Context, title: String, current: String, path: String, parameters: Set<String>,
+        _ body: (APIRequest) throws -> APIResponse
+    ) throws -> APIResponse {
+        do {
+            try APIHandler.checkQuery(context.request, takes: parameters, allowingEmpty: true)
+            var query = context.request
+            query.query = query.query.filter { !$0.value.isEmpty }
+            return try body(query)
+        } catch let error as APIError where error.status == 400 {
+            let content =
+                #"<p class="error" role="alert" id="filter-error">This filter cannot be used: "#
+                + #"\#(HTML.escape(error.message)).</p><p><a href="\#(path)">Show the whole list</a></p>"#
+            return page(context, status: 400, title: title, current: current, content: content)
+        }
+    }
+
+    /// `partner_id` as the API reads it, which must also name one of the organization's partners (`names`): the
+    /// partner filter shows their names alone.
+    func partnerID(_ query: APIRequest, among names: [String: String]) throws -> String? {
+        guard let partnerID = try api.partnerID(query) else { return nil }
+        guard names[partnerID] != nil else {
+            throw APIError.invalidRequest("partner_id \(partnerID) is not a partner of this organization")
+        }
+        return partnerID
     }
 
     /// Partner names by id, for the organization's partners.

@@ -74,6 +74,11 @@ extension DashboardHandler {
         if context.form["commission_type"] != nil {
             values["commission_recurring"] = context.form["commission_recurring"] ?? ""
         }
+        if let unknown = DashboardForm.unknownField(in: context.form, fields: Self.trackingFields.map(\.name)) {
+            return trackingPage(
+                context, program: program, values: values, loaded: loaded, formError: unknown, saved: false,
+                status: 400)
+        }
         // A commission's amount or terms without its rule would be dropped silently (the stored rule decides).
         let commissionTerms = ["commission_percent", "commission_fixed_cents", "commission_duration_months"]
         if context.form["commission_type"] == nil, commissionTerms.contains(where: { context.form[$0] != nil }) {

@@ -71,34 +71,40 @@ final class APIHandler: Sendable {
                 handler: .worker(receiveRevenueCatEvent)))
     }
 
-    /// `handler`, for a request whose query names only `parameters` (the ones the README documents for the route),
-    /// each once and with a value: anything else is `400 invalid_request` naming the parameter, so that a query is
-    /// never answered as if it had asked for less. A typo (`partnerid=part_x`) or an empty filter (`partner_id=`,
-    /// a script's unset variable) would list every partner's rows or none; a repeated one
-    /// (`partner_id=a&partner_id=b`) would be read as its last value alone. `_`, the cache-buster jQuery and other
-    /// clients add, is let through. The key is checked first: a request without a valid one is a `401` whatever its
-    /// query says; `handler` is given the key's organization.
+    /// `handler`, for a request whose query passes ``checkQuery(_:takes:allowingEmpty:)``. The key is checked first:
+    /// a request without a valid one is a `401` whatever its query says; `handler` is given the key's organization.
     func taking(
         _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest, OrganizationRecord) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
         { [self] request in
             let organization = try authenticate(request)
-            if let problem = request.queryProblem {
-                throw APIError.invalidRequest("the query cannot be read whole: \(problem)")
-            }
-            if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
-                throw APIError.invalidRequest(
-                    "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
-                        + parameters.sorted().joined(separator: ", "))
-            }
-            if let repeated = request.repeatedQueryNames.subtracting(["_"]).min() {
-                throw APIError.invalidRequest(
-                    "query parameter \(repeated) is given more than once: give it once (it takes one value)")
-            }
-            if let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
-                throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
-            }
+            try Self.checkQuery(request, takes: parameters)
             return try handler(request, organization)
+        }
+    }
+
+    /// Refuses (`400 invalid_request`, naming the parameter) a query that names anything but `parameters` (the ones
+    /// the README documents for the route), or one of them twice or without a value, so that a query is never
+    /// answered as if it had asked for less. A typo (`partnerid=part_x`) or an empty filter (`partner_id=`, a
+    /// script's unset variable) would list every partner's rows or none; a repeated one
+    /// (`partner_id=a&partner_id=b`) would be read as its last value alone. `_`, the cache-buster jQuery and other
+    /// clients add, is let through. `allowingEmpty` lets an empty value through, for the dashboard's filter forms,
+    /// whose "any" option sends one.
+    static func checkQuery(_ request: APIRequest, takes parameters: Set<String>, allowingEmpty: Bool = false) throws {
+        if let problem = request.queryProblem {
+            throw APIError.invalidRequest("the query cannot be read whole: \(problem)")
+        }
+        if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
+            throw APIError.invalidRequest(
+                "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
+                    + parameters.sorted().joined(separator: ", "))
+        }
+        if let repeated = request.repeatedQueryNames.subtracting(["_"]).min() {
+            throw APIError.invalidRequest(
+                "query parameter \(repeated) is given more than once: give it once (it takes one value)")
+        }
+        if !allowingEmpty, let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
+            throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
         }
     }
 
@@ -160,15 +166,19 @@ final class APIHandler: Sendable {
         return status
     }
 
+    /// `starting_after` of the clicks, which must be a click id.
+    func clickCursor(_ request: APIRequest) throws -> String? {
+        guard let after = request.query["starting_after"] else { return nil }
+        guard ClickID(parsing: after) != nil else {
+            throw APIError.invalidRequest("starting_after must be a click id (clk_…)")
+        }
+        return after
+    }
+
     func listClicks(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request)
-        if let after = request.query["starting_after"] {
-            guard ClickID(parsing: after) != nil else {
-                throw APIError.invalidRequest("starting_after must be a click id (clk_…)")
-            }
-            query.startingAfter = after
-        }
+        query.startingAfter = try clickCursor(request)
         if let since = request.query["since"] {
             // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
             guard let millis = Timestamp.parseDateOrTime(since) else {

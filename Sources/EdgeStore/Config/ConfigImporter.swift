@@ -138,35 +138,80 @@ public enum ConfigImporter {
         return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
+    /// What ``seedDemo(into:)`` did.
+    public enum DemoSeed: Sendable, Equatable {
+        /// The store had no demo organization: ``demoDocument`` was stored.
+        case stored
+        /// The demo organization of an older version (no RevenueCat authorization, a program without commission)
+        /// was given the parts the whole loop needs (``demoLoopParts``).
+        case completed
+        /// The demo organization was left as it is.
+        case kept
+    }
+
     /// Stores ``demoDocument`` when the store has no demo organization (none with its id `org_demo` or its public
-    /// key `pk_demo`), and returns whether it did. `serve --demo` runs at every start (every `make serve`): merging
-    /// the document each time would put back `sk_demo` after the user rotated the key (ending their dashboard
-    /// sessions) and reactivate a `SAM20` they deactivated.
-    public static func importDemoIfAbsent(into store: any Store) throws -> Bool {
+    /// key `pk_demo`). `serve --demo` runs at every start (every `make serve`): merging the document each time would
+    /// put back `sk_demo` after the user rotated the key (ending their dashboard sessions) and reactivate a `SAM20`
+    /// they deactivated, so a stored demo is kept, but for one case: the demo an older version stored, which lacks
+    /// both of the loop's parts (a RevenueCat authorization, and a commission on `prg_demo`), gets them, so its data
+    /// directory walks the README's loop. A demo that has either was set up by this version or by the user, and is
+    /// kept as it is.
+    public static func seedDemo(into store: any Store) throws -> DemoSeed {
         let organization = demoDocument.organizations[0]
         let records = try store.configRecords()
         guard
-            !records.organizations.contains(where: {
+            let stored = records.organizations.first(where: {
                 $0.id == organization.id || $0.publicKey == organization.publicKey
             })
-        else { return false }
-        try importDocument(demoDocument, into: store)
-        return true
+        else {
+            try importDocument(demoDocument, into: store)
+            return .stored
+        }
+        let program = organization.programs[0]
+        guard stored.revenueCatAuthorizationDigest == nil,
+            let storedProgram = records.programs.first(where: {
+                $0.id == program.id && $0.organizationID == stored.id
+            }),
+            storedProgram.commission == nil
+        else { return .kept }
+        var parts = demoLoopParts
+        parts.organizations[0].id = stored.id
+        try importDocument(parts, into: store)
+        return .completed
     }
 
-    /// The demo organization `tolt-edge serve --demo` stores: key `pk_demo`, code `SAM20`.
-    public static let demoDocument = ConfigDocument(organizations: [
+    /// The value of the `Authorization` header the demo organization's RevenueCat webhook takes.
+    public static let demoRevenueCatAuthorization = "Bearer whsec_demo"
+
+    /// What the demo needs for the whole loop (click, claim, RevenueCat webhook, commission) beyond its link: the
+    /// webhook's authorization and the program's commission (20 % of every paid purchase). No deep-link template: no
+    /// phone has the demo's app, so a phone that opens the demo link gets what it would without the app (the page
+    /// with the code and its copy button on an iPhone, Google Play with the install referrer on Android), not a
+    /// scheme it cannot open.
+    static let demoLoopParts = ConfigDocument(organizations: [
         .init(
-            id: "org_demo", name: "Demo App", publicKey: "pk_demo", secretKey: "sk_demo",
+            id: "org_demo", revenueCatAuthorization: .value(demoRevenueCatAuthorization),
             programs: [
                 .init(
-                    id: "prg_demo", name: "Demo Program", claimWindowDays: .absent, deepLinkTemplate: .absent,
-                    googlePlayURL: .value("https://play.google.com/store/apps/details?id=com.example.demo"),
-                    appStoreURL: .value("https://apps.apple.com/app/id000000000"),
-                    partners: [
-                        .init(
-                            id: "part_demo", name: "Sam", status: "active", codes: [.init(code: "SAM20", active: true)])
-                    ])
+                    id: "prg_demo",
+                    commission: .value(.init(percent: "20", recurring: true)))
             ])
     ])
+
+    /// The demo organization `tolt-edge serve --demo` stores: key `pk_demo`, code `SAM20`, with
+    /// ``demoLoopParts``.
+    public static let demoDocument: ConfigDocument = {
+        var document = demoLoopParts
+        document.organizations[0].name = "Demo App"
+        document.organizations[0].publicKey = "pk_demo"
+        document.organizations[0].secretKey = "sk_demo"
+        document.organizations[0].programs[0].name = "Demo Program"
+        document.organizations[0].programs[0].googlePlayURL = .value(
+            "https://play.google.com/store/apps/details?id=com.example.demo")
+        document.organizations[0].programs[0].appStoreURL = .value("https://apps.apple.com/app/id000000000")
+        document.organizations[0].programs[0].partners = [
+            .init(id: "part_demo", name: "Sam", status: "active", codes: [.init(code: "SAM20", active: true)])
+        ]
+        return document
+    }()
 }

@@ -7,8 +7,8 @@ import Testing
     import Glibc
 #endif
 
-/// What a new user tries first: `tolt-edge serve --demo`, an iPhone and an Android tap on the demo link, and
-/// both clicks listed with the demo secret key.
+/// What a new user tries first: `tolt-edge serve --demo`, an iPhone and an Android tap on the demo link, both clicks
+/// listed with the demo secret key, then the README's loop: a claim, a RevenueCat purchase, a commission.
 @Suite struct ServeDemoTests {
     @Test func theDemoLinkWorksAsTheReadmeSays() throws {
         let directory = try TemporaryDirectory()
@@ -49,6 +49,102 @@ import Testing
             })
         #expect(listed.compactMap { $0["platform"]?.stringValue } == ["android", "ios"], "newest first")
         #expect(listed.first?["id"]?.stringValue == id)
+    }
+
+    /// The quick start's loop on the demo data, with the README's bodies: claim `SAM20` for a user, post RevenueCat's
+    /// `INITIAL_PURCHASE` for that user with the authorization `serve --demo` prints, list the commission with the
+    /// demo secret key. A restart on the same data keeps the demo as it is, once, and the commission with it.
+    @Test func theDemoWalksTheWholeLoopAndARestartKeepsIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.path + "/data"
+        let first = try ChildServer(dataDirectory: data, outputIn: directory.path, label: "loop", arguments: ["--demo"])
+        defer { first.stop() }
+        let printed = first.child.stdout
+        #expect(printed.contains("/webhooks/revenuecat/pk_demo with 'Authorization: Bearer whsec_demo'"), "\(printed)")
+        #expect(
+            printed.contains("curl -H 'Authorization: Bearer sk_demo' http://127.0.0.1:\(first.port)/v1/commissions"))
+        try Self.walkTheLoop(first.client())
+        #expect(first.stop()?.status == 0)
+
+        let second = try ChildServer(
+            dataDirectory: data, outputIn: directory.path, label: "loop-again", arguments: ["--demo"])
+        defer { second.stop() }
+        #expect(second.child.stdout.contains("demo program already stored, kept as it is"), "\(second.child.stdout)")
+        let commissions = try second.client().request(
+            "GET", "/v1/commissions", headers: [("Authorization", "Bearer sk_demo")])
+        #expect(try commissions.json["data"]?.arrayValue?.count == 1)
+        #expect(second.stop()?.status == 0)
+        try Self.expectOneDemo(data: data, directory: directory.path)
+    }
+
+    /// A data directory whose demo an older version stored (no commission, no webhook authorization)
+    /// gets the two at the next `serve --demo`, and then walks the loop; nothing of it is stored twice.
+    @Test func anOlderVersionsDemoGetsTheLoopsParts() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.path + "/data"
+        let older = directory.path + "/older-demo.json"
+        try #"""
+        {"organizations":[{"id":"org_demo","name":"Demo App","public_key":"pk_demo","secret_key":"sk_demo",
+          "programs":[{"id":"prg_demo","name":"Demo Program",
+            "app_links":{"google_play_url":"https://play.google.com/store/apps/details?id=com.example.demo",
+                         "app_store_url":"https://apps.apple.com/app/id000000000"},
+            "partners":[{"id":"part_demo","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]}]}
+        """#.write(toFile: older, atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.run(["import", older, "--data", data], outputIn: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let server = try ChildServer(
+            dataDirectory: data, outputIn: directory.path, label: "upgraded", arguments: ["--demo"])
+        defer { server.stop() }
+        #expect(
+            server.child.stdout.contains("demo program of an older version given a 20% commission"),
+            "\(server.child.stdout)")
+        try Self.walkTheLoop(server.client())
+        #expect(server.stop()?.status == 0)
+        try Self.expectOneDemo(data: data, directory: directory.path)
+    }
+
+    /// The README's quick-start loop, its bodies as written there.
+    static func walkTheLoop(_ client: HTTPClient) throws {
+        let json = [("Content-Type", "application/json")]
+        let claim = try client.request(
+            "POST", "/client/claims", headers: json,
+            body: Array(#"{"public_id":"pk_demo","code":"SAM20","app_user_id":"user_1"}"#.utf8))
+        #expect(claim.status == 200, "\(claim.text)")
+        #expect(try claim.json["data"]?["status"]?.stringValue == "claimed")
+        let event = #"""
+            {"api_version":"1.0","event":{"id":"evt_demo_1","type":"INITIAL_PURCHASE","environment":"PRODUCTION",\#
+            "app_user_id":"user_1","product_id":"pro_monthly","transaction_id":"txn_demo_1","price":9.99}}
+            """#
+        let webhook = try client.request(
+            "POST", "/webhooks/revenuecat/pk_demo", headers: json + [("Authorization", "Bearer whsec_demo")],
+            body: Array(event.utf8))
+        #expect(webhook.status == 200, "\(webhook.text)")
+        #expect(try webhook.json["data"]?["outcome"]?.stringValue == "commission_created", "\(webhook.text)")
+        let listed = try client.request("GET", "/v1/commissions", headers: [("Authorization", "Bearer sk_demo")])
+        let commissions = try listed.json["data"]?.arrayValue ?? []
+        #expect(commissions.count == 1, "\(listed.text)")
+        #expect(commissions.first?["customer_id"]?.stringValue == "user_1")
+        #expect(commissions.first?["partner_id"]?.stringValue == "part_demo")
+        #expect(commissions.first?["amount"]?.intValue == 200, "20 % of 9.99, in cents")
+    }
+
+    /// The demo as the export shows it: one organization, program, partner and code, with the loop's parts.
+    static func expectOneDemo(data: String, directory: String) throws {
+        let export = try ChildProcess.run(["export", "--data", data], outputIn: directory)
+        #expect(export.status == 0, "\(export.stderr)")
+        let document = try JSONParser.parse(Array(export.stdout.utf8))
+        let organizations = document["organizations"]?.arrayValue ?? []
+        #expect(organizations.count == 1)
+        let programs = organizations.first?["programs"]?.arrayValue ?? []
+        #expect(programs.count == 1)
+        #expect(programs.first?["app_links"]?["deep_link_template"] == .null, "phones get the page or Google Play")
+        #expect(programs.first?["commission"]?["percent"] == .number("20"))
+        let partners = programs.first?["partners"]?.arrayValue ?? []
+        #expect(partners.count == 1)
+        #expect(partners.first?["codes"]?.arrayValue?.count == 1)
     }
 
     /// `serve --demo` runs at every start (every `make serve`): a demo organization already stored keeps the key the

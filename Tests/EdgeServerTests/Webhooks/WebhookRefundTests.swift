@@ -32,6 +32,26 @@ import Testing
         #expect(customer["commission_cents"] as? Int == 200)
     }
 
+    /// README, the commission rules: `recurring: false` pays the first purchase not refunded, and a refund reversed
+    /// later restores its own commission, so purchase → refund → renewal → refund reversed leaves two pending.
+    @Test func aNonRecurringProgramKeepsTwoCommissionsWhenARefundBeforeARenewalIsReversed() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("once", code: "LEE")  // Acme Lite: 500 cents, `recurring: false`
+        let client = server.client()
+        #expect(
+            try client.deliver(RevenueCatPayload.purchase(user: "once", price: "9.99", transaction: "o-1"))
+                == "commission_created")
+        #expect(try client.deliver(RevenueCatPayload.refund(user: "once", transaction: "o-1")) == "refunded")
+        let renewal = RevenueCatPayload.purchase("RENEWAL", user: "once", price: "9.99", transaction: "o-2")
+        #expect(try client.deliver(renewal) == "commission_created", "the first purchase not refunded")
+        let reversal = RevenueCatPayload.purchase("REFUND_REVERSED", user: "once", price: "0", transaction: "o-1")
+        #expect(try client.deliver(reversal) == "refund_reversed")
+        let commissions = try client.commissions()
+        #expect(commissions.map { $0["status"] as? String } == ["pending", "pending"])
+        #expect(commissions.map { $0["amount"] as? Int } == [500, 500])
+    }
+
     @Test func aNegativePriceIsARefundOfItsTransaction() throws {
         let server = try TestServer.webhooks()
         defer { server.shutdown() }
