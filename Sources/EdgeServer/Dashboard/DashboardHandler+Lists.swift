@@ -10,7 +10,7 @@ extension DashboardHandler {
         let search = query["q"]?.trimmingSpaces ?? ""
         if !search.isEmpty { customerQuery.customerID = String(search.prefix(256)) }
         customerQuery.startingAfter = Self.cursor(query, prefix: "cust_")
-        let page = try api.reader.customers(customerQuery)
+        let page = try Self.listing(&customerQuery, cursor: \.startingAfter, api.reader.customers)
         let names = try partnerNames(context)
         var content =
             #"<form class="inline" method="get" action="/dashboard/customers" role="search">"#
@@ -51,7 +51,7 @@ extension DashboardHandler {
         commissionQuery.partnerID = partnerID
         commissionQuery.status = status
         commissionQuery.startingAfter = Self.cursor(query, prefix: "comm_")
-        let page = try api.reader.commissions(commissionQuery)
+        let page = try Self.listing(&commissionQuery, cursor: \.startingAfter, api.reader.commissions)
         var content = #"<form class="inline" method="get" action="/dashboard/commissions">"#
         content += Self.partnerSelect(names, selected: partnerID)
         content +=
@@ -149,6 +149,19 @@ extension DashboardHandler {
     static func cursor(_ query: [String: String], prefix: String) -> String? {
         guard let after = query["starting_after"], after.hasPrefix(prefix), after.utf8.count <= 64 else { return nil }
         return after
+    }
+
+    /// `list(query)`, or its first page when the query's `cursor` names no row of the list (a link edited by hand,
+    /// or one of another organization), as a malformed cursor does; `query` then says it is the first page.
+    static func listing<Query, Item>(
+        _ query: inout Query, cursor: WritableKeyPath<Query, String?>, _ list: (Query) throws -> Page<Item>
+    ) throws -> Page<Item> {
+        do {
+            return try list(query)
+        } catch let error as StoreError where error.isUnknownCursor {
+            query[keyPath: cursor] = nil
+            return try list(query)
+        }
     }
 
     /// Links to the first page (from a later one) and to the next one (after the page's last id), keeping the

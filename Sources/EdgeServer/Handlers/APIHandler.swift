@@ -77,7 +77,8 @@ final class APIHandler: Sendable {
     /// a script's unset variable) would list every partner's rows or none; a repeated one
     /// (`partner_id=a&partner_id=b`) would be read as its last value alone. `_`, the cache-buster jQuery and other
     /// clients add, is let through. The key is checked first: a request without a valid one is a `401` whatever its
-    /// query says; `handler` is given the key's organization.
+    /// query says; `handler` is given the key's organization. A `starting_after` that names no row of the list is a
+    /// `400` too (``StoreError/unknownCursor(_:)``), not an empty page that would read as the list's end.
     func taking(
         _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest, OrganizationRecord) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
@@ -98,7 +99,11 @@ final class APIHandler: Sendable {
             if let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
                 throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
             }
-            return try handler(request, organization)
+            do {
+                return try handler(request, organization)
+            } catch let error as StoreError where error.isUnknownCursor {
+                throw APIError.invalidRequest("starting_after " + error.message)
+            }
         }
     }
 

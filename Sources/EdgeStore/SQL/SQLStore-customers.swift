@@ -82,10 +82,9 @@ extension SQLStore {
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
         var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
         var bindings: [SQLValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
-            bindings.append(.text(after))
-        }
+        sql += try condition(
+            after: query.startingAfter, seq: "c.seq", in: "customers", organizationID: query.organizationID,
+            noun: "customer", bindings: &bindings)
         if let partner = query.partnerID {
             sql += " AND c.partner_id = ?"
             bindings.append(.text(partner))
