@@ -249,8 +249,8 @@ extension SQLStore {
             bindings.append(.text(partner))
         }
         if let customer = query.customerID {
-            sql += " AND (c.customer_id = ? OR m.customer = ?)"
-            bindings += [.text(customer), .text(customer)]
+            sql += " AND \(Self.customerMatch)"
+            bindings += Self.customerMatchBindings(customer)
         }
         if let status = query.status {
             sql += " AND m.status = ?"
