@@ -154,6 +154,10 @@ final class APIHandler: Sendable {
         return after
     }
 
+    /// Said by the errors of parameters whose values may hold a `+` (an offset, `…T13:00:00+01:00`; a zone,
+    /// `Etc/GMT+5`): a query string reads an unencoded one as a space, which no such value is.
+    static let plusHint = "a + in a query string is a space: write it %2B"
+
     /// `status`, one of `Status`'s values.
     func status<Status: RawRepresentable & CaseIterable>(_ request: APIRequest, as: Status.Type) throws -> Status?
     where Status.RawValue == String {
@@ -177,11 +181,9 @@ final class APIHandler: Sendable {
         if let since = request.query["since"] {
             // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
             guard let millis = Timestamp.parseDateOrTime(since) else {
-                // A query string reads an unencoded `+` as a space: the offset of `…T12:00:00+01:00` arrives so.
-                let plus = since.utf8.contains(0x20) ? " (a + in a query string is a space: write it %2B)" : ""
                 throw APIError.invalidRequest(
-                    "since must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31"
-                        + plus)
+                    "since must be an ISO 8601 time with its offset, such as 2026-01-31T12:00:00Z or"
+                        + " 2026-01-31T13:00:00+01:00 (\(Self.plusHint)), or a date such as 2026-01-31")
             }
             query.since = millis
         }
