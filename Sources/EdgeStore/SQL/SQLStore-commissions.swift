@@ -250,7 +250,7 @@ extension SQLStore {
         }
         if let customer = query.customerID {
             sql += " AND \(Self.customerMatch)"
-            bindings += Self.customerMatchBindings(customer)
+            bindings += Self.customerMatchBindings(customer, organizationID: query.organizationID)
         }
         if let status = query.status {
             sql += " AND m.status = ?"

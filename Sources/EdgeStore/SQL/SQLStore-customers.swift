@@ -26,19 +26,21 @@ extension SQLStore {
             commissionCents: row.int(11))
     }
 
-    /// The customer `c` that an id names, with ``customerMatchBindings(_:)``: its own id (`cust_…`), the app user id
+    /// The customer `c` that an id names, with ``customerMatchBindings(_:organizationID:)``: its own id (`cust_…`), the app user id
     /// it was claimed with, or an id RevenueCat tied to it (a `TRANSFER`, or an event that named it beside an id of
     /// the customer: `customer_aliases`). Lists filter by it, so that any id of a user finds its customer (an id
     /// both claimed and tied to another customer finds both).
     static var customerMatch: String {
         """
         (c.customer_id = ? OR c.id = ? OR c.id = (SELECT a.customer FROM customer_aliases a
-            WHERE a.organization_id = c.organization_id AND a.app_user_id = ?))
+            WHERE a.organization_id = ? AND a.app_user_id = ?))
         """
     }
 
-    /// The bindings of ``customerMatch`` for `id`.
-    static func customerMatchBindings(_ id: String) -> [SQLValue] { [.text(id), .text(id), .text(id)] }
+    /// The bindings of ``customerMatch`` for `id` in the organization: the tie is read once, not per customer row.
+    static func customerMatchBindings(_ id: String, organizationID: String) -> [SQLValue] {
+        [.text(id), .text(id), .text(organizationID), .text(id)]
+    }
 
     public func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
@@ -109,7 +111,7 @@ extension SQLStore {
         }
         if let customerID = query.customerID {
             sql += " AND \(Self.customerMatch)"
-            bindings += Self.customerMatchBindings(customerID)
+            bindings += Self.customerMatchBindings(customerID, organizationID: query.organizationID)
         }
         return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
     }
