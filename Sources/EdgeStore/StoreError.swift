@@ -1,7 +1,7 @@
 /// An error from the store. New cases never break callers: match on ``code``.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
-        case database, invalidConfig, conflict, io, unavailable, newerSchema
+        case database, invalidConfig, conflict, io, unavailable, newerSchema, unknownCursor
     }
 
     let kind: Kind
@@ -30,11 +30,19 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         StoreError(kind: .newerSchema, message: message)
     }
 
-    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io`, `unavailable` or `newer_schema`.
+    /// A list's `starting_after` names no row of the organization's list (a typo, an id of another list or
+    /// organization, or a row since deleted): there is no place to continue from, which an empty page would hide.
+    public static func unknownCursor(_ message: String) -> StoreError {
+        StoreError(kind: .unknownCursor, message: message)
+    }
+
+    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io`, `unavailable`, `newer_schema` or
+    /// `unknown_cursor`.
     public var code: String {
         switch kind {
         case .invalidConfig: "invalid_config"
         case .newerSchema: "newer_schema"
+        case .unknownCursor: "unknown_cursor"
         default: kind.rawValue
         }
     }
@@ -42,6 +50,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var isConflict: Bool { kind == .conflict }
     public var isUnavailable: Bool { kind == .unavailable }
     public var isNewerSchema: Bool { kind == .newerSchema }
+    public var isUnknownCursor: Bool { kind == .unknownCursor }
 
     public var description: String { message }
 }

@@ -35,4 +35,22 @@ public struct StoredWebhookEvent: Sendable, Equatable {
         self.body = body
         self.attributedAt = attributedAt
     }
+
+    /// The most bytes of bodies a page of the event list holds, however many events its `limit` asks for: events
+    /// are up to 1 MiB each, and 20 of them made a 20 MB answer that took seconds to send (and to copy on the loop
+    /// that sends it). A page that would pass it ends early, `has_more` set; an event bigger than it alone is a page.
+    public static let pageBodyBudget = 1 << 20
+
+    /// How many of the events whose bodies are `sizes` bytes, in list order, make a page: as many as fit
+    /// ``pageBodyBudget`` together, and at least one.
+    static func fittingPage(_ sizes: [Int64]) -> Int {
+        var total: Int64 = 0
+        var count = 0
+        for size in sizes {
+            total += size
+            if count > 0, total > Int64(pageBodyBudget) { break }
+            count += 1
+        }
+        return count
+    }
 }

@@ -89,9 +89,14 @@ enum ListCommands {
                 return 0
             }
             let store = try DataDirectory.openStore(options)
-            let write = try page(
-                options, store, try organizationID(options, store: store),
-                try options.integer("limit", in: 1...100) ?? 20)
+            let write: (inout JSONWriter.ObjectWriter) -> Void
+            do {
+                write = try page(
+                    options, store, try organizationID(options, store: store),
+                    try options.integer("limit", in: 1...100) ?? 20)
+            } catch let error as StoreError where error.isUnknownCursor {
+                throw CommandLineOptions.UsageError(message: "--starting-after " + error.message)
+            }
             var json = JSONWriter()
             json.object { write(&$0) }
             Output.out(bytes: json.bytes + [0x0A])

@@ -160,8 +160,8 @@ extension DashboardHandler {
     /// `body` with the page's query, checked as the API checks its lists'
     /// (``APIHandler/checkQuery(_:takes:allowingEmpty:)``) and without the empty values the filter forms send for
     /// "any"; or, when the query or `body` refuses it (``APIError`` `400`), the page with the reason and a link to the
-    /// whole list, answered `400`: a mistyped filter (`status=bogus`, an unknown parameter, a cursor that is no id)
-    /// never shows the whole list as if it had applied.
+    /// whole list, answered `400`: a mistyped filter (`status=bogus`, an unknown parameter, a cursor that is no id of
+    /// the list) never shows the whole list as if it had applied.
     func filtered(
         _ context: Context, title: String, current: String, path: String, parameters: Set<String>,
         _ body: (APIRequest) throws -> APIResponse
@@ -170,7 +170,7 @@ extension DashboardHandler {
             try APIHandler.checkQuery(context.request, takes: parameters, allowingEmpty: true)
             var query = context.request
             query.query = query.query.filter { !$0.value.isEmpty }
-            return try body(query)
+            return try APIHandler.readingCursor { try body(query) }
         } catch let error as APIError where error.status == 400 {
             let content =
                 #"<p class="error" role="alert" id="filter-error">This filter cannot be used: "#

@@ -8,9 +8,7 @@ extension DashboardHandler {
     static let overviewDays: Int64 = 30
 
     func overview(_ context: Context) throws -> APIResponse {
-        // The organization's time zone (its `timezone`, checked at import); UTC should this server lack its file, or an
-        // earlier build have stored a name that is no zone.
-        let named = TimeZoneRules.named(context.organization.timezone, in: api.timeZoneDirectory)
+        let named = api.timeZone(of: context.organization)
         let zone = named ?? .utc
         let zoneName =
             named != nil

@@ -10,10 +10,20 @@ extension APIHandler {
     static let defaultStatsDays: Int64 = 30
 
     func clickStats(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
-        let zoneName = request.query["timezone"] ?? "UTC"
-        guard let zone = TimeZoneRules.named(zoneName, in: timeZoneDirectory) else {
-            throw APIError.invalidRequest(
-                "timezone must be an IANA timezone name this server knows, such as UTC or America/Los_Angeles")
+        // Without `timezone`, the days are the organization's, as its dashboard counts them.
+        let zoneName: String
+        let zone: TimeZoneRules
+        if let given = request.query["timezone"] {
+            guard let named = TimeZoneRules.named(given, in: timeZoneDirectory) else {
+                throw APIError.invalidRequest(
+                    "timezone must be an IANA timezone name this server knows, such as UTC, America/Los_Angeles or"
+                        + " Etc/GMT+5 (\(Self.plusHint))")
+            }
+            (zoneName, zone) = (given, named)
+        } else if let named = timeZone(of: organization) {
+            (zoneName, zone) = (organization.timezone, named)
+        } else {
+            (zoneName, zone) = ("UTC", .utc)
         }
         let partner = try partnerID(request)
         let now = Clock.epochMilliseconds() / 1000
@@ -27,6 +37,7 @@ extension APIHandler {
         let counts = try dailyCounts(
             organizationID: organization.id, partnerID: partner, days: from...to, zone: zone)
         return APIResponse.success { object in
+            object.string("timezone", zoneName)
             object.member("data") { json in
                 json.raw("[")
                 for (index, count) in counts.enumerated() {
@@ -41,6 +52,13 @@ extension APIHandler {
                 json.raw("]")
             }
         }
+    }
+
+    /// The organization's time zone (its `timezone`, checked at import), which the dashboard and the click stats
+    /// count days in; nil should this server lack its file, or an earlier build have stored a name that is no zone
+    /// (both then count in UTC).
+    func timeZone(of organization: OrganizationRecord) -> TimeZoneRules? {
+        TimeZoneRules.named(organization.timezone, in: timeZoneDirectory)
     }
 
     /// The counts of local `days` in `zone`, by day then partner. An hour counts in the local day its start falls

@@ -82,7 +82,8 @@ extension APIHandler {
         if let after, after.isEmpty || after.utf8.count > RevenueCatEvent.maximumIDLength {
             throw APIError.invalidRequest("starting_after must be an event id")
         }
-        // Bodies are up to 1 MiB each: a page holds at most 20.
+        // Bodies are up to 1 MiB each: a page holds at most 20, and fewer once their bodies pass
+        // `StoredWebhookEvent.pageBodyBudget`.
         let page = try reader.webhookEvents(
             organizationID: organization.id, limit: try limit(request, maximum: 20), startingAfter: after)
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.webhookEvent) }

@@ -73,13 +73,25 @@ final class APIHandler: Sendable {
 
     /// `handler`, for a request whose query passes ``checkQuery(_:takes:allowingEmpty:)``. The key is checked first:
     /// a request without a valid one is a `401` whatever its query says; `handler` is given the key's organization.
+    /// A `starting_after` that names no row of the list is a `400` too (``readingCursor(_:)``).
     func taking(
         _ parameters: Set<String>, _ handler: @escaping @Sendable (APIRequest, OrganizationRecord) throws -> APIResponse
     ) -> @Sendable (APIRequest) throws -> APIResponse {
         { [self] request in
             let organization = try authenticate(request)
             try Self.checkQuery(request, takes: parameters)
-            return try handler(request, organization)
+            return try Self.readingCursor { try handler(request, organization) }
+        }
+    }
+
+    /// `body`, with a `starting_after` that names no row of its list (``StoreError/unknownCursor(_:)``: none of the
+    /// organization's, or none at all) answered `400 invalid_request`, not an empty page that would read as the
+    /// list's end. The API's lists and the dashboard's read their cursor through it.
+    static func readingCursor<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as StoreError where error.isUnknownCursor {
+            throw APIError.invalidRequest("starting_after " + error.message)
         }
     }
 
@@ -155,6 +167,10 @@ final class APIHandler: Sendable {
         return after
     }
 
+    /// Said by the errors of parameters whose values may hold a `+` (an offset, `…T13:00:00+01:00`; a zone,
+    /// `Etc/GMT+5`): a query string reads an unencoded one as a space, which no such value is.
+    static let plusHint = "a + in a query string is a space: write it %2B"
+
     /// `status`, one of `Status`'s values.
     func status<Status: RawRepresentable & CaseIterable>(_ request: APIRequest, as: Status.Type) throws -> Status?
     where Status.RawValue == String {
@@ -182,11 +198,9 @@ final class APIHandler: Sendable {
         if let since = request.query["since"] {
             // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
             guard let millis = Timestamp.parseDateOrTime(since) else {
-                // A query string reads an unencoded `+` as a space: the offset of `…T12:00:00+01:00` arrives so.
-                let plus = since.utf8.contains(0x20) ? " (a + in a query string is a space: write it %2B)" : ""
                 throw APIError.invalidRequest(
-                    "since must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31"
-                        + plus)
+                    "since must be an ISO 8601 time with its offset, such as 2026-01-31T12:00:00Z or"
+                        + " 2026-01-31T13:00:00+01:00 (\(Self.plusHint)), or a date such as 2026-01-31")
             }
             query.since = millis
         }

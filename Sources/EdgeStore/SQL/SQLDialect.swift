@@ -13,6 +13,9 @@ struct SQLDialect: Sendable {
     /// Whether a `LIMIT` is a parameter (one prepared statement serves every page size: a PostgreSQL connection
     /// prepares each new text on the server) or written into the statement.
     let limitIsParameter: Bool
+    /// The size in bytes of the text column `body` (the UTF-8 the store keeps), read without copying it out: SQLite
+    /// before 3.43 has no `octet_length`, and its `length` of text counts characters.
+    let bodyBytes: String
 
     /// SQLite: `BEGIN IMMEDIATE` holds the write lock from the transaction's start, so a plain read is already
     /// locked.
@@ -22,7 +25,8 @@ struct SQLDialect: Sendable {
         configRevisionIncrement:
             "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'config_revision'",
         configChangeNotice: nil,
-        limitIsParameter: false)
+        limitIsParameter: false,
+        bodyBytes: "length(CAST(body AS BLOB))")
 
     /// PostgreSQL: the revision row is locked `FOR UPDATE`; `NOTIFY` reaches every listening node when the
     /// transaction commits (``ConfigWatcher``).
@@ -32,7 +36,8 @@ struct SQLDialect: Sendable {
         configRevisionIncrement:
             "UPDATE meta SET value = CAST(CAST(value AS bigint) + 1 AS text) WHERE key = 'config_revision'",
         configChangeNotice: "NOTIFY \(PostgresStore.configChannel)",
-        limitIsParameter: true)
+        limitIsParameter: true,
+        bodyBytes: "octet_length(body)")
 
     /// ` LIMIT n` for a statement with `bindings`: as the next parameter (appended to `bindings`) or as a literal.
     func limit(_ limit: Int, bindings: inout [SQLValue]) -> String {

@@ -241,17 +241,16 @@ extension SQLStore {
             WHERE m.organization_id = ?
             """
         var bindings: [SQLValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND m.seq < (SELECT seq FROM commissions WHERE id = ?)"
-            bindings.append(.text(after))
-        }
+        sql += try condition(
+            after: query.startingAfter, seq: "m.seq", in: "commissions", organizationID: query.organizationID,
+            noun: "commission", bindings: &bindings)
         if let partner = query.partnerID {
             sql += " AND m.partner_id = ?"
             bindings.append(.text(partner))
         }
         if let customer = query.customerID {
-            sql += " AND (c.customer_id = ? OR m.customer = ?)"
-            bindings += [.text(customer), .text(customer)]
+            sql += " AND \(Self.customerMatch)"
+            bindings += Self.customerMatchBindings(customer, organizationID: query.organizationID)
         }
         if let status = query.status {
             sql += " AND m.status = ?"
@@ -270,20 +269,30 @@ extension SQLStore {
     public func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws
         -> Page<StoredWebhookEvent>
     {
-        var sql = """
-            SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body, attributed_at
-            FROM webhook_events WHERE organization_id = ?1
-            """
         var bindings: [SQLValue] = [.text(organizationID)]
-        if let after = startingAfter {
-            sql += " AND seq < (SELECT seq FROM webhook_events WHERE organization_id = ?1 AND event_id = ?2)"
-            bindings.append(.text(after))
+        let after = try condition(
+            after: startingAfter, seq: "seq", in: "webhook_events", idColumn: "event_id",
+            organizationID: organizationID, noun: "webhook event", bindings: &bindings)
+        // The sizes first, then the bodies of the events that fit the page's budget: no body past it is read.
+        let sizes = try page(
+            "SELECT seq, \(Self.dialect.bodyBytes) FROM webhook_events WHERE organization_id = ?\(after)", bindings,
+            order: "seq", limit: limit
+        ) { (seq: $0.int(0), bytes: $0.int(1)) }
+        let kept = StoredWebhookEvent.fittingPage(sizes.items.map(\.bytes))
+        guard kept > 0 else { return Page(items: [], hasMore: false) }
+        let events = try withConnection { db in
+            try db.rows(
+                """
+                SELECT event_id, type, environment, app_user_id, customer, outcome, received_at, body, attributed_at
+                FROM webhook_events WHERE organization_id = ?1 AND seq <= ?2 AND seq >= ?3 ORDER BY seq DESC
+                """, [.text(organizationID), .integer(sizes.items[0].seq), .integer(sizes.items[kept - 1].seq)]
+            ) { row in
+                StoredWebhookEvent(
+                    eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
+                    appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
+                    receivedAt: row.int(6), body: Array(row.text(7).utf8), attributedAt: row.optionalInt(8))
+            }
         }
-        return try page(sql, bindings, order: "seq", limit: limit) { row in
-            StoredWebhookEvent(
-                eventID: row.text(0), type: row.text(1), environment: row.optionalText(2),
-                appUserID: row.optionalText(3), customer: row.optionalText(4), outcome: row.text(5),
-                receivedAt: row.int(6), body: Array(row.text(7).utf8), attributedAt: row.optionalInt(8))
-        }
+        return Page(items: events, hasMore: sizes.hasMore || kept < sizes.items.count)
     }
 }

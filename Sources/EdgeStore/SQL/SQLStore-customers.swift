@@ -26,6 +26,22 @@ extension SQLStore {
             commissionCents: row.int(11))
     }
 
+    /// The customer `c` that an id names, with ``customerMatchBindings(_:organizationID:)``: its own id (`cust_…`), the app user id
+    /// it was claimed with, or an id RevenueCat tied to it (a `TRANSFER`, or an event that named it beside an id of
+    /// the customer: `customer_aliases`). Lists filter by it, so that any id of a user finds its customer (an id
+    /// both claimed and tied to another customer finds both).
+    static var customerMatch: String {
+        """
+        (c.customer_id = ? OR c.id = ? OR c.id = (SELECT a.customer FROM customer_aliases a
+            WHERE a.organization_id = ? AND a.app_user_id = ?))
+        """
+    }
+
+    /// The bindings of ``customerMatch`` for `id` in the organization: the tie is read once, not per customer row.
+    static func customerMatchBindings(_ id: String, organizationID: String) -> [SQLValue] {
+        [.text(id), .text(id), .text(organizationID), .text(id)]
+    }
+
     public func claim(
         _ customer: CustomerRecord, replaying plan: ((RevenueCatEvent, CommissionLedger) -> WebhookPlan)?
     ) throws -> (customer: CustomerRecord, created: Bool, replayed: [WebhookOutcome]) {
@@ -82,10 +98,9 @@ extension SQLStore {
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> {
         var sql = "\(Self.customerSelect) WHERE c.organization_id = ?"
         var bindings: [SQLValue] = [.text(query.organizationID)]
-        if let after = query.startingAfter {
-            sql += " AND c.seq < (SELECT seq FROM customers WHERE id = ?)"
-            bindings.append(.text(after))
-        }
+        sql += try condition(
+            after: query.startingAfter, seq: "c.seq", in: "customers", organizationID: query.organizationID,
+            noun: "customer", bindings: &bindings)
         if let partner = query.partnerID {
             sql += " AND c.partner_id = ?"
             bindings.append(.text(partner))
@@ -95,8 +110,8 @@ extension SQLStore {
             bindings.append(.text(status))
         }
         if let customerID = query.customerID {
-            sql += " AND (c.customer_id = ? OR c.id = ?)"
-            bindings += [.text(customerID), .text(customerID)]
+            sql += " AND \(Self.customerMatch)"
+            bindings += Self.customerMatchBindings(customerID, organizationID: query.organizationID)
         }
         return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
     }

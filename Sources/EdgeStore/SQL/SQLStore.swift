@@ -37,4 +37,28 @@ extension SQLStore {
         let rows = try withConnection { try $0.rows(sql, bindings, transform) }
         return Page(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
+
+    /// ` AND <seq> < ?` for the page after the row `id` (its `idColumn`) of the organization's `table`, with that
+    /// row's `seq` appended to `bindings`; nothing without a cursor. ``StoreError/unknownCursor(_:)`` (its message
+    /// names `id`, for the caller to say which parameter held it) when the organization has no such row: an empty
+    /// page would pass for the list's end. (Clicks need no look-up: a click id starts with its time, so any valid
+    /// one is a place.)
+    func condition(
+        after id: String?, seq: String, in table: String, idColumn: String = "id", organizationID: String,
+        noun: String, bindings: inout [SQLValue]
+    ) throws -> String {
+        guard let id else { return "" }
+        let found = try withConnection { db in
+            try db.rows(
+                "SELECT seq FROM \(table) WHERE organization_id = ? AND \(idColumn) = ?",
+                [.text(organizationID), .text(id)]
+            ) { $0.int(0) }
+        }
+        guard let position = found.first else {
+            throw StoreError.unknownCursor(
+                "\(id) is no \(noun) of this organization: give the last id of the page before")
+        }
+        bindings.append(.integer(position))
+        return " AND \(seq) < ?"
+    }
 }

@@ -66,12 +66,17 @@ public struct ClaimRequest: Sendable, Equatable {
         clickID = try identifier("click_id", required: false)
         guard code != nil || clickID != nil else { throw .invalidRequest("Send code or click_id") }
         if let code, code.utf8.count > 256 { throw .invalidRequest("code is longer than 256 bytes") }
+        // The forms it takes are named: a date alone, or a time without an offset, is what a client most often
+        // sends wrong.
+        let firstSeenForms =
+            "first_seen_at must be an ISO 8601 time with its offset, such as 2026-01-31T12:00:00Z or"
+            + " 2026-01-31T13:00:00+01:00"
         if case .string("")? = root["first_seen_at"] {
-            throw .invalidRequest("first_seen_at must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not empty")
+            throw .invalidRequest(firstSeenForms + ", not empty")
         }
         if let seen = try text("first_seen_at", required: false) {
             guard let millis = Timestamp.parse(seen) else {
-                throw .invalidRequest("first_seen_at must be an ISO 8601 time such as 2026-01-31T12:00:00Z")
+                throw .invalidRequest(firstSeenForms + " (not a date alone, nor a time without an offset)")
             }
             firstSeenAt = millis
         }

@@ -15,9 +15,11 @@ import Testing
     ]
 
     @Test func anUnknownParameterIs400NamingItAndTheDocumentedOnesAreTaken() throws {
-        let server = try TestServer()
+        let server = try TestServer.webhooks()
         defer { server.shutdown() }
         let client = server.client()
+        // A cursor must name a row of its list (`APIListCursorTests`): the event `evt_1`.
+        try client.deliver(RevenueCatPayload.make("TEST", id: "evt_1", ["app_user_id": "nobody"]))
         let key = [("Authorization", "Bearer sk_acme_secret")]
         for list in Self.lists {
             let query = list.query

@@ -128,10 +128,14 @@ import Testing
             #expect(response.status == 400, "\(query)")
             #expect(try response.json["error"]?.stringValue == "invalid_request", "\(query)")
         }
-        // An offset's unencoded `+` arrives as a space: the message says how to write it.
+        // An offset's unencoded `+` arrives as a space: the message says how to write it, and names the forms
+        // `since` takes, a time with its offset among them.
         let plus = try Self.list(server, "?since=2026-01-01T01:00:00+01:00")
         #expect(plus.status == 400)
         #expect(try plus.json["message"]?.stringValue?.contains("write it %2B") == true, "\(plus.text)")
+        let forms = try #require(try Self.list(server, "?since=yesterday").json["message"]?.stringValue)
+        #expect(forms.contains("with its offset") && forms.contains("2026-01-31T13:00:00+01:00"), "\(forms)")
+        #expect(forms.contains("write it %2B"), "an offset's + is written %2B in any case: \(forms)")
     }
 
     @Test func partnerAndSinceFilterTheList() throws {

@@ -1,4 +1,5 @@
 import EdgeStore
+import Foundation
 import LinkCore
 import TestSupport
 import Testing
@@ -56,6 +57,34 @@ import Testing
         #expect(
             try Self.rows(Self.stats(server, "?from=2026-11-30&to=2026-11-30&timezone=America/Los_Angeles"))
                 == ["2026-11-30 part_sam 1/0"], "from and to are local days, inclusive")
+    }
+
+    /// Without `timezone`, the days are the organization's `timezone`, as its dashboard's Overview counts them (the
+    /// stats were counted in UTC, so the dashboard and the API disagreed on a day's clicks); `timezone=UTC` still
+    /// asks for UTC, and the answer says which zone its days are in. An organization's zone this server lacks is UTC,
+    /// as on the dashboard.
+    @Test func withoutATimezoneTheOrganizationsZoneCountsTheDays() throws {
+        let zones = String(try TestFiles.fixture("zoneinfo/America/Los_Angeles").dropLast("/America/Los_Angeles".count))
+        for (zone, expected) in [("America/Los_Angeles", "America/Los_Angeles"), ("Europe/Paris", "UTC")] {
+            let config = ConfigFixtures.standard.replacingOccurrences(
+                of: #""secret_key":"sk_acme_secret","#, with: #""secret_key":"sk_acme_secret","timezone":"\#(zone)","#)
+            let server = try TestServer(config: config) { $0.timeZoneDirectory = zones }
+            defer { server.shutdown() }
+            let first = Self.click("a", at: Self.november30 + 7 * Self.hour + Self.hour / 2)
+            var repeated = first
+            repeated.createdAt = Self.november30 + 8 * Self.hour + Self.hour / 2
+            try Self.seed(server, [first], repeats: [repeated])
+            let byDefault = try Self.stats(server, "?from=2026-11-29&to=2026-11-30")
+            #expect(try byDefault.json["timezone"]?.stringValue == expected, "\(zone): \(byDefault.text)")
+            #expect(
+                try Self.rows(byDefault)
+                    == (expected == "UTC"
+                        ? ["2026-11-30 part_sam 2/1"] : ["2026-11-29 part_sam 1/1", "2026-11-30 part_sam 1/0"]),
+                "\(zone)")
+            let utc = try Self.stats(server, "?from=2026-11-29&to=2026-11-30&timezone=UTC")
+            #expect(try Self.rows(utc) == ["2026-11-30 part_sam 2/1"], "\(zone)")
+            #expect(try utc.json["timezone"]?.stringValue == "UTC")
+        }
     }
 
     @Test func aDaylightTimeChangeMovesWhereLocalMidnightFalls() throws {
@@ -193,6 +222,10 @@ import Testing
             #expect(try response.json["error"]?.stringValue == "invalid_request", "\(query)")
             #expect(try response.json["message"]?.stringValue?.contains(named) == true, "\(query): \(response.text)")
         }
+        // `Etc/GMT+5` with its `+` unencoded arrives as `Etc/GMT 5`: the message says how to write it.
+        let plus = try Self.stats(server, "?timezone=Etc/GMT+5")
+        #expect(plus.status == 400)
+        #expect(try plus.json["message"]?.stringValue?.contains("write it %2B") == true, "\(plus.text)")
         #expect(try Self.rows(Self.stats(server, "?from=2025-01-01&to=2026-01-01")) == [], "366 days are allowed")
         for key in ["sk_wrong", "pk_acme"] {
             #expect(try Self.stats(server, "", key: key).status == 401)

@@ -4,7 +4,8 @@ import Testing
 
 /// What README says of an event's `environment` and `price` that no other test pins: only an event whose
 /// `environment` is exactly `PRODUCTION` does anything (a missing one or another spelling is `sandbox`, whatever the
-/// type), a price beyond ±$10,000,000 is read as absent, and `GET /v1/webhook_events` lists 1 to 20 a page.
+/// type), a price beyond ±$10,000,000 is read as absent, and `GET /v1/webhook_events` lists 1 to 20 a page, within
+/// 1 MiB of bodies.
 @Suite struct WebhookEnvironmentTests {
     @Test func anEventWhoseEnvironmentIsNotExactlyPRODUCTIONIsStoredAsSandboxWhateverItsType() throws {
         let server = try TestServer.webhooks()
@@ -86,5 +87,39 @@ import Testing
         #expect(rest.jsonObject?["has_more"] as? Bool == false)
         let one = try client.request("GET", "/v1/webhook_events?limit=1", headers: authorization)
         #expect((one.jsonObject?["data"] as? [[String: Any]])?.count == 1)
+    }
+
+    /// A page of events holds at most 1 MiB of bodies (at least one event), however many its `limit` asks for: 20
+    /// events of 1 MiB made a 20 MB answer that took seconds to send, copied whole on the loop thread that sent it.
+    /// The page ends early with `has_more`, and its last event is the cursor of the next.
+    @Test(arguments: StoreKind.allCases) func webhookEventPagesHoldAtMostAMebibyteOfBodies(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
+        defer { server.shutdown() }
+        let client = server.client()
+        /// An event whose body is about `kilobytes` KiB.
+        func deliver(_ id: String, kilobytes: Int) throws {
+            let padding = ["pad": ["updated_at_ms": 1, "value": String(repeating: "x", count: kilobytes * 1024)]]
+            try client.deliver(
+                RevenueCatPayload.make(
+                    "TEST", id: id, ["app_user_id": "nobody", "subscriber_attributes": padding]))
+        }
+        // Oldest first: e1 small, e2 and e3 600 KiB, e4 small, e5 1,000 KiB.
+        for (id, size) in [("e1", 0), ("e2", 600), ("e3", 600), ("e4", 0), ("e5", 1000)] {
+            try deliver(id, kilobytes: size)
+        }
+        var pages: [[String]] = []
+        var after: String?
+        repeat {
+            let response = try client.request(
+                "GET", "/v1/webhook_events?limit=20" + (after.map { "&starting_after=\($0)" } ?? ""),
+                headers: [("Authorization", "Bearer sk_acme_secret")])
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.body.count < 1_100_000, "\(after ?? "first page"): \(response.body.count) bytes")
+            let events = try #require(response.jsonObject?["data"] as? [[String: Any]], "\(response.text)")
+            pages.append(events.compactMap { $0["event_id"] as? String })
+            after = response.jsonObject?["has_more"] as? Bool == true ? pages.last?.last : nil
+        } while after != nil && pages.count < 10
+        // e5 and e4 are 1,002 KiB together, e3 would pass the budget; e3 and e2 would pass it too.
+        #expect(pages == [["e5", "e4"], ["e3"], ["e2", "e1"]])
     }
 }

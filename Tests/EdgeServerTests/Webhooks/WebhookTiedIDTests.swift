@@ -22,6 +22,19 @@ import Testing
         return RevenueCatPayload.purchase("RENEWAL", user: user, price: "9.99", transaction: transaction, all)
     }
 
+    /// `old-id` claimed and paying (`S1`), its subscription transferred to `new-id` and renewed (`S2`) under
+    /// `new-id` and the new device's anonymous id, which it returns.
+    static func transferAndRenew(_ server: TestServer) throws -> String {
+        try server.claimUser("old-id")
+        let client = server.client()
+        try client.deliver(RevenueCatPayload.purchase(user: "old-id", price: "9.99", transaction: "S1"))
+        #expect(try client.deliver(RevenueCatPayload.transfer(from: ["old-id"], to: ["new-id"])) == "transferred")
+        let anonymous = "$RCAnonymousID:new-device"
+        let renewal = Self.renewal(user: "new-id", aliases: ["new-id", anonymous], transaction: "S2", of: "S1")
+        #expect(try client.deliver(renewal) == "commission_created")
+        return anonymous
+    }
+
     /// The report's story: a renewal names the anonymous id of a login on a new device; a claim of it by another
     /// partner is `already_claimed`, no second customer is made, and a purchase under that id alone pays the partner.
     @Test(arguments: StoreKind.allCases) func aRenewalTiesTheAnonymousIDOfANewDevice(kind: StoreKind) throws {
@@ -49,13 +62,8 @@ import Testing
     @Test(arguments: StoreKind.allCases) func renewalsAfterATransferTieTheNewUsersIDs(kind: StoreKind) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
-        try server.claimUser("old-id")
+        let anonymous = try Self.transferAndRenew(server)
         let client = server.client()
-        try client.deliver(RevenueCatPayload.purchase(user: "old-id", price: "9.99", transaction: "S1"))
-        #expect(try client.deliver(RevenueCatPayload.transfer(from: ["old-id"], to: ["new-id"])) == "transferred")
-        let anonymous = "$RCAnonymousID:new-device"
-        let renewal = Self.renewal(user: "new-id", aliases: ["new-id", anonymous], transaction: "S2", of: "S1")
-        #expect(try client.deliver(renewal) == "commission_created")
 
         for user in ["new-id", anonymous] {
             let claim = try client.claim(ClaimBody.recent(user: user, code: "LEE"))
@@ -63,6 +71,31 @@ import Testing
         }
         #expect(try client.customers().count == 1)
         #expect(try client.customer("old-id")["commission_cents"] as? Int == 400)
+    }
+
+    /// `customer_id` finds a customer by any of its ids: the one it was claimed with, its `cust_…` id, and the ids
+    /// RevenueCat tied to it (a `TRANSFER`'s new id, an anonymous id a renewal named beside it), on both lists and in
+    /// `tolt-edge customers`; only the claimed id and the `cust_…` id did.
+    @Test(arguments: StoreKind.allCases) func customerIDFindsTheCustomerByAnIDTiedToIt(kind: StoreKind) throws {
+        let server = try TestServer.webhooks(kind)
+        defer { server.shutdown() }
+        try server.claimUser("someone-else")
+        let anonymous = try Self.transferAndRenew(server)
+        let client = server.client()
+        let id = try #require(try client.customer("old-id")["id"] as? String)
+        for user in ["old-id", id, "new-id", anonymous] {
+            let query = "customer_id=" + PercentEncoding.encode(user)
+            #expect(try client.customers(query).map { $0["id"] as? String } == [id], "\(user)")
+            #expect(try client.commissions(query).map { $0["transaction_id"] as? String } == ["S2", "S1"], "\(user)")
+        }
+        #expect(try client.customers("customer_id=nobody").isEmpty)
+        #expect(try client.commissions("customer_id=someone-else").isEmpty)
+        guard kind == .sqlite else { return }
+        let run = try ChildProcess.run(
+            ["customers", "--data", server.directory, "--org", "org_acme", "--customer-id", "new-id"],
+            outputIn: server.directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""id":"\#(id)""#) && run.stdout.contains("old-id"), "\(run.stdout)")
     }
 
     /// An id another partner claimed first stays that partner's customer's: a `TRANSFER` to it and the renewals

@@ -77,6 +77,15 @@ import Testing
         #expect(refused?.message.contains(field) == true, "\(refused?.message ?? "-")")
     }
 
+    /// A bad `first_seen_at` is answered with the forms it takes, an offset included: a date alone and a time
+    /// without an offset, what clients most often send, were refused with only `2026-01-31T12:00:00Z` as an example.
+    @Test(arguments: ["2026-01-31", "2026-01-31T12:00:00", "yesterday", ""])
+    func aBadFirstSeenAtNamesTheFormsWithTheirOffset(time: String) {
+        let message = failure(#"{"public_id":"pk","app_user_id":"u","code":"C","first_seen_at":"\#(time)"}"#)?.message
+        #expect(message?.contains("with its offset") == true, "\(message ?? "-")")
+        #expect(message?.contains("2026-01-31T13:00:00+01:00") == true, "\(message ?? "-")")
+    }
+
     @Test func aCodeLongerThan256BytesIsRefused() {
         let code = String(repeating: "C", count: 257)
         #expect(failure(#"{"public_id":"pk","app_user_id":"u","code":"\#(code)"}"#)?.message.contains("code") == true)
