@@ -197,7 +197,9 @@ struct ConfigMerge {
             }
         }
         for (field, url) in [("google_play_url", record.googlePlayURL), ("app_store_url", record.appStoreURL)] {
-            warn(field, url) { (value) throws(ConfigValidationError) in try URLRules.validatePageURL(value, asStored: true) }
+            warn(field, url) { (value) throws(ConfigValidationError) in
+                try URLRules.validatePageURL(value, asStored: true)
+            }
             // Kept by the server, but no longer written so.
             guard let url, (try? URLRules.validatePageURL(url, asStored: true)) != nil else { continue }
             do { try URLRules.validatePageURL(url) } catch {

@@ -170,7 +170,8 @@ import Testing
     @Test func aChunkedClaimIsRefusedAsSoonAsItGrowsPastItsLimit() throws {
         let server = try TestServer()
         defer { server.shutdown() }
-        let head = Self.head("POST", APIHandler.claimsPath, ["Content-Type: application/json", "Transfer-Encoding: chunked"])
+        let head = Self.head(
+            "POST", APIHandler.claimsPath, ["Content-Type: application/json", "Transfer-Encoding: chunked"])
         // 16 KiB and one byte, in small chunks, never the last chunk.
         let chunks = (0..<17).map { index in
             let size = index == 16 ? 1 : 1024
