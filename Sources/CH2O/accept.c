@@ -37,6 +37,7 @@ static void on_connection_close(void *data) {
     tolt_h2o_connection *connection = data;
     tolt_h2o_loop *loop = connection->loop;
     h2o_linklist_unlink(&connection->link);
+    tolt_h2o_body_limit_forget(connection);
     free(connection);
     --loop->open_connections;
     resume_accepting(loop);

@@ -205,5 +205,6 @@ Exit:
     decoder->_state = (char)state;
     decoder->_hex_count = (char)count;
     decoder->bytes_left_in_chunk = left;
+    tolt_h2o_body_limit_after_chunk(buf, size, dst, result);
     return result;
 }

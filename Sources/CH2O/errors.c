@@ -20,6 +20,8 @@
 typedef struct tolt_h2o_error_filter {
     h2o_filter_t super;
     int status;
+    /** The only request target (up to its query) whose error this replaces; empty for any. */
+    h2o_iovec_t path;
     h2o_iovec_t reason;
     h2o_iovec_t *headers; /* name, value, name, value, … */
     size_t header_count;
@@ -56,9 +58,20 @@ static void send_replacement(h2o_ostream_t *super, h2o_req_t *req, h2o_iovec_t *
     h2o_ostream_send_next(super, req, bufs, bufcnt, state);
 }
 
+/** Whether `req`'s target, up to its query, is `path`: the target as the client sent it, since h2o answers its own
+    errors before any path is chosen. */
+static int is_for_path(h2o_req_t *req, h2o_iovec_t path) {
+    if (path.len == 0) return 1;
+    h2o_iovec_t target = req->input.path;
+    const char *query = target.base == NULL ? NULL : memchr(target.base, '?', target.len);
+    size_t length = query == NULL ? target.len : (size_t)(query - target.base);
+    return length == path.len && memcmp(target.base, path.base, length) == 0;
+}
+
 static void on_setup_ostream(h2o_filter_t *super, h2o_req_t *req, h2o_ostream_t **slot) {
     tolt_h2o_error_filter *self = (tolt_h2o_error_filter *)super;
-    if (req->res.status == self->status && is_plain_text(req)) {
+    /* Once a filter has replaced the text, the Content-Type is no longer plain text, so no later filter does. */
+    if (req->res.status == self->status && is_plain_text(req) && is_for_path(req, self->path)) {
         /* Status and connection handling stay h2o's (`http1_is_persistent` is already 0 for a refused body). */
         req->res.reason = self->reason.base;
         req->res.content_length = self->body.len;
@@ -77,6 +90,7 @@ static void on_setup_ostream(h2o_filter_t *super, h2o_req_t *req, h2o_ostream_t 
 
 static void dispose(h2o_filter_t *super) {
     tolt_h2o_error_filter *self = (tolt_h2o_error_filter *)super;
+    free(self->path.base);
     free(self->reason.base);
     for (size_t i = 0; i != 2 * self->header_count; ++i) free(self->headers[i].base);
     free(self->headers);
@@ -86,14 +100,15 @@ static void dispose(h2o_filter_t *super) {
 /** A copy of `text` in memory of its own (NUL-terminated, as h2o wants a reason phrase). */
 static h2o_iovec_t copy(h2o_iovec_t text) { return h2o_strdup(NULL, text.base == NULL ? "" : text.base, text.len); }
 
-void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t reason, const h2o_iovec_t *headers,
-                                   size_t header_count, h2o_iovec_t body) {
+void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t path, h2o_iovec_t reason,
+                                   const h2o_iovec_t *headers, size_t header_count, h2o_iovec_t body) {
     for (h2o_hostconf_t **host = config->hosts; *host != NULL; ++host) {
         tolt_h2o_error_filter *filter =
             (tolt_h2o_error_filter *)h2o_create_filter(&(*host)->fallback_path, sizeof *filter);
         filter->super.on_setup_ostream = on_setup_ostream;
         filter->super.dispose = dispose;
         filter->status = status;
+        filter->path = copy(path);
         filter->reason = copy(reason);
         filter->headers = header_count == 0 ? NULL : h2o_mem_alloc(2 * header_count * sizeof *filter->headers);
         for (size_t i = 0; i != 2 * header_count; ++i) filter->headers[i] = copy(headers[i]);

@@ -1,6 +1,7 @@
 /* Requests and responses: reading a request, and sending a whole response fast on HTTP/1. */
 #define _GNU_SOURCE /* memmem */
 #include "CH2O.h"
+#include "http1_conn.h"
 
 #include <string.h>
 
@@ -21,40 +22,9 @@ tolt_h2o_held *tolt_h2o_start_held(h2o_req_t *req, void (*stop)(h2o_generator_t 
 
 _Static_assert(offsetof(tolt_h2o_held, super) == 0, "a held record must start with its generator");
 
-/* h2o 2.2's HTTP/1 connection as lib/http1.c lays it out (the library keeps it private). It is used only to find a
-   request's final output stream and to build the response head ourselves; `http1_final` checks the layout on every
-   request against the pointers h2o set, and a request that does not match takes h2o's own path. */
-struct tolt_h2o_http1_finalostream {
-    h2o_ostream_t super;
-    int sent_headers;
-    struct {
-        void *buf;
-        h2o_ostream_pull_cb cb;
-    } pull;
-};
-
-struct tolt_h2o_http1_conn {
-    h2o_conn_t super;
-    h2o_socket_t *sock;
-    h2o_linklist_t _conns;
-    h2o_timeout_t *_timeout;
-    h2o_timeout_entry_t _timeout_entry;
-    uint64_t _req_index;
-    size_t _prevreqlen;
-    size_t _reqsize;
-    void *_req_entity_reader;
-    struct tolt_h2o_http1_finalostream _ostr_final;
-    struct {
-        void *data;
-        void *cb;
-    } upgrade;
-    h2o_req_t req;
-};
-
-_Static_assert(offsetof(struct tolt_h2o_http1_conn, super) == 0, "an HTTP/1 connection starts with h2o_conn_t");
-
-/* The layout above is the 2.2 series' (the same from 2.2.0 to 2.2.6); elsewhere h2o writes the head itself. */
-#define TOLT_H2O_KNOWN_HTTP1_LAYOUT (H2O_VERSION_MAJOR == 2 && H2O_VERSION_MINOR == 2)
+/* The HTTP/1 connection's layout (http1_conn.h) is used only to find a request's final output stream and to build
+   the response head ourselves; `http1_final` checks the layout on every request against the pointers h2o set, and a
+   request that does not match takes h2o's own path. */
 
 /** The HTTP/1 final output stream of `req` when nothing sits above it and it has sent nothing yet, else NULL. The
     request must be the one embedded in its connection (`req->conn` is that connection) and h2o's output stream

@@ -95,11 +95,13 @@ void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *))
 
 /** Makes every error with `status` that h2o sends itself, before any handler has the request (such as its 413 for a
     body above `max_request_entity_size`), go out with `reason`, the `header_count` headers in `headers` (name, value,
-    name, value, …; names lower-case) and `body` in place of h2o's plain text. h2o's refusal stays as it was: it
-    still stops reading at once and closes the connection after the answer. Everything is copied; call this before
-    the first loop is created. See errors.c. */
-void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t reason, const h2o_iovec_t *headers,
-                                   size_t header_count, h2o_iovec_t body);
+    name, value, …; names lower-case) and `body` in place of h2o's plain text; only for requests whose target (up to
+    its query) is `path` unless `path` is empty. h2o runs the filters last added first, and the first that matches a
+    request replaces its error, so a path's own is added after the general one. h2o's refusal stays as it was: it still stops reading at once and closes
+    the connection after the answer. Everything is copied; call this before the first loop is created. See
+    errors.c. */
+void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t path, h2o_iovec_t reason,
+                                   const h2o_iovec_t *headers, size_t header_count, h2o_iovec_t body);
 
 /* ---- HTTP/1 framing (RFC 9112) ---- */
 
@@ -113,6 +115,18 @@ void tolt_h2o_framing_configure(h2o_globalconf_t *config);
 /** Raises the largest chunk size the chunked decoder accepts (chunked.c) to `largest`; a larger one is refused at
     once. */
 void tolt_h2o_chunked_limit(size_t largest);
+
+/** Gives HTTP/1 requests for `path` (the target up to its query, compared exactly) a body limit of `limit` bytes, below
+    the configuration's: a larger body gets h2o's own 413 (in the API's shape once `tolt_h2o_config_replace_error` has
+    set it, with `path`'s message when it has one) from its Content-Length before any of it is read, or as soon as a
+    chunked body decodes to more (bodylimit.c). Process-wide; call before the first loop is created, for at most 4
+    paths of under 64 bytes; registering a path again changes its limit. */
+void tolt_h2o_body_limit(const char *path, size_t limit);
+
+/** After the chunked decoder's call on `buf` (`input_length` bytes at the end of a connection's input, of which it
+    decoded `decoded_length`, returning `result`): makes h2o refuse the body if it is a limited path's and has passed
+    its limit (bodylimit.c). */
+void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_t decoded_length, ssize_t result);
 
 /** Whether h2o's calls to picohttpparser's chunked decoder reach the strict one in chunked.c (the executable's
     definition interposes the library's); 0 when the library's own lenient decoder runs. */
@@ -255,6 +269,11 @@ typedef struct tolt_h2o_connection {
     uint32_t flow_blocked_sweep;
     /** Set once the connection was closed for taking too little of its answers (stall.c). */
     int closed_for_stall;
+    /* A chunked body for a path with a smaller limit (bodylimit.c). */
+    /** In the loop thread's list of such connections while its request's body is read. */
+    h2o_linklist_t limited_link;
+    /** The path's limit, in bytes. */
+    size_t body_limit;
 } tolt_h2o_connection;
 
 /** A connection that has had at least this many requests go away unanswered, more than half of its requests, is
@@ -263,6 +282,9 @@ typedef struct tolt_h2o_connection {
 
 /** The record of the connection carrying `req`, or NULL (a connection the loop did not accept). */
 tolt_h2o_connection *tolt_h2o_connection_of(h2o_req_t *req);
+
+/** Takes a closing connection out of bodylimit.c's list. */
+void tolt_h2o_body_limit_forget(tolt_h2o_connection *connection);
 
 /** The record of an accepted socket, or NULL (a socket the loop did not accept). */
 tolt_h2o_connection *tolt_h2o_connection_of_socket(h2o_socket_t *socket);

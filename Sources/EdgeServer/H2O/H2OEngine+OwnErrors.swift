@@ -1,4 +1,5 @@
 internal import CH2O
+import LinkCore
 
 /// The errors h2o answers itself, before any handler has the request, sent in the API's one error shape.
 ///
@@ -11,10 +12,14 @@ extension H2OEngine {
     static let maximumBodySize = 1 << 20
 
     /// What a request whose body is above ``maximumBodySize`` gets, on every path.
-    static let bodyTooLarge = APIResponse.error(
-        APIError(
-            status: 413, code: "payload_too_large",
-            message: "The request body is larger than \(maximumBodySize) bytes"))
+    static let bodyTooLarge = APIResponse.error(APIError.payloadTooLarge(limit: maximumBodySize))
+
+    /// The paths whose bodies h2o refuses above a smaller limit than ``maximumBodySize``, as it refuses a body above
+    /// that one (before reading it from its Content-Length, or once a chunked body passes the limit: `bodylimit.c`):
+    /// a claim, which would otherwise be read up to 1 MiB, or waited for until h2o's request timeout when its
+    /// Content-Length says more than the client sends, before its handler could refuse it. HTTP/1 only; the handler
+    /// still checks the size (an HTTP/2 body).
+    static let smallerBodyLimits = [(path: APIHandler.claimsPath, limit: ClaimRequest.maximumBodySize)]
 
     /// What a request h2o cannot read gets: a broken Content-Length, an unknown Transfer-Encoding, broken chunks,
     /// a folded header line, not exactly one Host line, a malformed HTTP/2 header. h2o does not pass the cause on
@@ -39,14 +44,23 @@ extension H2OEngine {
         replaceError(bodyTooLarge, in: config)
         replaceError(malformedRequest, in: config)
         replaceError(unknownExpectation, in: config)
+        // A path's own 413 after the general one: h2o runs the filters last added first, and the first replacement
+        // that matches a request is the one it gets.
+        for (path, limit) in smallerBodyLimits {
+            tolt_h2o_body_limit(path, limit)
+            replaceError(APIResponse.error(APIError.payloadTooLarge(limit: limit)), path: path, in: config)
+        }
     }
 
-    /// Makes h2o's own error with `response.status` go out as `response`, with the reason phrase and headers
+    /// Makes h2o's own error with `response.status` (for requests to `path` alone, unless it is empty) go out as
+    /// `response`, with the reason phrase and headers
     /// ``H2OResponder`` gives every API answer. h2o answers before the path is routed, so the headers a route
     /// promises on every answer go on all of them: `Access-Control-Allow-Origin: *`, as every `/client/claims`
     /// answer has, and the dashboard's security headers (no framing, no sniffing, a policy that loads nothing),
     /// harmless on a JSON error anywhere else.
-    private static func replaceError(_ response: APIResponse, in config: UnsafeMutablePointer<h2o_globalconf_t>) {
+    private static func replaceError(
+        _ response: APIResponse, path: String = "", in config: UnsafeMutablePointer<h2o_globalconf_t>
+    ) {
         var headers: [(name: [UInt8], value: [UInt8])] = response.headers.map {
             (Array($0.name.lowercased().utf8), Array($0.value.utf8))
         }
@@ -63,6 +77,7 @@ extension H2OEngine {
             ranges.append(storage.count..<storage.count + bytes.count)
             storage += bytes
         }
+        append(path.utf8)
         append(StaticText.reason(response.status).bytes)
         for header in headers {
             append(header.name)
@@ -73,7 +88,7 @@ extension H2OEngine {
             let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
             let texts = ranges.map { h2o_iovec_t(base: base + $0.lowerBound, len: $0.count) }
             tolt_h2o_config_replace_error(
-                config, Int32(response.status), texts[0], Array(texts[1..<texts.count - 1]), headers.count,
+                config, Int32(response.status), texts[0], texts[1], Array(texts[2..<texts.count - 1]), headers.count,
                 texts[texts.count - 1])
         }
     }

@@ -39,6 +39,9 @@ final class APIHandler: Sendable {
         readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
     }
 
+    /// The claims route's path; h2o also refuses its larger bodies early (``H2OEngine/smallerBodyLimits``).
+    static let claimsPath = "/client/claims"
+
     /// Adds the API's routes: the lists with the secret key, claims (from apps, cross-origin) with the public key.
     func register(in router: inout Router) {
         let lists:
@@ -63,7 +66,7 @@ final class APIHandler: Sendable {
         }
         router.add(
             Route(
-                .exact("/client/claims"), methods: [.post], allowsCrossOrigin: true, name: "claims",
+                .exact(Self.claimsPath), methods: [.post], allowsCrossOrigin: true, name: "claims",
                 handler: .worker(claim)))
         router.add(
             Route(

@@ -17,7 +17,7 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
     /// `text`'s UTF-8 bytes, which the link path copies.
     let bytes: [UInt8]
 
-    /// Validates an `http(s)` URL with a host (``URLRules/validateWebURL(_:)``) and no query or fragment.
+    /// Validates an `http(s)` URL with a host (``URLRules/validateWebURL(_:asStored:)``) and no query or fragment.
     ///
     /// ```swift
     /// let base = try PublicURL("https://links.example.com/")  // text: "https://links.example.com"

@@ -62,18 +62,44 @@ public struct TrustedProxies: Sendable, Equatable {
     /// The client address for a request from `peer` (text) with the given `X-Forwarded-For` value: the
     /// peer itself unless it is trusted; otherwise, walking the header from the right, the first hop that
     /// is not a trusted proxy (the hop just before the first trusted one). Malformed hops end the walk.
+    ///
+    /// A hop is an address as ``hopAddress(_:)`` reads it, with or without a port, and the client is that address
+    /// alone: `203.0.113.7:51234` is `203.0.113.7`, so a client has one rate-limit budget and one stored address
+    /// whatever port its connection to the proxy came from.
     public func clientAddress(peer: String, forwardedFor: String?) -> String {
         guard !networks.isEmpty, let forwardedFor, let peerBytes = Self.parse(peer), trusts(peerBytes) else {
             return peer
         }
         var client = peer
         for hop in forwardedFor.split(separator: ",").reversed().prefix(32) {
-            let text = String(hop).trimmingSpaces
+            let text = Self.hopAddress(String(hop).trimmingSpaces)
             guard let bytes = Self.parse(text) else { break }
             client = text
             if !trusts(bytes) { break }
         }
         return client
+    }
+
+    /// The address of one `X-Forwarded-For` hop, as proxies write it: `203.0.113.7`, `2001:db8::7`, or with the
+    /// client's port (`203.0.113.7:51234`, Azure's and some load balancers'), or an IPv6 address in brackets, with
+    /// or without a port (`[2001:db8::7]`, `[2001:db8::7]:51234`), the forms of RFC 7239 §6. A bare IPv6 address has
+    /// colons and no port, and is taken as it is; so is anything else, which ``parse(_:)`` then refuses.
+    static func hopAddress(_ hop: String) -> String {
+        let bytes = Array(hop.utf8)
+        func isPort(_ digits: ArraySlice<UInt8>) -> Bool {
+            (1...5).contains(digits.count) && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        if bytes.first == 0x5B {  // `[v6]` or `[v6]:port`
+            guard let close = bytes.firstIndex(of: 0x5D) else { return hop }
+            let rest = bytes[(close + 1)...]
+            guard rest.isEmpty || (rest.first == 0x3A && isPort(rest.dropFirst())) else { return hop }
+            return String(decoding: bytes[1..<close], as: UTF8.self)
+        }
+        // `a.b.c.d:port`: one colon, after a dotted address (an IPv6 address has at least two).
+        guard let colon = bytes.firstIndex(of: 0x3A), !bytes[(colon + 1)...].contains(0x3A),
+            bytes[..<colon].contains(0x2E), isPort(bytes[(colon + 1)...])
+        else { return hop }
+        return String(decoding: bytes[..<colon], as: UTF8.self)
     }
 
     /// 16 bytes for an IPv4 or IPv6 literal (IPv4 as `::ffff:a.b.c.d`), or `nil`.

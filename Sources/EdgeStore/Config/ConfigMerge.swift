@@ -111,11 +111,15 @@ struct ConfigMerge {
                 throw StoreError.invalidConfig("\(path).app_links.deep_link_template: \(error.reason)")
             }
         }
-        record.googlePlayURL = try Self.apply(document.googlePlayURL, to: record.googlePlayURL) {
-            try Self.validURL($0, path: "\(path).app_links.google_play_url")
+        // A URL the document gives as it is stored is held to the rules it was stored under (see `asStored`), so the
+        // same document imported again (an export, the dashboard's form) still goes through; it is warned about below.
+        let storedPlayURL = record.googlePlayURL
+        record.googlePlayURL = try Self.apply(document.googlePlayURL, to: storedPlayURL) {
+            try Self.validURL($0, path: "\(path).app_links.google_play_url", asStored: $0 == storedPlayURL)
         }
-        record.appStoreURL = try Self.apply(document.appStoreURL, to: record.appStoreURL) {
-            try Self.validURL($0, path: "\(path).app_links.app_store_url")
+        let storedAppStoreURL = record.appStoreURL
+        record.appStoreURL = try Self.apply(document.appStoreURL, to: storedAppStoreURL) {
+            try Self.validURL($0, path: "\(path).app_links.app_store_url", asStored: $0 == storedAppStoreURL)
         }
         // A new template that phones without the app, or the SDK, cannot use is accepted (an app may not use the SDK,
         // or only reach people who have it), with a warning; once stored it is not repeated at every import.
@@ -152,12 +156,20 @@ struct ConfigMerge {
         }
         record.appName = try Self.apply(
             document.appName, to: record.appName, validate: check("app_name", BrandingRules.validateAppName))
+        /// An image URL, held to the rules it was stored under when the document gives it as stored (as a store URL).
+        func checkImageURL(_ field: String, stored: String?) -> (String) throws -> Void {
+            check(field) { (url) throws(ConfigValidationError) in
+                try BrandingRules.validateImageURL(url, asStored: url == stored)
+            }
+        }
         record.appIconURL = try Self.apply(
-            document.appIconURL, to: record.appIconURL, validate: check("app_icon_url", BrandingRules.validateImageURL))
+            document.appIconURL, to: record.appIconURL,
+            validate: checkImageURL("app_icon_url", stored: record.appIconURL))
         record.brandColor = try Self.apply(
             document.brandColor, to: record.brandColor, validate: check("brand_color", BrandingRules.validateColor))
         record.ogImageURL = try Self.apply(
-            document.ogImageURL, to: record.ogImageURL, validate: check("og_image_url", BrandingRules.validateImageURL))
+            document.ogImageURL, to: record.ogImageURL,
+            validate: checkImageURL("og_image_url", stored: record.ogImageURL))
         record.ogDescription = try Self.apply(
             document.ogDescription, to: record.ogDescription,
             validate: check("og_description", BrandingRules.validateDescription))
@@ -184,11 +196,17 @@ struct ConfigMerge {
                         + " set a new one")
             }
         }
-        warn("google_play_url", record.googlePlayURL) { (url) throws(ConfigValidationError) in
-            try URLRules.validatePageURL(url)
-        }
-        warn("app_store_url", record.appStoreURL) { (url) throws(ConfigValidationError) in
-            try URLRules.validatePageURL(url)
+        for (field, url) in [("google_play_url", record.googlePlayURL), ("app_store_url", record.appStoreURL)] {
+            warn(field, url) { (value) throws(ConfigValidationError) in
+                try URLRules.validatePageURL(value, asStored: true)
+            }
+            // Kept by the server, but no longer written so.
+            guard let url, (try? URLRules.validatePageURL(url, asStored: true)) != nil else { continue }
+            do { try URLRules.validatePageURL(url) } catch {
+                report.warnings.append(
+                    "\(path).\(field): the stored value \(error.reason); the server still sends it (what it holds above"
+                        + " ASCII percent-encoded in a redirect); set a new one")
+            }
         }
     }
 
@@ -443,8 +461,10 @@ struct ConfigMerge {
         TimeZoneName.isValid(name) && FileSystem.isRegularFile("/usr/share/zoneinfo/" + name)
     }
 
-    static func validURL(_ url: String, path: String) throws {
-        do { try URLRules.validatePageURL(url) } catch { throw StoreError.invalidConfig("\(path): \(error.reason)") }
+    static func validURL(_ url: String, path: String, asStored: Bool) throws {
+        do { try URLRules.validatePageURL(url, asStored: asStored) } catch {
+            throw StoreError.invalidConfig("\(path): \(error.reason)")
+        }
     }
 }
 

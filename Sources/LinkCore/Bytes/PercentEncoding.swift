@@ -26,6 +26,23 @@ public enum PercentEncoding {
         String(decoding: encode(text.utf8), as: UTF8.self)
     }
 
+    /// Appends `byte` to `output`, written as `%XX` when it is above ASCII: how a browser's URL parser sends the text
+    /// of a URL beyond ASCII (`ü` as `%C3%BC`), everything else, `%` escapes among them, left as it is. A `Location`
+    /// built so holds only ASCII (RFC 9110 §10.2.2), which a client that reads header bytes as Latin-1 reads right.
+    @inline(__always)
+    public static func appendEncodingNonASCII(_ byte: UInt8, to output: inout [UInt8]) {
+        guard byte >= 0x80 else { return output.append(byte) }
+        output += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
+    }
+
+    /// `bytes` with each byte above ASCII written as `%XX` (``appendEncodingNonASCII(_:to:)``).
+    public static func encodeNonASCII<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount)
+        for byte in bytes { appendEncodingNonASCII(byte, to: &out) }
+        return out
+    }
+
     /// Decodes `%XX` escapes of a path segment into `output`, returning the decoded length, or `nil` when
     /// an escape is malformed or the result would not fit. `+` stays a plus: this is a path, not a form.
     @inline(__always)

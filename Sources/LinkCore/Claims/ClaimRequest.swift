@@ -84,11 +84,14 @@ public struct ClaimRequest: Sendable, Equatable {
 }
 
 extension ClaimRequest {
-    /// Refuses a value that is only whitespace (Unicode's White_Space: spaces, tabs, NBSP, …), or that holds a control
-    /// character (C0, DEL, C1) or a line or paragraph separator (U+2028, U+2029).
+    /// Refuses a value that shows nothing, by the rule display texts follow (``DisplayTextRules/isBlank(_:)``: only
+    /// whitespace, such as spaces, tabs and NBSP, and characters drawn as nothing, such as the zero-width space U+200B
+    /// or the byte-order mark U+FEFF), or that holds a control character (C0, DEL, C1) or a line or paragraph
+    /// separator (U+2028, U+2029). An invisible `app_user_id` would be a customer nobody can tell from another in a
+    /// list, a filter or a support request.
     static func checkIdentifier(_ value: String, name: String) throws(ClaimFailure) {
-        if value.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
-            throw .invalidRequest("\(name) must not be blank")
+        if DisplayTextRules.isBlank(value) {
+            throw .invalidRequest("\(name) must not be blank (it shows no visible character)")
         }
         if let scalar = value.unicodeScalars.first(where: isForbidden) {
             let hex = String(scalar.value, radix: 16, uppercase: true)

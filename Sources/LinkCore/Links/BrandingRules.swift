@@ -21,13 +21,14 @@ public enum BrandingRules {
         try validateText(text, maximumLength: maximumDescriptionLength)
     }
 
-    /// An `https://` URL (``URLRules/validatePageURL(_:maximumPageLength:)``) of at most 1024 bytes, on the page too:
-    /// an image a page makes the visitor's browser (or a preview fetcher) load, so never over plain HTTP.
-    public static func validateImageURL(_ url: String) throws(ConfigValidationError) {
+    /// An `https://` URL (``URLRules/validatePageURL(_:maximumPageLength:asStored:)``, `asStored` passed on) of at
+    /// most 1024 bytes, on the page too: an image a page makes the visitor's browser (or a preview fetcher) load, so
+    /// never over plain HTTP.
+    public static func validateImageURL(_ url: String, asStored: Bool = false) throws(ConfigValidationError) {
         guard url.utf8.count <= maximumImageURLLength else {
             throw .invalid("must be at most \(maximumImageURLLength) bytes")
         }
-        try URLRules.validatePageURL(url, maximumPageLength: maximumImageURLLength)
+        try URLRules.validatePageURL(url, maximumPageLength: maximumImageURLLength, asStored: asStored)
         guard URLRules.browserScheme(Array(url.utf8)) == "https" else { throw .invalid("must be an https:// URL") }
     }
 

@@ -23,7 +23,7 @@ public struct DeepLinkTemplate: Sendable, Equatable {
     /// Parses and validates a template: an absolute URL with a scheme, which is not `javascript`, `data`, `vbscript`
     /// or `file` as a browser would read it (``URLRules/refuseScriptSchemes(_:)``), without whitespace, control
     /// or invisible characters (``URLRules/refuseInvisibleCharacters(_:)``); an `http(s)` template must also be a
-    /// valid web URL once its placeholders are filled (``URLRules/validateWebURL(_:)``).
+    /// valid web URL once its placeholders are filled (``URLRules/validateWebURL(_:asStored:)``).
     ///
     /// Bytes above ASCII in the template's own text (`myapp://ü/{code}`) are percent-encoded here, as a browser's URL
     /// parser encodes them, so that a `Location` holds only ASCII (RFC 9110 §10.2.2): a client that reads header
@@ -55,18 +55,20 @@ public struct DeepLinkTemplate: Sendable, Equatable {
                 pieces.append(.clickID)
                 index += clickToken.count
             } else {
-                Self.appendEncodingNonASCII(bytes[index], to: &literal)
+                PercentEncoding.appendEncodingNonASCII(bytes[index], to: &literal)
                 index += 1
             }
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         self.pieces = pieces
-        malformedEscape = Self.firstMalformedEscape(bytes)
+        malformedEscape = URLRules.firstMalformedEscape(bytes)
         let scheme = URLRules.browserScheme(bytes)
         isWebAddress = scheme == "http" || scheme == "https"
         if isWebAddress {
             let sample = Array(chunks(encodedCode: Array("CODE".utf8)).joined(separator: "clk_".utf8))
-            try URLRules.validateWebURL(String(decoding: sample, as: UTF8.self))
+            // As stored: its text above ASCII is encoded already, and its `%` escapes are for
+            // ``validateLiteralText()``, which a template stored before that rule does not have to pass.
+            try URLRules.validateWebURL(String(decoding: sample, as: UTF8.self), asStored: true)
         }
     }
 
@@ -94,32 +96,7 @@ public struct DeepLinkTemplate: Sendable, Equatable {
             let placeholder = String(decoding: bytes[brace...close], as: UTF8.self)
             throw .invalid("has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in")
         }
-        if let malformedEscape {
-            throw .invalid(
-                "has a % that starts no escape (\(malformedEscape)): a % must be followed by two hex digits"
-                    + " (write a percent sign as %25)")
-        }
-    }
-
-    /// Appends `byte` to a literal piece, percent-encoded when it is above ASCII.
-    private static func appendEncodingNonASCII(_ byte: UInt8, to literal: inout [UInt8]) {
-        guard byte >= 0x80 else { return literal.append(byte) }
-        literal += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
-    }
-
-    /// The first `%` of `bytes` that two hex digits do not follow, with up to the two characters after it.
-    private static func firstMalformedEscape(_ bytes: [UInt8]) -> String? {
-        var index = 0
-        while let percent = bytes[index...].firstIndex(of: 0x25) {
-            if percent + 2 < bytes.count, ASCII.hexValue(bytes[percent + 1]) != nil,
-                ASCII.hexValue(bytes[percent + 2]) != nil
-            {
-                index = percent + 3
-                continue
-            }
-            return String(String(decoding: bytes[percent...], as: UTF8.self).prefix(3))
-        }
-        return nil
+        if let malformedEscape { throw URLRules.malformedEscapeError(malformedEscape) }
     }
 
     /// The template with `{code}` filled in (percent-encoded), split at each `{click_id}`: the link path

@@ -20,18 +20,23 @@ public final class ProgramSettings: Sendable {
 
     public init(record: ProgramRecord, organizationName: String) {
         // The importer validated every URL; a value that fails here came from elsewhere (another tool writing
-        // the store) and is ignored rather than sending people to a broken URL or splitting a header.
+        // the store) and is ignored rather than sending people to a broken URL or splitting a header. A URL stored
+        // before the rules a URL is only held to when written (ASCII only, `%` escapes) is kept: see `asStored`.
         var checked = record
         // A name stored before the display-text rule (or by another tool) is shown without what it now refuses.
         checked.name = DisplayTextRules.shown(record.name)
-        checked.googlePlayURL = record.googlePlayURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
-        checked.appStoreURL = record.appStoreURL.flatMap { (try? URLRules.validatePageURL($0)) != nil ? $0 : nil }
+        checked.googlePlayURL = record.googlePlayURL.flatMap {
+            (try? URLRules.validatePageURL($0, asStored: true)) != nil ? $0 : nil
+        }
+        checked.appStoreURL = record.appStoreURL.flatMap {
+            (try? URLRules.validatePageURL($0, asStored: true)) != nil ? $0 : nil
+        }
         checked.appName = record.appName.flatMap { (try? BrandingRules.validateAppName($0)) != nil ? $0 : nil }
         checked.appIconURL = record.appIconURL.flatMap {
-            (try? BrandingRules.validateImageURL($0)) != nil ? $0 : nil
+            (try? BrandingRules.validateImageURL($0, asStored: true)) != nil ? $0 : nil
         }
         checked.ogImageURL = record.ogImageURL.flatMap {
-            (try? BrandingRules.validateImageURL($0)) != nil ? $0 : nil
+            (try? BrandingRules.validateImageURL($0, asStored: true)) != nil ? $0 : nil
         }
         checked.ogDescription = record.ogDescription.flatMap {
             (try? BrandingRules.validateDescription($0)) != nil ? $0 : nil
@@ -108,8 +113,11 @@ public final class LinkTarget: Sendable {
     /// stays this prefix and the id, with no per-tap work. A `tolt_code` or `tolt_click` already in the app's value
     /// (a URL copied from an earlier redirect) is dropped, so the SDK, which takes the first `tolt_click`, reads this
     /// tap's. Empty parameters are dropped; the rest of the query is kept as it is, in its order.
+    ///
+    /// The URL's bytes above ASCII are percent-encoded first, as a template's are (``DeepLinkTemplate``), so the
+    /// redirect's `Location` is ASCII even for a URL stored before the import refused them (or by another tool).
     static func playPrefix(url: String, encodedCode: [UInt8]) -> [UInt8] {
-        var bytes = Array(url.utf8)
+        var bytes = PercentEncoding.encodeNonASCII(url.utf8)
         if let hash = bytes.firstIndex(of: 0x23) { bytes.removeSubrange(hash...) }
         var appReferrer: [ArraySlice<UInt8>] = []
         if let question = bytes.firstIndex(of: 0x3F) {

@@ -60,15 +60,57 @@ public enum URLRules {
         }
     }
 
+    /// Throws for a character above ASCII, naming it: a URL goes out in a `Location` header, which holds ASCII only
+    /// (RFC 9110 §5.5), so the rest must be written percent-encoded (`ü` as `%C3%BC`, a host in its `xn--` form).
+    public static func refuseNonASCII(_ text: String) throws(ConfigValidationError) {
+        guard let scalar = text.unicodeScalars.first(where: { !$0.isASCII }) else { return }
+        throw .invalid(
+            "must hold only ASCII characters: percent-encode the others (found \(codePoint(scalar)); write ü as %C3%BC)"
+        )
+    }
+
+    /// The first `%` of `bytes` that two hex digits do not follow (`%zz`, a `%` at the end), with up to the two
+    /// characters after it; `nil` when every `%` starts an escape.
+    public static func firstMalformedEscape(_ bytes: [UInt8]) -> String? {
+        var index = 0
+        while let percent = bytes[index...].firstIndex(of: 0x25) {
+            if percent + 2 < bytes.count, ASCII.hexValue(bytes[percent + 1]) != nil,
+                ASCII.hexValue(bytes[percent + 2]) != nil
+            {
+                index = percent + 3
+                continue
+            }
+            return String(String(decoding: bytes[percent...], as: UTF8.self).prefix(3))
+        }
+        return nil
+    }
+
+    /// The refusal of a `%` that starts no escape, `found` being it and what follows (``firstMalformedEscape(_:)``):
+    /// such a URL is not valid (RFC 3986 §2.1), and clients read it each their own way.
+    public static func malformedEscapeError(_ found: String) -> ConfigValidationError {
+        .invalid(
+            "has a % that starts no escape (\(found)): a % must be followed by two hex digits"
+                + " (write a percent sign as %25)")
+    }
+
     /// Validates an `http://` or `https://` URL (either scheme, any case): at most 2048 bytes; no character
     /// ``refuseInvisibleCharacters(_:)`` refuses, nor `" < > \` or a backtick; a host of ASCII letters, digits,
     /// `-` and `.` (internationalized names in their `xn--` form) or a bracketed IPv6 address; an optional port
     /// from 1 to 65535; no user name or password (`https://apps.apple.com@evil.example/` goes to evil.example);
-    /// then nothing, or a path, query or fragment.
-    public static func validateWebURL(_ text: String) throws(ConfigValidationError) {
+    /// then nothing, or a path, query or fragment. Only ASCII (``refuseNonASCII(_:)``), and every `%` followed by two
+    /// hex digits (``malformedEscapeError(_:)``), so the URL goes into a `Location` as it is written.
+    ///
+    /// `asStored` leaves out those last two rules, for a value read back from the store, or left as it was stored
+    /// by an import, that may have been written before them (or by another tool): it is still served, what it holds
+    /// above ASCII percent-encoded where it goes into a `Location` (``LinkTarget/playPrefix``), rather than refused.
+    public static func validateWebURL(_ text: String, asStored: Bool = false) throws(ConfigValidationError) {
         let bytes = Array(text.utf8)
         guard bytes.count <= maximumLength else { throw .invalid("must be at most \(maximumLength) bytes") }
         try refuseInvisibleCharacters(text)
+        if !asStored {
+            try refuseNonASCII(text)
+            if let found = firstMalformedEscape(bytes) { throw malformedEscapeError(found) }
+        }
         guard !bytes.contains(where: { $0 == 0x22 || $0 == 0x3C || $0 == 0x3E || $0 == 0x5C || $0 == 0x60 }) else {
             throw .invalid("must not contain quotes, angle brackets, backslashes or backticks")
         }
@@ -80,13 +122,13 @@ public enum URLRules {
         try validateAuthority(bytes[start..<end])
     }
 
-    /// A URL a page shows (a store badge's link, an icon, a preview image): ``validateWebURL(_:)``, and at most
-    /// `maximumPageLength` bytes once HTML-escaped on the page (`&` and `'` take 5 bytes there; quotes and angle
+    /// A URL a page shows (a store badge's link, an icon, a preview image): ``validateWebURL(_:asStored:)``, and at
+    /// most `maximumPageLength` bytes once HTML-escaped on the page (`&` and `'` take 5 bytes there; quotes and angle
     /// brackets are refused), so that a page with every field at its longest stays within its size bound.
-    public static func validatePageURL(_ text: String, maximumPageLength: Int = maximumLength)
-        throws(ConfigValidationError)
-    {
-        try validateWebURL(text)
+    public static func validatePageURL(
+        _ text: String, maximumPageLength: Int = maximumLength, asStored: Bool = false
+    ) throws(ConfigValidationError) {
+        try validateWebURL(text, asStored: asStored)
         let onPage = text.utf8.reduce(0) { $0 + ($1 == 0x26 || $1 == 0x27 ? 5 : 1) }
         guard onPage <= maximumPageLength else {
             throw .invalid(
@@ -95,7 +137,7 @@ public enum URLRules {
         }
     }
 
-    /// `host[:port]`, as ``validateWebURL(_:)`` describes.
+    /// `host[:port]`, as ``validateWebURL(_:asStored:)`` describes.
     private static func validateAuthority(_ authority: ArraySlice<UInt8>) throws(ConfigValidationError) {
         guard !authority.contains(0x40) else { throw .invalid("must not hold a user name or password (@)") }
         var host = authority

@@ -91,6 +91,9 @@ import Testing
             ("app_user_id", "user\u{0}1"), ("app_user_id", "user\u{7F}"), ("app_user_id", "\u{85}user"),
             ("app_user_id", "user\u{1B}[31m"), ("code", " "), ("code", "LE\r\nE"), ("click_id", "\u{2028}"),
             ("click_id", "clk_\u{0}"), ("public_id", "\u{A0}\u{A0}"), ("public_id", "pk_acme\u{0}"),
+            // Before: accepted, though they show nothing, as display texts' blank rule says.
+            ("app_user_id", "\u{200B}"), ("app_user_id", "\u{FEFF}\u{2060}"), ("app_user_id", " \u{200B} "),
+            ("app_user_id", "\u{3164}"), ("app_user_id", "\u{2800}"),
         ]
         for (field, value) in bad {
             var fields = ["public_id": "pk_acme", "app_user_id": "u1", "code": "LEE"]

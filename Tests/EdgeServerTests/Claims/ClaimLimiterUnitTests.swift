@@ -71,6 +71,27 @@ import Testing
         #expect(proxies.clientAddress(peer: "127.0.0.1", forwardedFor: "nonsense") == "127.0.0.1")
     }
 
+    /// Hops with the client's port, and bracketed IPv6 hops with or without one (RFC 7239 §6's forms), are their
+    /// address; a bare IPv6 address is taken as it is, and anything else still ends the walk.
+    @Test func aHopsPortAndBracketsAreDropped() throws {
+        let proxies = try TrustedProxies(["127.0.0.1/32", "10.0.0.0/8", "fd00::/8"])
+        for (hops, client) in [
+            ("9.9.9.9:51234", "9.9.9.9"), ("9.9.9.9:1, 10.0.0.1:443", "9.9.9.9"), ("[2001:db8::5]", "2001:db8::5"),
+            ("[2001:db8::5]:8080, [fd00::1]:443", "2001:db8::5"), ("2001:db8::5, fd00::1", "2001:db8::5"),
+            ("::ffff:9.9.9.9", "::ffff:9.9.9.9"), ("8.8.8.8, 10.0.0.2:80, 10.0.0.1", "8.8.8.8"),
+        ] {
+            #expect(proxies.clientAddress(peer: "127.0.0.1", forwardedFor: hops) == client, "\(hops)")
+        }
+        for malformed in [
+            "9.9.9.9:", "9.9.9.9:123456", "9.9.9.9:x", "[2001:db8::5", "[2001:db8::5]x", "[2001:db8::5]:",
+            "[nonsense]:80", "9.9.9.9:80:80",
+        ] {
+            #expect(
+                proxies.clientAddress(peer: "127.0.0.1", forwardedFor: malformed + ", 10.0.0.1") == "10.0.0.1",
+                "\(malformed)")
+        }
+    }
+
     @Test func anUntrustedPeerIsTheClient() throws {
         let proxies = try TrustedProxies(["10.0.0.0/8"])
         #expect(proxies.clientAddress(peer: "127.0.0.1", forwardedFor: "9.9.9.9") == "127.0.0.1")

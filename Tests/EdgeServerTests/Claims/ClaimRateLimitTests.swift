@@ -173,6 +173,41 @@ import Testing
         #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "203.0.113.99")])))
     }
 
+    /// Before: a hop written with the client's port (`203.0.113.7:51234`, as some load balancers write it) or an
+    /// IPv6 hop in brackets did not parse, so every client behind the proxy was the proxy itself, with one budget
+    /// for them all. Now the address alone is the client, whatever the port.
+    @Test func aHopWithAPortOrBracketsIsItsAddress() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"])
+        defer { server.shutdown() }
+        let client = server.client()
+        // 203.0.113.7 spends its budget from 30 ports; the same address without a port is spent too.
+        for index in 0..<30 { try Self.spend(1, client, forwardedFor: "203.0.113.7:\(40_000 + index), 10.0.0.1") }
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "203.0.113.7")])))
+        // Other clients behind the same proxy, and the proxy itself, keep their own budgets.
+        for hop in ["203.0.113.8:40000", "[2001:db8:1::7]", "[2001:db8:2::7]:443", "2001:db8:3::7", "127.0.0.1:9"] {
+            try Self.spend(1, client, forwardedFor: hop)
+        }
+        try Self.spend(1, client)
+        // A bracketed IPv6 client's budget is its /64, with or without brackets and a port.
+        for index in 0..<29 { try Self.spend(1, client, forwardedFor: "[2001:db8:1::\(index + 100)]:\(index + 1)") }
+        #expect(Self.isLimited(try client.claim(Self.cheapClaim, headers: [("X-Forwarded-For", "2001:db8:1::9")])))
+    }
+
+    /// The click stores the client's address without the port the proxy wrote.
+    @Test func aClickThroughAProxyThatWritesPortsStoresTheAddress() throws {
+        let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"]) { $0.ipStorage = .full }
+        defer { server.shutdown() }
+        for (hops, stored) in [
+            ("8.8.8.8:1, 9.9.9.9:51234, 10.0.0.1:443", "9.9.9.9"), ("[2001:db8::5]:8080, 10.0.0.1", "2001:db8::5"),
+        ] {
+            let response = try server.client().request(
+                "GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone), ("X-Forwarded-For", hops)])
+            let click = try #require(LinkResponses.clickID(in: response))
+            #expect(try server.waitForClick(click, within: 5))
+            #expect(try server.storedClicks().first { $0.id == click }?.ip == stored, "\(hops)")
+        }
+    }
+
     @Test func clicksRecordTheSameClientIP() throws {
         // Whole addresses stored (`--ip-storage full`), so the stored one shows which hop was taken.
         let server = try TestServer(trustedProxies: ["127.0.0.1/32", "10.0.0.0/8"]) { $0.ipStorage = .full }

@@ -105,6 +105,31 @@ import Testing
         #expect(saved.status == 303, "\(saved.text)")
     }
 
+    /// Before: the form saved a store URL with text above ASCII (or a `%` that starts no escape), which the Android
+    /// redirect then sent in its `Location` as raw UTF-8. The form saves through the import, which refuses it beside
+    /// its field now, with nothing saved.
+    @Test func aStoreURLAboveASCIIOrWithABrokenEscapeIsRefusedBesideItsField() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let path = "/dashboard/programs/prg_play/tracking"
+        let before = try server.store.configRecords().programs
+        for (field, url, expected) in [
+            ("google_play_url", "https://play.google.com/store/apps/details?id=a&hl=fr-é", "found U+00E9"),
+            ("app_store_url", "https://apps.apple.com/app/id1%zz", "has a % that starts no escape (%zz)"),
+        ] {
+            let refused = try client.dashboardPost(
+                path, session: session, fields: Self.replacing(Self.validFields(token), [(field, url)]))
+            #expect(refused.status == 400, "\(field)")
+            let marker = #"<p class="error" id="field-\#(field)-error">"#
+            let error = try #require(
+                refused.text.range(of: marker).map { String(refused.text[$0.upperBound...].prefix { $0 != "<" }) },
+                "\(field): \(refused.text)")
+            #expect(error.contains(expected), "\(field): \(error)")
+        }
+        #expect(try server.store.configRecords().programs == before)
+    }
+
     /// A template stored before the placeholder rule (or by another tool) is still served as it was, braces and all.
     @Test func aStoredTemplateWithAnUnknownPlaceholderIsStillServed() throws {
         let server = try TestServer()

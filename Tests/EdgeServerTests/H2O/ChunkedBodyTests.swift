@@ -96,8 +96,8 @@ import Testing
         }
     }
 
-    /// The largest chunk the limit allows is read and reaches the handler (whose own limit answers), and a bad chunk
-    /// that arrives after good ones is still refused at once.
+    /// The largest chunk the limit allows is taken (and refused with the claim's own limit once it passes that), and
+    /// a bad chunk that arrives after good ones is still refused at once.
     @Test func aChunkUpToTheLimitIsReadAndABadOneLaterIsRefused() throws {
         let server = try TestServer()
         defer { server.shutdown() }

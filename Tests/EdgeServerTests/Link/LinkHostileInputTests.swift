@@ -279,6 +279,35 @@ extension LinkHostileInputTests {
     }
 }
 
+extension LinkHostileInputTests {
+    /// Before: a Play URL with text above ASCII (which earlier versions imported) went out in the Android redirect's
+    /// `Location` as raw UTF-8, read as Latin-1 by some clients. The import refuses one now; one already stored still
+    /// redirects, its text above ASCII percent-encoded as a browser would send it.
+    @Test func aStoredPlayURLAboveASCIIRedirectsWithAnASCIILocation() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        var changes = ConfigChanges()
+        changes.programs = [
+            ProgramRecord(
+                id: "prg_utf8", organizationID: "org_acme", name: "UTF-8",
+                googlePlayURL: "https://play.google.com/store/apps/details?id=com.example&hl=fr-é")
+        ]
+        changes.partners = [PartnerRecord(id: "part_utf8", programID: "prg_utf8", name: "P", status: "active")]
+        changes.codes = [CodeRecord(reference: 0, partnerID: "part_utf8", code: "UTF8", active: true)]
+        try server.store.applyConfig(changes, expectedRevision: try server.store.configRevision())
+        let client = server.client()
+        #expect(try eventually(within: 2) { try client.request("GET", "/a/pk_acme/UTF8").status != 404 })
+        let response = try client.request("GET", "/a/pk_acme/UTF8", headers: [("User-Agent", Agents.android)])
+        #expect(response.status == 302)
+        let location = try #require(response.header("location"))
+        #expect(location.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "\(location.debugDescription)")
+        #expect(
+            location.hasPrefix(
+                "https://play.google.com/store/apps/details?id=com.example&hl=fr-%C3%A9&referrer=tolt_code%3DUTF8"),
+            "\(location)")
+    }
+}
+
 /// RFC 3986 percent-encoding of everything but unreserved bytes, written here independently of the product.
 private func encode(_ text: String) -> String {
     let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)

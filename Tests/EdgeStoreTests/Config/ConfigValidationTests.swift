@@ -134,6 +134,31 @@ import Testing
 
     /// Values that reach a browser as `Location` or `href` (issue 13): refused at import, by field.
     static let linkCases: [Case] = [
+        // Before: accepted, and the Android redirect sent the raw UTF-8 in its `Location`.
+        Case(
+            name: "Play URL with a letter above ASCII",
+            json: link("google_play_url", "https://play.google.com/store/apps/details?id=com.example&hl=fr-é"),
+            path: playPath + "must hold only ASCII characters: percent-encode the others (found U+00E9"),
+        Case(
+            name: "App Store URL with an emoji", json: link("app_store_url", "https://apps.apple.com/app/😀/id1"),
+            path: appStorePath + "must hold only ASCII characters: percent-encode the others (found U+1F600"),
+        Case(
+            name: "Play URL with a % that starts no escape",
+            json: link("google_play_url", "https://play.google.com/store/apps/details?id=a&referrer=50%zz"),
+            path: playPath + "has a % that starts no escape (%zz): a % must be followed by two hex digits"),
+        Case(
+            name: "App Store URL ending in %", json: link("app_store_url", "https://apps.apple.com/app/id1%"),
+            path: appStorePath + "has a % that starts no escape (%)"),
+        Case(
+            name: "Play URL with a % and one hex digit",
+            json: link("google_play_url", "https://play.google.com/store?x=%4"),
+            path: playPath + "has a % that starts no escape (%4)"),
+        Case(
+            name: "Play URL with a C0 control", json: link("google_play_url", #"https://play.google.com/\u0001store"#),
+            path: playPath + invisible),
+        Case(
+            name: "icon URL above ASCII", json: program(#""app_icon_url":"https://cdn.example/ïcon.png""#),
+            path: "organizations[0].programs[0].app_icon_url: must hold only ASCII characters"),
         Case(
             name: "template javascript:", json: link("deep_link_template", "javascript:alert(document.cookie)"),
             path: templatePath + "must not be a javascript: URL (\(scriptSchemes))"),
@@ -402,6 +427,37 @@ import Testing
         let fixed = try fixture.importJSON(
             Self.program(#""app_links":{"deep_link_template":"myapp://c/{code}","app_store_url":null}"#))
         #expect(!fixed.warnings.contains { $0.contains("stored value") }, "\(fixed.warnings)")
+    }
+
+    /// A store URL stored before the ASCII and `%` rules (by an earlier version, or another tool) still imports
+    /// again unchanged (an export, the dashboard's form with every field), with a warning; a new value is held to
+    /// the rules.
+    @Test(arguments: StoreKind.allCases) func aStoredURLAboveASCIIImportsAgainUnchangedWithAWarning(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let play = "https://play.google.com/store/apps/details?id=com.example&hl=fr-é"
+        let appStore = "https://apps.apple.com/app/id1?x=50%zz"
+        var program = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
+        program.googlePlayURL = play
+        program.appStoreURL = appStore
+        var changes = ConfigChanges()
+        changes.programs = [program]
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let report = try fixture.importJSON(
+            Self.program(#""app_links":{"google_play_url":"\#(play)","app_store_url":"\#(appStore)"}"#))
+        let warnings = report.warnings.joined(separator: "\n")
+        #expect(warnings.contains("\(Self.playPath)the stored value must hold only ASCII characters"), "\(warnings)")
+        #expect(warnings.contains("\(Self.appStorePath)the stored value has a % that starts no escape"), "\(warnings)")
+        #expect(!warnings.contains("ignored by the server"), "\(warnings)")
+        let stored = try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
+        #expect(stored.googlePlayURL == play && stored.appStoreURL == appStore)
+        // Another value above ASCII is new, and refused.
+        let error = try #require(throws: StoreError.self) {
+            try fixture.importJSON(Self.link("google_play_url", play + "è"))
+        }
+        #expect(error.message.hasPrefix(Self.playPath + "must hold only ASCII characters"), "\(error.message)")
     }
 
     @Test(arguments: StoreKind.allCases) func validChangesBeforeAnInvalidFieldAreNotWrittenEither(kind: StoreKind)

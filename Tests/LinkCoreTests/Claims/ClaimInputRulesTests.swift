@@ -60,6 +60,8 @@ import Testing
             " ", "\t", "\u{A0}", "\u{2003}\u{3000}", "\u{FEFF}a\u{0}", "a\u{1}", "a\u{1F}", "a\u{7F}", "a\u{80}",
             "a\u{9F}",
             "a\u{2028}b", "a\u{2029}", "a\nb", "a\r",
+            // Before: accepted though they show nothing (only spaces were refused).
+            "\u{200B}", "\u{FEFF}", "\u{2060}\u{200B}", " \u{200D} ", "\u{3164}", "\u{2800}", "\u{FE0F}",
         ] where field != "code" || !["a\r", "a\u{2029}"].contains(value) {  // a code is trimmed (below)
             var fields = [("public_id", "pk"), ("app_user_id", "u"), ("code", "C"), ("click_id", "clk_1")]
             fields = fields.map { $0.0 == field ? ($0.0, value) : $0 }

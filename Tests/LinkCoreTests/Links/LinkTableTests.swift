@@ -102,6 +102,30 @@ import Testing
         #expect(String(decoding: prefix, as: UTF8.self) == base + expected + "tolt_code%3DSAM20%26tolt_click%3D")
     }
 
+    /// Before: a Play URL stored with text above ASCII (by an earlier version, which accepted it, or another tool)
+    /// went into the redirect's `Location` as raw UTF-8. It is still served, that text percent-encoded as a browser
+    /// encodes it, and the rest of the URL as it was.
+    @Test func aStoredPlayURLAboveASCIIIsSentPercentEncoded() throws {
+        let url = "https://play.google.com/store/apps/détails?id=a&hl=fr-é&referrer=ü%3D1"
+        let records = ConfigRecords(
+            organizations: [Self.records.organizations[0]],
+            programs: [ProgramRecord(id: "prg_a", organizationID: "org_a", name: "A", googlePlayURL: url)],
+            partners: [PartnerRecord(id: "part_1", programID: "prg_a", name: "One", status: "active")],
+            codes: [CodeRecord(reference: 1, partnerID: "part_1", code: "SAM20", active: true)])
+        guard case .target(let target)? = LinkTable(records).match(publicKey: "pk_a", code: "SAM20") else {
+            Issue.record("SAM20 should match")
+            return
+        }
+        let prefix = try #require(target.playPrefix)
+        #expect(prefix.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }, "\(String(decoding: prefix, as: UTF8.self))")
+        #expect(
+            String(decoding: prefix, as: UTF8.self)
+                == "https://play.google.com/store/apps/d%C3%A9tails?id=a&hl=fr-%C3%A9&referrer=%C3%BC%3D1%26tolt_code%3DSAM20"
+                + "%26tolt_click%3D")
+        // The page's badge keeps the URL as stored (it is HTML-escaped there, and a browser encodes it).
+        #expect(target.program.record.googlePlayURL == url)
+    }
+
     @Test func keysFindTheirOrganizations() {
         #expect(table.organization(publicKey: "pk_b")?.id == "org_b")
         #expect(table.organization(secretKey: "sk_a")?.id == "org_a")

@@ -34,9 +34,49 @@ import Testing
                 }
             }
         }
-        // Letters from other scripts are not invisible: a path may hold them.
-        #expect(throws: Never.self) { try URLRules.validateWebURL("https://apps.apple.com/fr/app/café-crème/id1") }
+        // Letters from other scripts are not invisible: a template may hold them (it is sent percent-encoded), and
+        // so may a URL stored before the ASCII rule.
+        #expect(throws: Never.self) {
+            try URLRules.validateWebURL("https://apps.apple.com/fr/app/café-crème/id1", asStored: true)
+        }
         #expect(throws: Never.self) { try DeepLinkTemplate("myapp://ouvrir/été?c={code}") }
+    }
+
+    /// Before: a store URL could hold text above ASCII, and a `%` that starts no escape, which the Android redirect
+    /// sent as they were in its `Location` (RFC 9110 §5.5: ASCII only). Now a URL written is ASCII, with every `%`
+    /// followed by two hex digits; one stored before (``URLRules/validateWebURL(_:asStored:)``) is still taken.
+    @Test func aWrittenURLIsASCIIWithWellFormedEscapes() throws {
+        for (url, reason) in [
+            ("https://apps.apple.com/fr/app/café-crème/id1", "must hold only ASCII characters"),
+            ("https://play.google.com/store?id=a&hl=\u{1F600}", "(found U+1F600"),
+            ("https://play.google.com/store?id=a%zz", "has a % that starts no escape (%zz)"),
+            ("https://play.google.com/store?id=a%", "has a % that starts no escape (%)"),
+            ("https://play.google.com/store?id=a%4", "has a % that starts no escape (%4)"),
+            ("https://play.google.com/store?id=%4g", "has a % that starts no escape (%4g)"),
+            ("https://play.google.com/store?id=a\u{1}", "must not contain spaces, control characters"),
+            ("https://play.google.com/store?id=a\u{7F}", "must not contain spaces, control characters"),
+        ] {
+            let error = try #require(throws: ConfigValidationError.self, "\(url.debugDescription)") {
+                try URLRules.validateWebURL(url)
+            }
+            #expect(error.reason.contains(reason), "\(url.debugDescription): \(error.reason)")
+            #expect(throws: ConfigValidationError.self) { try URLRules.validatePageURL(url) }
+            if !reason.hasPrefix("must not contain") {
+                #expect(throws: Never.self, "\(url.debugDescription)") {
+                    try URLRules.validatePageURL(url, asStored: true)
+                }
+            }
+        }
+        for url in [
+            "https://play.google.com/store?id=a%20b%C3%A9&x=%3d", "https://apps.apple.com/fr/app/caf%C3%A9/id1~",
+        ] {
+            #expect(throws: Never.self, "\(url)") { try URLRules.validateWebURL(url) }
+        }
+        // An image is held to the same rules.
+        #expect(throws: ConfigValidationError.self) { try BrandingRules.validateImageURL("https://cdn.example/é.png") }
+        #expect(throws: Never.self) {
+            try BrandingRules.validateImageURL("https://cdn.example/é.png", asStored: true)
+        }
     }
 
     @Test func theErrorNamesTheCharacter() throws {
