@@ -71,7 +71,10 @@ extension SQLStore {
             CommissionLedger(
                 customer: customer, transactions: transactions, otherPaid: otherPaid,
                 userIDsCustomerID: userIDsCustomer?.id))
-        let tied = try Self.apply(decided, event: event, customer: customer, db: db)
+        // A commission is created now: when the event arrives, or when the claim or tie that applies it later does
+        // (never before its customer's claim); its purchase keeps its own time.
+        let tied = try Self.apply(
+            decided, event: event, customer: customer, createdAt: attributedAt ?? event.receivedAt, db: db)
         try db.query(
             """
             UPDATE webhook_events SET customer = ?, outcome = ?, attributed_at = ?
@@ -158,9 +161,11 @@ extension SQLStore {
         }
     }
 
-    /// Writes `plan`; returns the ids whose tie to ``WebhookPlan/aliasesCustomerID`` it wrote.
+    /// Writes `plan`, its new commission created at `createdAt`; returns the ids whose tie to
+    /// ``WebhookPlan/aliasesCustomerID`` it wrote.
     private static func apply(
-        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: Connection
+        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, createdAt: Int64,
+        db: Connection
     ) throws -> [String] {
         let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
@@ -190,7 +195,7 @@ extension SQLStore {
                 ON CONFLICT (organization_id, transaction_id) DO NOTHING
                 """,
                 [
-                    .text(commission.id), organization, .integer(event.receivedAt), .text(customer.partnerID),
+                    .text(commission.id), organization, .integer(createdAt), .text(customer.partnerID),
                     .text(customer.programID), .text(customer.id), .text(event.eventID),
                     .text(commission.transactionID), .optional(commission.productID),
                     .integer(commission.revenueCents), .integer(commission.amountCents),
