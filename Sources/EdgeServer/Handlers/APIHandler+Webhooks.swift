@@ -51,7 +51,7 @@ extension APIHandler {
             throw APIError.invalidRequest(error.message)
         }
         // The event's plan, and those of the events stored `unattributed` under ids it ties to a customer.
-        let outcome = try writer.recordWebhookEvent(record) { event, ledger in
+        let (outcome, replayed) = try writer.recordWebhookEvent(record) { event, ledger in
             Self.plan(event, ledger: ledger, table: table, now: now)
         }
         var response = APIResponse.success { object in
@@ -63,7 +63,8 @@ extension APIHandler {
                 }
             }
         }
-        response.tally = .webhook(typeSlot: MetricLabels.webhookTypeSlot(record.type), outcome: outcome)
+        response.tally = .webhook(
+            typeSlot: MetricLabels.webhookTypeSlot(record.type), outcome: outcome, replayed: replayed)
         return response
     }
 }

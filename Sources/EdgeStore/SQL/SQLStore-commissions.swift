@@ -3,7 +3,7 @@ import LinkCore
 extension SQLStore {
     public func recordWebhookEvent(
         _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
-    ) throws -> WebhookOutcome {
+    ) throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome]) {
         try withConnection { db in
             try Self.webhookTransaction(db, organizationID: event.organizationID) {
                 // The unique (organization_id, event_id) decides between a delivery and its redelivery, racing
@@ -19,15 +19,15 @@ extension SQLStore {
                         .text(event.type), .optional(event.environment), .optional(event.appUserID),
                         .text(String(decoding: event.body, as: UTF8.self)),
                     ])
-                guard db.changes == 1 else { return .duplicate }
+                guard db.changes == 1 else { return (.duplicate, []) }
                 try Self.forgetUnattributed(db, organizationID: event.organizationID, before: event.receivedAt)
                 let applied = try Self.apply(event, db: db, attributedAt: nil, plan: plan)
                 // The ids it tied now lead to a customer: their events stored `unattributed` are applied now, as a
                 // claim of them would, rather than never (they can no longer be claimed as a new customer).
-                _ = try Self.replayUnattributed(
+                let replayed = try Self.replayUnattributed(
                     of: applied.tied, organizationID: event.organizationID, attributedAt: event.receivedAt, db: db,
                     plan: plan)
-                return applied.outcome
+                return (applied.outcome, replayed)
             }
         }
     }

@@ -50,6 +50,31 @@ import Testing
         #expect(try Self.paid(client) == ["G1", "G1b", "G5"])
     }
 
+    /// What each event a tie applies did is counted, in `tolt_edge_webhook_replayed_events_total` (the store's answer
+    /// dropped it, so it was counted nowhere), not in the claims' counter.
+    @Test func theEventsATieAppliesAreCountedInTheMetrics() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("user_7")
+        let client = server.client()
+        let anonymous = "$RCAnonymousID:m1"
+        #expect(
+            try client.deliver(RevenueCatPayload.purchase(user: "user_7", price: "9.99", transaction: "M1"))
+                == "commission_created")
+        #expect(
+            try client.deliver(RevenueCatPayload.purchase(user: anonymous, price: "9.99", transaction: "M2"))
+                == "unattributed")
+        let renewal = WebhookTiedIDTests.renewal(
+            user: "user_7", aliases: ["user_7", anonymous], transaction: "M1b", of: "M1")
+        #expect(try client.deliver(renewal) == "commission_created")
+        let metrics = try MetricsTests.scrape(client)
+        let replays = "tolt_edge_webhook_replayed_events_total"
+        #expect(metrics.value(replays, ["outcome": "commission_created"]) == 1)
+        #expect(metrics.value(replays, ["outcome": "unattributed"]) == 0)
+        #expect(metrics.value("tolt_edge_claim_replayed_events_total", ["outcome": "commission_created"]) == 0)
+        #expect(try Self.paid(client) == ["M1", "M1b", "M2"])
+    }
+
     /// A claim applies its user's stored events and the events of the ids those tie in turn: the purchase stored under
     /// the anonymous id alone is paid when the claim's replay of a purchase naming both ties it.
     @Test(arguments: StoreKind.allCases) func aClaimAppliesTheEventsOfIDsItsReplaysTie(kind: StoreKind) throws {
