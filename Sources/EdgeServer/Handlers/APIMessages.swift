@@ -27,7 +27,8 @@ struct APIRequest: Sendable {
     /// `415`), as neither of two `Authorization` lines is.
     func requireOneContentType() throws(APIError) {
         guard repeatedHeaders.contains(.contentType) else { return }
-        throw .invalidRequest("The request has more than one Content-Type line: send one, Content-Type: application/json")
+        throw .invalidRequest(
+            "The request has more than one Content-Type line: send one, Content-Type: application/json")
     }
 }
 

@@ -158,7 +158,8 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// Refuses an id longer than ``maximumIDLength`` bytes, naming where it is (`event.aliases[2]`) and the limit.
     private static func checkLength(_ value: String, _ field: String) throws(RevenueCatEventError) {
         guard value.utf8.count > maximumIDLength else { return }
-        throw .init("\(field) is longer than \(maximumIDLength) bytes, the longest id read (it has \(value.utf8.count))")
+        throw .init(
+            "\(field) is longer than \(maximumIDLength) bytes, the longest id read (it has \(value.utf8.count))")
     }
 
     /// Whether a string can serve as an id: 1 to ``maximumIDLength`` bytes, no control characters.

@@ -92,7 +92,8 @@ import Testing
             try Store.record(
                 store, "RENEWAL", id: "tie", user: "dated", transaction: "t3", price: "5", at: tieAt,
                 extra: #""aliases":["dated","\#(anonymous)"]"#) == .commissionCreated)
-        let created = Dictionary(uniqueKeysWithValues: try Store.commissions(store).map { ($0.transactionID, $0.createdAt) })
+        let created = Dictionary(
+            uniqueKeysWithValues: try Store.commissions(store).map { ($0.transactionID, $0.createdAt) })
         #expect(created == ["t1": claimAt, "t2": tieAt, "t3": tieAt])
         #expect(try Self.event(store, "tied")?.attributedAt == tieAt)
     }
