@@ -122,6 +122,10 @@ public final class EdgeServer: Sendable {
         notYetOwned = []
     }
 
+    /// How many organizations the configuration in force has; `nil` until one is loaded (a store that could not be
+    /// read at start-up).
+    public var organizationCount: Int? { watcher.isLoaded ? watcher.table.organizations.count : nil }
+
     /// The port of the metrics listener, or `nil` when `/metrics` is served on the main listener.
     public var metricsPort: Int? { metricsListener?.port }
 

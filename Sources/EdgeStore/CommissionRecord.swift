@@ -4,7 +4,9 @@ import LinkCore
 public struct CommissionRecord: Sendable, Equatable {
     /// `comm_…`.
     public var id: String
-    /// Milliseconds since 1970: when the purchase's event arrived.
+    /// Milliseconds since 1970: when the commission was created, as the purchase's event arrived or, for an event
+    /// stored `unattributed` and applied later, at the claim or the tie that applied it (never before the customer's
+    /// claim).
     public var createdAt: Int64
     /// The organization (`org_…`).
     public var organizationID: String

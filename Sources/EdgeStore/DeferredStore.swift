@@ -63,7 +63,7 @@ public final class DeferredStore: Store {
     public func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try store().customers(query) }
     public func recordWebhookEvent(
         _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
-    ) throws -> WebhookOutcome {
+    ) throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome]) {
         try store().recordWebhookEvent(event, plan: plan)
     }
     public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {

@@ -71,13 +71,14 @@ public protocol Store: AnyObject, Sendable {
     /// and quick: it runs while the store is locked) and writes the plan. The ids the plan ties to a customer can no
     /// longer be claimed as a new one, so their stored `unattributed` events are planned by `plan` and applied in the
     /// same transaction, as a claim applies its user's (``claim(_:replaying:)``: the same window and bound, with the
-    /// event's arrival as their `attributed_at`). Returns what the event itself did.
+    /// event's arrival as their `attributed_at`). Returns what the event itself did and what each of those did,
+    /// oldest first.
     ///
     /// Calls for one organization must be serialised (SQLite: its one writer; PostgreSQL: an advisory lock on
     /// the organization), since the plan's writes are computed from what was read; `plan` may be called again
     /// when a transaction is retried.
     func recordWebhookEvent(_ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan)
-        throws -> WebhookOutcome
+        throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome])
     /// An organization's commissions, newest first.
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord>
     /// An organization's webhook events, newest first; `startingAfter` is the last event id of the previous page.

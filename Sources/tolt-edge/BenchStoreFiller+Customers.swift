@@ -70,7 +70,7 @@ extension BenchStoreFiller {
         json += extra + "}}"
         let body = Array(json.utf8)
         let event = try RevenueCatEvent(body: body)
-        let outcome = try store.recordWebhookEvent(
+        let (outcome, _) = try store.recordWebhookEvent(
             WebhookEventRecord(organizationID: Self.organizationID, event: event, receivedAt: time, body: body)
         ) { event, ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_bench_\(event.id)" }

@@ -36,6 +36,12 @@ static inline h2o_iovec_t tolt_h2o_header_once(h2o_req_t *req, const h2o_token_t
     return req->headers.entries[index].value;
 }
 
+/** Whether the request has more than one header with `token`: what a zero-length `tolt_h2o_header_once` means. */
+static inline int tolt_h2o_header_repeated(h2o_req_t *req, const h2o_token_t *token) {
+    ssize_t index = h2o_find_header(&req->headers, token, -1);
+    return index >= 0 && h2o_find_header(&req->headers, token, index) >= 0;
+}
+
 /** The values of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
     one name are one comma-separated list), keeping only the last lines: at most 32, and as many as fit in `maximum`
     bytes (the last line always). One line is returned as it is; two or more are joined in the request's pool. A

@@ -34,16 +34,21 @@ extension HTTPRequest {
 
 /// ``HTTPRequestSource/HeaderReader`` for h2o: the header's token, looked up once at start-up. `X-Forwarded-For` is
 /// read whole: a proxy may add its hop as a line of its own after the client's, and the first line alone would be
-/// the client's word for its own address. `Authorization` is read only when it is the one line of its name: of two
-/// credentials neither is taken (the request is answered as one without any), rather than the first.
+/// the client's word for its own address. `Authorization` and `Content-Type` are read only when each is the one line
+/// of its name (``HTTPHeaderName/isReadOnce``): of two credentials neither is taken (the request is answered as one
+/// without any), and of two body types neither is chosen, rather than the first; several lines are told apart from
+/// none by a length of -1.
 private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length in
     let token = HeaderTokens.shared.request[Int(name)]
     let request = request.assumingMemoryBound(to: h2o_req_t.self)
+    if name == HTTPHeaderName.authorization.rawValue || name == HTTPHeaderName.contentType.rawValue {
+        let value = tolt_h2o_header_once(request, token)
+        length.pointee = value.base == nil && tolt_h2o_header_repeated(request, token) != 0 ? -1 : value.len
+        return UnsafeRawPointer(value.base)
+    }
     let value =
         name == HTTPHeaderName.xForwardedFor.rawValue
-        ? tolt_h2o_header_list(request, token, 4096)
-        : name == HTTPHeaderName.authorization.rawValue
-            ? tolt_h2o_header_once(request, token) : tolt_h2o_header(request, token)
+        ? tolt_h2o_header_list(request, token, 4096) : tolt_h2o_header(request, token)
     length.pointee = value.len
     return UnsafeRawPointer(value.base)
 }

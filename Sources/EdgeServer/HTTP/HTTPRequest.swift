@@ -40,6 +40,11 @@ enum HTTPMethod: Sendable, Equatable {
 enum HTTPHeaderName: Int32, CaseIterable, Sendable {
     case userAgent, referer, authorization, xForwardedFor, contentType, acceptLanguage, cookie
 
+    /// Whether the header is read only when it is the request's one line of its name, so that no reader picks one
+    /// of two credentials or body types: a request with several reads as one with none
+    /// (``HTTPRequest/hasSeveralLines(_:)`` tells which).
+    var isReadOnce: Bool { self == .authorization || self == .contentType }
+
     /// The header's name in lower case, as HTTP/2 writes it and h2o's tokens name it.
     var lowercasedName: String {
         switch self {
@@ -60,7 +65,8 @@ enum HTTPHeaderName: Int32, CaseIterable, Sendable {
 /// and costs one indirect call, and a request stays a plain value.
 struct HTTPRequestSource {
     /// The value of a header (by ``HTTPHeaderName`` raw value), its length written to the third argument; `nil`
-    /// when the request has none.
+    /// when the request has none, and, for a header read once (``HTTPHeaderName/isReadOnce``), when it has several:
+    /// then with a length of -1.
     typealias HeaderReader =
         @convention(c) (UnsafeMutableRawPointer, Int32, UnsafeMutablePointer<Int>) -> UnsafeRawPointer?
     /// Writes the peer's address; returns its length, 0 when unknown.
@@ -109,6 +115,14 @@ struct HTTPRequest {
         while end > start && isWhitespace(bytes[end - 1]) { end -= 1 }
         while start < end && isWhitespace(bytes[start]) { start += 1 }
         return UnsafeRawBufferPointer(start: base + start, count: end - start)
+    }
+
+    /// Whether the request has more than one line of `name`, a header read only when it is the one line of its name
+    /// (``HTTPHeaderName/isReadOnce``), whose ``header(_:)`` is then empty.
+    func hasSeveralLines(_ name: HTTPHeaderName) -> Bool {
+        var length = 0
+        _ = source.header(source.context, name.rawValue, &length)
+        return length < 0
     }
 
     /// Writes the address of the connection's peer; `false` when the engine does not know it.

@@ -34,6 +34,7 @@ extension APIHandler {
                 headers: [("retry-after", String(wait))])
         }
         do {
+            try request.requireOneContentType()
             try ClaimRequest.checkContentType(request.headers[.contentType])
             guard request.body.count <= ClaimRequest.maximumBodySize else {
                 throw APIError.payloadTooLarge(limit: ClaimRequest.maximumBodySize)

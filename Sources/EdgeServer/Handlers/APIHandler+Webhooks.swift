@@ -6,8 +6,9 @@ extension APIHandler {
     static let revenueCatWebhookPrefix = "/webhooks/revenuecat/"
 
     /// `POST /webhooks/revenuecat/<public_key>`: checks the organization (404) and RevenueCat's `Authorization`
-    /// value (401), the size (413) and the envelope (400), then stores the event once and applies it. Every
-    /// valid event is answered `200`, attributable or not, so RevenueCat retries only what really failed.
+    /// value (401), the size (413), one `Content-Type` line and the envelope (400), then stores the event once and
+    /// applies it. Every valid event is answered `200`, attributable or not, so RevenueCat retries only what really
+    /// failed.
     func receiveRevenueCatEvent(_ request: APIRequest) throws -> APIResponse {
         var publicKey = request.path.dropFirst(Self.revenueCatWebhookPrefix.count)
         // One trailing slash after a key is the same URL: it is easily pasted into RevenueCat, and no key holds a
@@ -41,6 +42,7 @@ extension APIHandler {
         guard request.body.count <= RevenueCatEvent.maximumBodySize else {
             throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)
         }
+        try request.requireOneContentType()
         let now = Clock.epochMilliseconds()
         let record: WebhookEventRecord
         do {
@@ -49,7 +51,7 @@ extension APIHandler {
             throw APIError.invalidRequest(error.message)
         }
         // The event's plan, and those of the events stored `unattributed` under ids it ties to a customer.
-        let outcome = try writer.recordWebhookEvent(record) { event, ledger in
+        let (outcome, replayed) = try writer.recordWebhookEvent(record) { event, ledger in
             Self.plan(event, ledger: ledger, table: table, now: now)
         }
         var response = APIResponse.success { object in
@@ -61,7 +63,8 @@ extension APIHandler {
                 }
             }
         }
-        response.tally = .webhook(typeSlot: MetricLabels.webhookTypeSlot(record.type), outcome: outcome)
+        response.tally = .webhook(
+            typeSlot: MetricLabels.webhookTypeSlot(record.type), outcome: outcome, replayed: replayed)
         return response
     }
 }

@@ -13,27 +13,43 @@ struct APIRequest: Sendable {
     var queryProblem: String?
     /// The headers the server reads (``HTTPHeaderName``) that the request carries.
     var headers: [HTTPHeaderName: String]
+    /// The headers read once (``HTTPHeaderName/isReadOnce``) that the request has several lines of, and so are not
+    /// in ``headers``.
+    var repeatedHeaders: Set<HTTPHeaderName> = []
     var body: [UInt8]
     /// The client's address (``ClientAddress``).
     var clientIP: String
 
     var authorization: String? { headers[.authorization] }
+
+    /// Refuses a JSON post (a claim, a webhook event) with more than one `Content-Type` line: which type its body
+    /// has cannot be told, and neither line is chosen (the first used to be, so the order decided between `200` and
+    /// `415`), as neither of two `Authorization` lines is.
+    func requireOneContentType() throws(APIError) {
+        guard repeatedHeaders.contains(.contentType) else { return }
+        throw .invalidRequest(
+            "The request has more than one Content-Type line: send one, Content-Type: application/json")
+    }
 }
 
 extension APIRequest {
     /// Copies what a worker may read out of a request whose memory belongs to the loop.
     init(_ request: HTTPRequest, clientIP: String) {
         var headers: [HTTPHeaderName: String] = [:]
+        var repeatedHeaders: Set<HTTPHeaderName> = []
         for name in HTTPHeaderName.allCases {
             let value = request.header(name)
-            if value.count > 0 { headers[name] = String(decoding: value, as: UTF8.self) }
+            if value.count > 0 {
+                headers[name] = String(decoding: value, as: UTF8.self)
+            } else if name.isReadOnce, request.hasSeveralLines(name) {
+                repeatedHeaders.insert(name)
+            }
         }
         let query = QueryString.parse(request.query)
         self.init(
             method: request.method, path: String(decoding: request.path, as: UTF8.self), query: query.values,
             repeatedQueryNames: query.repeated, queryProblem: query.problem, headers: headers,
-            body: Array(request.body),
-            clientIP: clientIP)
+            repeatedHeaders: repeatedHeaders, body: Array(request.body), clientIP: clientIP)
     }
 }
 

@@ -26,7 +26,8 @@ struct MetricsLayout: Sendable {
     static let webhookTypes = claims + ClaimOutcome.allCases.count
     static let webhookOutcomes = webhookTypes + MetricLabels.webhookTypes.count
     static let claimReplays = webhookOutcomes + WebhookOutcome.allCases.count
-    static let count = claimReplays + WebhookOutcome.allCases.count
+    static let webhookReplays = claimReplays + WebhookOutcome.allCases.count
+    static let count = webhookReplays + WebhookOutcome.allCases.count
 }
 
 /// Why a click was refused (answered `503`, not recorded): the `reason` of `tolt_edge_clicks_refused_total`.
@@ -97,11 +98,17 @@ final class LoopMetrics: @unchecked Sendable {
         switch tally {
         case .claim(let outcome, let replayed):
             add(MetricsLayout.claims + ClaimOutcome.allCases.firstIndex(of: outcome)!)
-            for event in replayed { add(MetricsLayout.claimReplays + WebhookOutcome.allCases.firstIndex(of: event)!) }
-        case .webhook(let typeSlot, let outcome):
+            count(replayed, base: MetricsLayout.claimReplays)
+        case .webhook(let typeSlot, let outcome, let replayed):
             add(MetricsLayout.webhookTypes + typeSlot)
             add(MetricsLayout.webhookOutcomes + WebhookOutcome.allCases.firstIndex(of: outcome)!)
+            count(replayed, base: MetricsLayout.webhookReplays)
         }
+    }
+
+    /// Counts each outcome of `replayed` in the per-outcome counters from `base`.
+    private func count(_ replayed: [WebhookOutcome], base: Int) {
+        for event in replayed { add(base + WebhookOutcome.allCases.firstIndex(of: event)!) }
     }
 
     @inline(__always)

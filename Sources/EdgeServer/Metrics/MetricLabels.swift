@@ -110,7 +110,8 @@ enum WorkerTally: Sendable {
     /// A claim's outcome, and what each event of its user stored `unattributed` before it did when the claim applied
     /// it (``EdgeStore/Store/claim(_:replaying:)``).
     case claim(ClaimOutcome, replayed: [WebhookOutcome] = [])
-    /// A webhook event stored (or found a redelivery): its type's slot in ``MetricLabels/webhookTypes``, and what it
-    /// did.
-    case webhook(typeSlot: Int, outcome: WebhookOutcome)
+    /// A webhook event stored (or found a redelivery): its type's slot in ``MetricLabels/webhookTypes``, what it
+    /// did, and what each event stored `unattributed` under ids it tied to a customer did when it applied them
+    /// (``EdgeStore/Store/recordWebhookEvent(_:plan:)``).
+    case webhook(typeSlot: Int, outcome: WebhookOutcome, replayed: [WebhookOutcome] = [])
 }

@@ -73,6 +73,13 @@ final class ServerMetrics: Sendable {
                 "RevenueCat events stored unattributed before their user's claim and applied by it, by what each did.",
             label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.claimReplays,
             into: &out)
+        labelled(
+            "tolt_edge_webhook_replayed_events_total",
+            help:
+                "RevenueCat events stored unattributed and applied by a later event that tied their ids to a customer,"
+                + " by what each did.",
+            label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.webhookReplays,
+            into: &out)
         process(into: &out)
         return out.text
     }

@@ -3,7 +3,7 @@ import LinkCore
 extension SQLStore {
     public func recordWebhookEvent(
         _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
-    ) throws -> WebhookOutcome {
+    ) throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome]) {
         try withConnection { db in
             try Self.webhookTransaction(db, organizationID: event.organizationID) {
                 // The unique (organization_id, event_id) decides between a delivery and its redelivery, racing
@@ -19,15 +19,15 @@ extension SQLStore {
                         .text(event.type), .optional(event.environment), .optional(event.appUserID),
                         .text(String(decoding: event.body, as: UTF8.self)),
                     ])
-                guard db.changes == 1 else { return .duplicate }
+                guard db.changes == 1 else { return (.duplicate, []) }
                 try Self.forgetUnattributed(db, organizationID: event.organizationID, before: event.receivedAt)
                 let applied = try Self.apply(event, db: db, attributedAt: nil, plan: plan)
                 // The ids it tied now lead to a customer: their events stored `unattributed` are applied now, as a
                 // claim of them would, rather than never (they can no longer be claimed as a new customer).
-                _ = try Self.replayUnattributed(
+                let replayed = try Self.replayUnattributed(
                     of: applied.tied, organizationID: event.organizationID, attributedAt: event.receivedAt, db: db,
                     plan: plan)
-                return applied.outcome
+                return (applied.outcome, replayed)
             }
         }
     }
@@ -71,7 +71,10 @@ extension SQLStore {
             CommissionLedger(
                 customer: customer, transactions: transactions, otherPaid: otherPaid,
                 userIDsCustomerID: userIDsCustomer?.id))
-        let tied = try Self.apply(decided, event: event, customer: customer, db: db)
+        // A commission is created now: when the event arrives, or when the claim or tie that applies it later does
+        // (never before its customer's claim); its purchase keeps its own time.
+        let tied = try Self.apply(
+            decided, event: event, customer: customer, createdAt: attributedAt ?? event.receivedAt, db: db)
         try db.query(
             """
             UPDATE webhook_events SET customer = ?, outcome = ?, attributed_at = ?
@@ -158,9 +161,11 @@ extension SQLStore {
         }
     }
 
-    /// Writes `plan`; returns the ids whose tie to ``WebhookPlan/aliasesCustomerID`` it wrote.
+    /// Writes `plan`, its new commission created at `createdAt`; returns the ids whose tie to
+    /// ``WebhookPlan/aliasesCustomerID`` it wrote.
     private static func apply(
-        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, db: Connection
+        _ plan: WebhookPlan, event: WebhookEventRecord, customer: CommissionLedger.Customer?, createdAt: Int64,
+        db: Connection
     ) throws -> [String] {
         let organization = SQLValue.text(event.organizationID)
         for transaction in plan.transactions {
@@ -190,7 +195,7 @@ extension SQLStore {
                 ON CONFLICT (organization_id, transaction_id) DO NOTHING
                 """,
                 [
-                    .text(commission.id), organization, .integer(event.receivedAt), .text(customer.partnerID),
+                    .text(commission.id), organization, .integer(createdAt), .text(customer.partnerID),
                     .text(customer.programID), .text(customer.id), .text(event.eventID),
                     .text(commission.transactionID), .optional(commission.productID),
                     .integer(commission.revenueCents), .integer(commission.amountCents),

@@ -1,14 +1,15 @@
 /// The fields of a RevenueCat webhook event that attribution reads, parsed from the body RevenueCat posts:
 /// `{"api_version":"1.0","event":{"id":…,"type":…,…}}`.
 ///
-/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`, and no object
-/// that names a member twice, at any depth): every other field is read when it has the documented type and
-/// ignored otherwise, so an event RevenueCat changes or adds later is still stored and answered `200` rather than
-/// refused and retried for hours.
+/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`, no object that
+/// names a member twice, at any depth, and no user, transaction or product id over ``maximumIDLength`` bytes, which
+/// would otherwise go unread): every other field is read when it has the documented type and ignored otherwise, so
+/// an event RevenueCat changes or adds later is still stored and answered `200` rather than refused and retried for
+/// hours.
 public struct RevenueCatEvent: Sendable, Equatable {
     /// The largest body accepted, in bytes.
     public static let maximumBodySize = 1 << 20
-    /// The longest id (event, user, transaction, product) read, in bytes; longer ones are refused or ignored.
+    /// The longest id (event, user, transaction, product) read, in bytes; an event with a longer one is refused.
     /// A claim's `app_user_id` is bounded by it too (``ClaimRequest/maximumUserIDBytes``), so every claimed user
     /// can be found.
     public static let maximumIDLength = 1024
@@ -96,13 +97,22 @@ public struct RevenueCatEvent: Sendable, Equatable {
             guard case .string(let value)? = event[name], Self.isUsableID(value) else { return nil }
             return value
         }
-        func texts(_ name: String) -> [String] {
+        // An id too long to read is refused rather than read as absent: a purchase whose `transaction_id` went
+        // unread would pay again on its redelivery under another event id, and its refund would be `ignored`.
+        func identifier(_ name: String) throws(RevenueCatEventError) -> String? {
+            if case .string(let value)? = event[name] { try Self.checkLength(value, "event.\(name)") }
+            return text(name)
+        }
+        func identifiers(_ name: String) throws(RevenueCatEventError) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
             // By bytes, as the store finds users: a `Set<String>` is canonical equivalence, and would drop an id
             // written with other code points than one before it (`é` as U+00E9, and as `e` with U+0301).
             var seen: Set<[UInt8]> = []
             var result: [String] = []
-            for case .string(let value) in items where Self.isUsableID(value) {
+            for (index, item) in items.enumerated() {
+                guard case .string(let value) = item else { continue }
+                try Self.checkLength(value, "event.\(name)[\(index)]")
+                guard Self.isUsableID(value) else { continue }
                 if seen.insert(Array(value.utf8)).inserted { result.append(value) }
                 if result.count == Self.maximumIDCount { break }
             }
@@ -115,14 +125,14 @@ public struct RevenueCatEvent: Sendable, Equatable {
             return milliseconds
         }
         environment = text("environment")
-        appUserID = text("app_user_id")
-        originalAppUserID = text("original_app_user_id")
-        aliases = texts("aliases")
-        transferredFrom = texts("transferred_from")
-        transferredTo = texts("transferred_to")
-        transactionID = text("transaction_id")
-        originalTransactionID = text("original_transaction_id")
-        productID = text("product_id")
+        appUserID = try identifier("app_user_id")
+        originalAppUserID = try identifier("original_app_user_id")
+        aliases = try identifiers("aliases")
+        transferredFrom = try identifiers("transferred_from")
+        transferredTo = try identifiers("transferred_to")
+        transactionID = try identifier("transaction_id")
+        originalTransactionID = try identifier("original_transaction_id")
+        productID = try identifier("product_id")
         periodType = text("period_type")
         cancelReason = text("cancel_reason")
         if case .number(let value)? = event["price"] { price = USDAmount(parsing: value) }
@@ -143,6 +153,13 @@ public struct RevenueCatEvent: Sendable, Equatable {
         let latest = now + 86_400_000
         if let time = timestamp, time > latest { timestamp = nil }
         if let time = purchasedAt, time > latest { purchasedAt = nil }
+    }
+
+    /// Refuses an id longer than ``maximumIDLength`` bytes, naming where it is (`event.aliases[2]`) and the limit.
+    private static func checkLength(_ value: String, _ field: String) throws(RevenueCatEventError) {
+        guard value.utf8.count > maximumIDLength else { return }
+        throw .init(
+            "\(field) is longer than \(maximumIDLength) bytes, the longest id read (it has \(value.utf8.count))")
     }
 
     /// Whether a string can serve as an id: 1 to ``maximumIDLength`` bytes, no control characters.

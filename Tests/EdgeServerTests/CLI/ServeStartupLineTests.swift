@@ -43,4 +43,21 @@ import Testing
         #expect(server.child.stdout.contains("tolt-edge listening on http://127.0.0.1:\(server.port) (2 threads, "))
         #expect(!server.child.stdout.contains("note: the public URL"))
     }
+
+    /// A store without an organization answers every link, claim and key as unknown: the start-up says so, once, and
+    /// how to import one; a store with one gets no such note.
+    @Test func aStoreWithoutAnOrganizationIsPointedOut() throws {
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        let bare = try ChildServer(dataDirectory: empty.path + "/data", outputIn: empty.path, label: "no-org")
+        defer { bare.stop() }
+        let notes = bare.child.stdout.split(separator: "\n").filter { $0.contains("holds no organization") }
+        #expect(notes.count == 1, "\(bare.child.stdout)")
+        #expect(notes.first?.contains("tolt-edge import FILE") == true)
+        let data = try StoreFixture(importing: ConfigFixtures.standard).temporaryDirectory
+        defer { data.remove() }
+        let configured = try ChildServer(dataDirectory: data.path, outputIn: data.path, label: "org")
+        defer { configured.stop() }
+        #expect(!configured.child.stdout.contains("holds no organization"), "\(configured.child.stdout)")
+    }
 }

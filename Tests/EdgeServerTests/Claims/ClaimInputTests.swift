@@ -47,6 +47,35 @@ import Testing
         }
     }
 
+    /// Two `Content-Type` lines: the first was read, so `application/json` then `text/plain` was claimed and the
+    /// other order got `415`, while two `Authorization` lines are refused. Now neither line is chosen: `400`, in
+    /// either order, on claims and on the webhook alike, and nothing is stored.
+    @Test func twoContentTypeLinesAre400OnClaimsAndTheWebhook() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let client = server.client()
+        let event = RevenueCatPayload.purchase(user: "u1", price: "1", transaction: "two-types")
+        for pair in [
+            ["application/json", "text/plain"], ["text/plain", "application/json"],
+            ["application/json", "application/json"],
+        ] {
+            let types = pair.map { ("Content-Type", $0) }
+            for response in [
+                try client.request("POST", "/client/claims", headers: types, body: Self.valid),
+                try client.request(
+                    "POST", "/webhooks/revenuecat/pk_acme",
+                    headers: types + [("Authorization", TestServer.authorization)], body: event),
+            ] {
+                #expect(response.isError(400, "invalid_request"), "\(pair): \(response.status) \(response.text)")
+                #expect(response.message.contains("more than one Content-Type line"), "\(response.message)")
+            }
+        }
+        #expect(try client.customers().isEmpty)
+        #expect(try WebhookTieReplayTests.events(client).isEmpty)
+        #expect(try client.claim(ClaimBody.make(user: "u1", code: "LEE")).isClaim("claimed", user: "u1"))
+        #expect(try client.deliver(event) == "commission_created", "one line is read as before; none was stored")
+    }
+
     /// The limiter counts every claim whatever its body says, as the README's order says: a client cannot spend
     /// refused requests for free.
     @Test func theRateLimitComesBeforeTheContentType() throws {

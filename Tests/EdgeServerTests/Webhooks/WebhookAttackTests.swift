@@ -221,6 +221,37 @@ import Testing
         #expect(try client.deliver(purchase) == "commission_created")
     }
 
+    /// A `transaction_id` of 100 KB was read as absent: the purchase was `commission_created` with a commission keyed
+    /// by its event id (so a redelivery under another event id paid again), and the refund carrying the same id was
+    /// `ignored`. Now both are refused with `400`, naming the field and its limit, and nothing is stored, as for every
+    /// other `400` (the body is parsed before anything is written).
+    @Test func aTransactionIDOver1024BytesIsRefusedAndNothingIsStored() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("long1")
+        let client = server.client()
+        let long = String(repeating: "9", count: 100_000)
+        for body in [
+            RevenueCatPayload.purchase(user: "long1", price: "9.99", transaction: long),
+            RevenueCatPayload.purchase(
+                "RENEWAL", user: "long1", price: "9.99", transaction: "long-renewal",
+                ["original_transaction_id": long]),
+            RevenueCatPayload.refund(user: "long1", transaction: long),
+        ] {
+            let response = try client.webhook(body)
+            #expect(response.isError(400, "invalid_request"), "\(response.status) \(response.text.prefix(300))")
+            let message = response.jsonObject?["message"] as? String ?? ""
+            #expect(message.hasSuffix("transaction_id is longer than 1024 bytes, the longest id read (it has 100000)"))
+        }
+        let otherIDs: [[String: Any?]] = [["app_user_id": long], ["product_id": long], ["aliases": ["long1", long]]]
+        for fields in otherIDs {
+            let body = RevenueCatPayload.purchase(user: "long1", price: "9.99", transaction: "long-other", fields)
+            #expect(try client.webhook(body).isError(400, "invalid_request"), "\(fields.keys)")
+        }
+        #expect(try client.commissions().isEmpty)
+        #expect(try WebhookTieReplayTests.events(client).isEmpty, "a refused event is not stored")
+    }
+
     /// Two `Authorization` lines are two credentials: neither is taken, whichever comes first.
     @Test func twoAuthorizationLinesAreRefused() throws {
         let server = try TestServer.webhooks()

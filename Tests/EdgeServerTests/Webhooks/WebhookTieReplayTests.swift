@@ -13,7 +13,8 @@ import Testing
     enum Order: CaseIterable, Sendable { case purchaseFirst, renewalFirst }
 
     /// REVIEW14 finding 1: a purchase of the new device's anonymous id, then (or before) the renewal that ties the id
-    /// to the subscription's customer. Either way it pays once, and redelivering either event changes nothing.
+    /// to the subscription's customer. Either way it pays once, and redelivering either event changes nothing; the
+    /// tie's replay is counted in `tolt_edge_webhook_replayed_events_total`.
     @Test(arguments: StoreKind.allCases, Order.allCases)
     func aPurchaseOfAnIDARenewalTiesIsPaidOnceInEitherOrder(kind: StoreKind, order: Order) throws {
         let server = try TestServer.webhooks(kind)
@@ -42,6 +43,13 @@ import Testing
             #expect(try client.deliver(renewal) == "commission_created")
             #expect(try client.deliver(purchase) == "commission_created")
         }
+        // What the tie made the stored purchase do is counted apart from arrivals and from claims' replays (the
+        // store's answer dropped it, so it was counted nowhere).
+        let metrics = try MetricsTests.scrape(client)
+        let replays = "tolt_edge_webhook_replayed_events_total"
+        #expect(metrics.value(replays, ["outcome": "commission_created"]) == (order == .purchaseFirst ? 1 : 0))
+        #expect(metrics.value(replays, ["outcome": "unattributed"]) == 0)
+        #expect(metrics.value("tolt_edge_claim_replayed_events_total", ["outcome": "commission_created"]) == 0)
         for body in [purchase, renewal] { #expect(try client.deliver(body) == "duplicate") }
         #expect(try Self.paid(client) == ["G1", "G1b", "G5"])
         #expect(try client.customer("user_42")["commission_cents"] as? Int == 600)

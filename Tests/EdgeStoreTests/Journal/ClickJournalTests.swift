@@ -278,7 +278,7 @@ final class FlakyStore: Store {
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord> { try base.customers(query) }
     func recordWebhookEvent(
         _ event: WebhookEventRecord, plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
-    ) throws -> WebhookOutcome {
+    ) throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome]) {
         try base.recordWebhookEvent(event, plan: plan)
     }
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> { try base.commissions(query) }

@@ -40,7 +40,7 @@ import Testing
         let record = WebhookEventRecord(organizationID: organization, event: event, receivedAt: time, body: body)
         return try store.recordWebhookEvent(record) { event, ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_\(organization)_\(event.id)" }
-        }
+        }.outcome
     }
 
     /// `org_acme` with five customers (two paying, one of them with a refunded renewal) and `org_other` with a

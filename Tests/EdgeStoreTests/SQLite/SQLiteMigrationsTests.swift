@@ -143,7 +143,7 @@ import Testing
         let event = WebhookEventRecord(
             organizationID: "org_a", event: renewal, receivedAt: 1_767_225_700_000, body: Array("{}".utf8))
         var seen: CommissionLedger?
-        let outcome = try old.recordWebhookEvent(event) { _, ledger in
+        let (outcome, _) = try old.recordWebhookEvent(event) { _, ledger in
             seen = ledger
             return WebhookPlan(outcome: .ignored)
         }
@@ -183,7 +183,7 @@ import Testing
             #"{"api_version":"1.0","event":{"id":"e1","type":"TRANSFER","environment":"PRODUCTION","transferred_from":["user-2"],"transferred_to":["moved"],"event_timestamp_ms":1767225700000}}"#
                 .utf8)
         let transfer = try RevenueCatEvent(body: body)
-        let outcome = try old.recordWebhookEvent(
+        let (outcome, _) = try old.recordWebhookEvent(
             WebhookEventRecord(organizationID: "org_a", event: transfer, receivedAt: 1_767_225_700_000, body: body)
         ) { CommissionPlanner.plan($0, ledger: $1, rule: nil, now: 1_767_225_700_000) { "comm_1" } }
         #expect(outcome == .transferred)

@@ -70,6 +70,34 @@ import Testing
         #expect(try Store.commissions(store).map(\.transactionID).sorted() == ["t1", "t2"])
     }
 
+    /// A commission that a claim or a tie earns for an event stored `unattributed` is created when the claim or the
+    /// tie applies it, not when the event arrived: it was dated at the event's arrival, before its customer's claim.
+    @Test(arguments: StoreKind.allCases) func aReplayedEventsCommissionIsCreatedWhenItIsApplied(kind: StoreKind)
+        throws
+    {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        let store = fixture.store
+        let claimAt = Self.start + 600_000
+        let anonymous = "$RCAnonymousID:dated"
+        try Store.record(
+            store, "INITIAL_PURCHASE", id: "claimed", user: "dated", transaction: "t1", price: "5",
+            at: claimAt - 30_000)
+        try Store.record(
+            store, "INITIAL_PURCHASE", id: "tied", user: anonymous, transaction: "t2", price: "5", at: claimAt - 20_000)
+        try Self.claim(store, "dated", id: "cust_dated", at: claimAt)
+        // A renewal of the claimed user names the anonymous id: the tie applies its purchase.
+        let tieAt = claimAt + 60_000
+        #expect(
+            try Store.record(
+                store, "RENEWAL", id: "tie", user: "dated", transaction: "t3", price: "5", at: tieAt,
+                extra: #""aliases":["dated","\#(anonymous)"]"#) == .commissionCreated)
+        let created = Dictionary(
+            uniqueKeysWithValues: try Store.commissions(store).map { ($0.transactionID, $0.createdAt) })
+        #expect(created == ["t1": claimAt, "t2": tieAt, "t3": tieAt])
+        #expect(try Self.event(store, "tied")?.attributedAt == tieAt)
+    }
+
     /// Only the claimed user's events (by `app_user_id`, `original_app_user_id` or `aliases`, as the webhook
     /// finds users) from at most two minutes before the claim; a purchase older than that stays the user's own.
     @Test(arguments: StoreKind.allCases) func aClaimAppliesItsUsersEventsFromTheTwoMinutesBeforeIt(kind: StoreKind)

@@ -42,7 +42,7 @@ import Testing
         let record = WebhookEventRecord(organizationID: "org_acme", event: event, receivedAt: time, body: body)
         return try store.recordWebhookEvent(record) { event, ledger in
             CommissionPlanner.plan(event, ledger: ledger, rule: rule, now: time) { "comm_\(event.id)" }
-        }
+        }.outcome
     }
 
     static func commissions(_ store: any Store) throws -> [CommissionRecord] {

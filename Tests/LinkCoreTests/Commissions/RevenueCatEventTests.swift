@@ -300,13 +300,38 @@ import Testing
         #expect(event == RevenueCatEvent(id: "e1", type: "RENEWAL"))
     }
 
-    @Test func idsLongerThanTheLimitAreIgnored() throws {
+    @Test func idsAtTheLimitAreRead() throws {
         let longest = String(repeating: "u", count: RevenueCatEvent.maximumIDLength)
         let event = try Self.parse(
-            fields: #""app_user_id":"\#(longest)x","transaction_id":"\#(longest)","aliases":["\#(longest)y","a"]"#)
-        #expect(event.appUserID == nil)
+            fields: #""app_user_id":"\#(longest)","transaction_id":"\#(longest)","aliases":["\#(longest)","a"]"#)
+        #expect(event.appUserID == longest)
         #expect(event.transactionID == longest)
-        #expect(event.aliases == ["a"])
+        #expect(event.aliases == [longest, "a"])
+    }
+
+    /// An id over the limit was read as absent: a purchase's `transaction_id` so went unread (its commission keyed
+    /// by the event id, paid again on a redelivery under another id, its refund `ignored`). Now the event is refused,
+    /// naming the field and the limit.
+    @Test(arguments: [
+        ("app_user_id", "event.app_user_id"), ("original_app_user_id", "event.original_app_user_id"),
+        ("transaction_id", "event.transaction_id"), ("original_transaction_id", "event.original_transaction_id"),
+        ("product_id", "event.product_id"),
+    ])
+    func anIDOverTheLimitIsRefused(name: String, field: String) {
+        let long = String(repeating: "t", count: 100_000)
+        let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(fields: #""\#(name)":"\#(long)""#) }
+        #expect(
+            error?.message == "\(field) is longer than 1024 bytes, the longest id read (it has 100000)",
+            "\(error?.message ?? "")")
+    }
+
+    @Test(arguments: ["aliases", "transferred_from", "transferred_to"])
+    func anIDOverTheLimitInAListIsRefused(name: String) {
+        let long = String(repeating: "\u{E9}", count: 513)
+        let error = #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(fields: #""\#(name)":["a",1,"\#(long)"]"#)
+        }
+        #expect(error?.message == "event.\(name)[2] is longer than 1024 bytes, the longest id read (it has 1026)")
     }
 
     @Test func arraysKeepTheirStringsOnceInOrder() throws {
