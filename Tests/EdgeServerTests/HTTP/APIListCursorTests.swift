@@ -66,7 +66,8 @@ import Testing
             let page = try client.dashboardPage("\(path)?starting_after=\(cursor)", session: session)
             #expect(page.status == 400, "\(path): \(page.status)")
             #expect(page.text.contains("starting_after \(cursor) is no"), "\(path)")
-            #expect(DashboardListPagingTests.rows(of: table, in: page.text).isEmpty, "\(path): no list as if it applied")
+            #expect(
+                DashboardListPagingTests.rows(of: table, in: page.text).isEmpty, "\(path): no list as if it applied")
         }
         let run = try ChildProcess.run(
             ["customers", "--data", server.directory, "--org", "org_acme", "--starting-after", "cust_nope"],

@@ -30,6 +30,17 @@ package final class ChildServer {
         }
     }
 
+    /// Whether the server's output has `text` within `seconds`: `serve` prints its notes and the demo's lines after the
+    /// line that names its port, which is all the start waits for.
+    package func printed(_ text: String, within seconds: Double = 10) -> Bool {
+        let deadline = TestClock.now() + seconds
+        while !child.stdout.contains(text) {
+            guard TestClock.now() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
     /// A client for the server's port.
     package func client() -> HTTPClient { HTTPClient(port: port) }
 
