@@ -129,6 +129,10 @@ void tolt_h2o_chunked_limit(size_t largest);
     paths of under 64 bytes; registering a path again changes its limit. */
 void tolt_h2o_body_limit(const char *path, size_t limit);
 
+/** Whether h2o's calls to picohttpparser's request parser reach bodylimit.c's (the executable's definition interposes
+    libh2o-evloop's), which the early 413 of `tolt_h2o_body_limit` needs. */
+int tolt_h2o_body_limit_is_active(void);
+
 /** After the chunked decoder's call on `buf` (`input_length` bytes at the end of a connection's input, of which it
     decoded `decoded_length`, returning `result`): makes h2o refuse the body if it is a limited path's and has passed
     its limit (bodylimit.c). */

@@ -10,7 +10,8 @@ internal import CH2O
 /// fourth by its path; `chunked.c` replaces the chunked decoder with a strict one that refuses a bad size at once.
 extension H2OEngine {
     /// Puts the framing checks in front of every route of `config` and bounds chunk sizes by its body limit; logs when
-    /// the strict chunked decoder is not the one h2o calls (a build that does not export it from the executable).
+    /// the strict chunked decoder, or bodylimit.c's request parser, is not the one h2o calls (a build that does not
+    /// export it from the executable).
     static func enforceFraming(in config: UnsafeMutablePointer<h2o_globalconf_t>, log: (String) -> Void) {
         tolt_h2o_framing_configure(config)
         if !usesStrictChunkedDecoder {
@@ -18,9 +19,18 @@ extension H2OEngine {
                 "warning: h2o decodes chunked bodies with its own lenient decoder; bad chunk sizes wait for the timeout"
             )
         }
+        if !smallerBodyLimits.isEmpty, !refusesSmallerLimitsFromTheHead {
+            log(
+                "warning: h2o parses requests with its own parser; a claim's body over its limit is refused only once"
+                    + " all of it has arrived")
+        }
     }
 
     /// Whether h2o's chunked request bodies go through `chunked.c` (the executable's definition interposes
     /// libh2o-evloop's).
     static var usesStrictChunkedDecoder: Bool { tolt_h2o_chunked_decoder_is_ours() != 0 }
+
+    /// Whether h2o's HTTP/1 heads go through `bodylimit.c` (the executable's `phr_parse_request` interposes
+    /// libh2o-evloop's), which refuses a body over ``smallerBodyLimits`` from its head.
+    static var refusesSmallerLimitsFromTheHead: Bool { tolt_h2o_body_limit_is_active() != 0 }
 }

@@ -143,6 +143,8 @@ import Testing
     /// and one that sent it all was read whole before its handler refused it. Now h2o refuses it from the head, as it
     /// refuses a body above 1 MiB on any path: at once, before any of the body, with the claim's limit named.
     @Test func aClaimAnnouncedAboveItsLimitIsRefusedFromItsHead() throws {
+        // The build's own parser is the one h2o calls (else the server logs that it is not, and this test fails below).
+        #expect(H2OEngine.refusesSmallerLimitsFromTheHead)
         let server = try TestServer()
         defer { server.shutdown() }
         let json = "Content-Type: application/json"
