@@ -103,15 +103,16 @@ public struct RevenueCatEvent: Sendable, Equatable {
             if case .string(let value)? = event[name] { try Self.checkLength(value, "event.\(name)") }
             return text(name)
         }
-        func identifiers(_ name: String) throws(RevenueCatEventError) -> [String] {
+        // A list's id too long to read is skipped, not refused: it only ties users, and refusing the event would leave
+        // its purchase unpaid through every redelivery, for an alias no store could find anyway.
+        func identifiers(_ name: String) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
             // By bytes, as the store finds users: a `Set<String>` is canonical equivalence, and would drop an id
             // written with other code points than one before it (`é` as U+00E9, and as `e` with U+0301).
             var seen: Set<[UInt8]> = []
             var result: [String] = []
-            for (index, item) in items.enumerated() {
+            for item in items {
                 guard case .string(let value) = item else { continue }
-                try Self.checkLength(value, "event.\(name)[\(index)]")
                 guard Self.isUsableID(value) else { continue }
                 if seen.insert(Array(value.utf8)).inserted { result.append(value) }
                 if result.count == Self.maximumIDCount { break }
@@ -127,9 +128,9 @@ public struct RevenueCatEvent: Sendable, Equatable {
         environment = text("environment")
         appUserID = try identifier("app_user_id")
         originalAppUserID = try identifier("original_app_user_id")
-        aliases = try identifiers("aliases")
-        transferredFrom = try identifiers("transferred_from")
-        transferredTo = try identifiers("transferred_to")
+        aliases = identifiers("aliases")
+        transferredFrom = identifiers("transferred_from")
+        transferredTo = identifiers("transferred_to")
         transactionID = try identifier("transaction_id")
         originalTransactionID = try identifier("original_transaction_id")
         productID = try identifier("product_id")
