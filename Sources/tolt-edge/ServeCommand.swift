@@ -155,18 +155,15 @@ enum ServeCommand {
                 everywhere
                 ? "\(host):\(server.port), all addresses (\(scheme)://localhost:\(server.port) from this machine; "
                 : "\(scheme)://\(host):\(server.port) ("
-            // A first `serve` without `--demo` answers every request as unknown: say why, rather than leave a 404 to
-            // explain itself. Before the start-up line, so that whoever waits for that line has this one too.
+            // The notes come before the start-up line, so that whoever waits for that line has them too. A first
+            // `serve` without `--demo` answers every request as unknown: say why, rather than leave a 404 to explain
+            // itself.
             if server.organizationCount == 0 {
                 Output.out(
                     "note: the store holds no organization yet, so every link, claim, webhook and API key is unknown"
                         + " (404 or 401) until one is imported: tolt-edge import FILE, with the same --data or --store"
                         + " (README, Configuration), or serve --demo for the demo one.\n")
             }
-            Output.out(
-                "tolt-edge listening on \(bound)\(configuration.threads) thread\(configuration.threads == 1 ? "" : "s"), data in "
-                    + "\(configuration.dataDirectory)\(storeShown))\n"
-            )
             if let publicURL = configuration.publicURL, publicURL.isLoopback {
                 Output.out(
                     "note: the public URL \(publicURL.text) names this machine, which no phone can open: the QR codes"
@@ -174,6 +171,10 @@ enum ServeCommand {
                         + " make serve) an address phones reach, such as http://<this machine's LAN address>:"
                         + "\(server.port).\n")
             }
+            Output.out(
+                "tolt-edge listening on \(bound)\(configuration.threads) thread\(configuration.threads == 1 ? "" : "s"), data in "
+                    + "\(configuration.dataDirectory)\(storeShown))\n"
+            )
             if let metrics = configuration.metricsListener, let port = server.metricsPort {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }

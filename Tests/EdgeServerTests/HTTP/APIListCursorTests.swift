@@ -5,7 +5,7 @@ import Testing
 /// A list's `starting_after` must name a row of that list of the key's organization. `cust_nope`, `comm_nope` or an
 /// event id nobody sent (or another organization's id) answered `200` with an empty page and `has_more: false`, which
 /// reads as the end of the list; it is now `400 invalid_request`, as a cursor that is no click id is on
-/// `/v1/clicks`. The dashboard starts such a list at the top, as it does a malformed cursor, and `tolt-edge` says so.
+/// `/v1/clicks`. The dashboard answers such a list's page `400` with the reason, and `tolt-edge` says so.
 @Suite struct APIListCursorTests {
     static let key = [("Authorization", "Bearer sk_acme_secret")]
 
