@@ -254,8 +254,11 @@ extension SQLStore {
             bindings.append(.text(partner))
         }
         if let customer = query.customerID {
-            sql += " AND \(Self.customerMatch)"
-            bindings += Self.customerMatchBindings(customer, organizationID: query.organizationID)
+            let named = try customers(named: customer, organizationID: query.organizationID)
+            guard let condition = Self.matching("m.customer", named, bindings: &bindings) else {
+                return Page(items: [], hasMore: false)
+            }
+            sql += condition
         }
         if let status = query.status {
             sql += " AND m.status = ?"

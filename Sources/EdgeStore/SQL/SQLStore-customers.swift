@@ -26,20 +26,28 @@ extension SQLStore {
             commissionCents: row.int(11))
     }
 
-    /// The customer `c` that an id names, with ``customerMatchBindings(_:organizationID:)``: its own id (`cust_…`), the app user id
-    /// it was claimed with, or an id RevenueCat tied to it (a `TRANSFER`, or an event that named it beside an id of
-    /// the customer: `customer_aliases`). Lists filter by it, so that any id of a user finds its customer (an id
-    /// both claimed and tied to another customer finds both).
-    static var customerMatch: String {
-        """
-        (c.customer_id = ? OR c.id = ? OR c.id = (SELECT a.customer FROM customer_aliases a
-            WHERE a.organization_id = ? AND a.app_user_id = ?))
-        """
+    /// The customers (their `cust_…` ids) that `id` names in the organization: the one whose own id it is, the one it
+    /// was claimed as, and the one RevenueCat tied it to (a `TRANSFER`, or an event that named it beside an id of the
+    /// customer: `customer_aliases`); at most three, as an id both claimed and tied to another customer names both.
+    /// Lists filter by them, so that any id of a user finds its customer. Read first, by the three unique indexes, so
+    /// that the list's own query filters by a few ids (`commissions_by_customer`) rather than testing the condition on
+    /// every row of the organization.
+    func customers(named id: String, organizationID: String) throws -> [String] {
+        try withConnection { db in
+            try db.rows(
+                """
+                SELECT id FROM customers WHERE organization_id = ?1 AND (customer_id = ?2 OR id = ?2)
+                UNION SELECT customer FROM customer_aliases WHERE organization_id = ?1 AND app_user_id = ?2
+                """, [.text(organizationID), .text(id)]
+            ) { $0.text(0) }
+        }
     }
 
-    /// The bindings of ``customerMatch`` for `id` in the organization: the tie is read once, not per customer row.
-    static func customerMatchBindings(_ id: String, organizationID: String) -> [SQLValue] {
-        [.text(id), .text(id), .text(organizationID), .text(id)]
+    /// ` AND column IN (…)` for `ids`, with their bindings; `nil` when there are none (the list is empty).
+    static func matching(_ column: String, _ ids: [String], bindings: inout [SQLValue]) -> String? {
+        guard !ids.isEmpty else { return nil }
+        bindings += ids.map { .text($0) }
+        return " AND \(column) IN (\(ids.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     public func claim(
@@ -110,8 +118,11 @@ extension SQLStore {
             bindings.append(.text(status))
         }
         if let customerID = query.customerID {
-            sql += " AND \(Self.customerMatch)"
-            bindings += Self.customerMatchBindings(customerID, organizationID: query.organizationID)
+            let named = try customers(named: customerID, organizationID: query.organizationID)
+            guard let condition = Self.matching("c.id", named, bindings: &bindings) else {
+                return Page(items: [], hasMore: false)
+            }
+            sql += condition
         }
         return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
     }

@@ -148,6 +148,11 @@ import Testing
         let alone = RevenueCatPayload.purchase(user: "later", price: "9.99", transaction: "L3")
         #expect(try client.deliver(alone) == "commission_created")
         #expect(try client.commissions("limit=1").first?["partner_id"] as? String == "part_sam")
+        // "later" is Lee's customer's claimed id and an id tied to Sam's: the filter finds both customers.
+        let found = try client.customers("customer_id=later").compactMap { $0["partner_id"] as? String }
+        #expect(found.sorted() == ["part_lee", "part_sam"], "\(found)")
+        let paid = try client.commissions("customer_id=later").compactMap { $0["transaction_id"] as? String }
+        #expect(paid == ["L3", "L1"], "\(paid)")
     }
 
     /// Apple's Family Sharing: the member's renewal carries the buyer's subscription, but the member is another
