@@ -98,13 +98,13 @@ void tolt_h2o_body_limit(const char *path, size_t limit) {
     atomic_store(&limited_path_count, count + 1);
 }
 
-/** The body limit of the request target `target` (its path up to any query), or 0 when its path has none. */
+/** The body limit of the request target `target` (its path, as `tolt_h2o_target_path` reads it, absolute form
+    included), or 0 when its path has none. */
 static size_t limit_of(const char *target, size_t length) {
-    const char *query = memchr(target, '?', length);
-    if (query != NULL) length = (size_t)(query - target);
+    h2o_iovec_t path = tolt_h2o_target_path(target, length);
     size_t count = atomic_load_explicit(&limited_path_count, memory_order_acquire);
     for (size_t i = 0; i != count; ++i)
-        if (limited_paths[i].path_length == length && memcmp(limited_paths[i].path, target, length) == 0)
+        if (limited_paths[i].path_length == path.len && memcmp(limited_paths[i].path, path.base, path.len) == 0)
             return limited_paths[i].limit;
     return 0;
 }

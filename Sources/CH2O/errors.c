@@ -58,14 +58,13 @@ static void send_replacement(h2o_ostream_t *super, h2o_req_t *req, h2o_iovec_t *
     h2o_ostream_send_next(super, req, bufs, bufcnt, state);
 }
 
-/** Whether `req`'s target, up to its query, is `path`: the target as the client sent it, since h2o answers its own
-    errors before any path is chosen. */
+/** Whether `req`'s target's path (``tolt_h2o_target_path``) is `path`: the target as the client sent it, since h2o
+    answers its own errors before any path is chosen. */
 static int is_for_path(h2o_req_t *req, h2o_iovec_t path) {
     if (path.len == 0) return 1;
-    h2o_iovec_t target = req->input.path;
-    const char *query = target.base == NULL ? NULL : memchr(target.base, '?', target.len);
-    size_t length = query == NULL ? target.len : (size_t)(query - target.base);
-    return length == path.len && memcmp(target.base, path.base, length) == 0;
+    if (req->input.path.base == NULL) return 0;
+    h2o_iovec_t target = tolt_h2o_target_path(req->input.path.base, req->input.path.len);
+    return target.len == path.len && memcmp(target.base, path.base, path.len) == 0;
 }
 
 static void on_setup_ostream(h2o_filter_t *super, h2o_req_t *req, h2o_ostream_t **slot) {

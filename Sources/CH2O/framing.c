@@ -123,6 +123,19 @@ static int refuse(h2o_req_t *req) {
     return 0;
 }
 
+h2o_iovec_t tolt_h2o_target_path(const char *target, size_t length) {
+    const char *start = target, *end = target + length;
+    size_t scheme = 0;
+    if (length >= 7 && h2o_lcstris(target, 7, H2O_STRLIT("http://")))
+        scheme = 7;
+    else if (length >= 8 && h2o_lcstris(target, 8, H2O_STRLIT("https://")))
+        scheme = 8;
+    if (scheme != 0)
+        for (start = target + scheme; start != end && *start != '/' && *start != '?';) ++start;
+    const char *query = start == end ? NULL : memchr(start, '?', (size_t)(end - start));
+    return h2o_iovec_init(start, (size_t)((query == NULL ? end : query) - start));
+}
+
 /** Routes an absolute-form target by its path: `http://host/a/pk?x` becomes the path `/a/pk?x` (the query where it
     was) with the authority `host`. */
 static void take_absolute_form(h2o_req_t *req) {

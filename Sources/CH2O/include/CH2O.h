@@ -129,6 +129,11 @@ void tolt_h2o_chunked_limit(size_t largest);
     paths of under 64 bytes; registering a path again changes its limit. */
 void tolt_h2o_body_limit(const char *path, size_t limit);
 
+/** The path of a request target as the client sent it, before any route is chosen: without the query, and without
+    the scheme and authority of an absolute-form target (`http://host/client/claims?x` → `/client/claims`), as
+    framing.c routes it (framing.c). */
+h2o_iovec_t tolt_h2o_target_path(const char *target, size_t length);
+
 /** Whether h2o's calls to picohttpparser's request parser reach bodylimit.c's (the executable's definition interposes
     libh2o-evloop's), which the early 413 of `tolt_h2o_body_limit` needs. */
 int tolt_h2o_body_limit_is_active(void);
