@@ -13,6 +13,8 @@
    held, so their status is not even known when the filter runs. */
 #include "CH2O.h"
 
+#include <stdatomic.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,8 @@ typedef struct tolt_h2o_error_filter {
     h2o_iovec_t *headers; /* name, value, name, value, … */
     size_t header_count;
     h2o_iovec_t body;
+    /** How many answers this filter replaced: the metrics count them, as no route saw their requests. */
+    _Atomic uint64_t replaced;
 } tolt_h2o_error_filter;
 
 /** The output stream that puts the replacement body where h2o's text would go. */
@@ -83,6 +87,7 @@ static void on_setup_ostream(h2o_filter_t *super, h2o_req_t *req, h2o_ostream_t 
         ostream->super.do_send = send_replacement;
         ostream->body = self->body;
         slot = &ostream->super.next;
+        atomic_fetch_add_explicit(&self->replaced, 1, memory_order_relaxed);
     }
     h2o_setup_next_ostream(req, slot);
 }
@@ -113,5 +118,21 @@ void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iov
         for (size_t i = 0; i != 2 * header_count; ++i) filter->headers[i] = copy(headers[i]);
         filter->header_count = header_count;
         filter->body = copy(body);
+        atomic_init(&filter->replaced, 0);
     }
+}
+
+uint64_t tolt_h2o_config_replaced_errors(h2o_globalconf_t *config, int status, h2o_iovec_t path) {
+    uint64_t total = 0;
+    for (h2o_hostconf_t **host = config->hosts; *host != NULL; ++host) {
+        for (size_t i = 0; i != (*host)->fallback_path.filters.size; ++i) {
+            h2o_filter_t *filter = (*host)->fallback_path.filters.entries[i];
+            if (filter->on_setup_ostream != on_setup_ostream) continue;
+            tolt_h2o_error_filter *self = (tolt_h2o_error_filter *)filter;
+            if (self->status == status && self->path.len == path.len &&
+                (path.len == 0 || memcmp(self->path.base, path.base, path.len) == 0))
+                total += atomic_load_explicit(&self->replaced, memory_order_relaxed);
+        }
+    }
+    return total;
 }

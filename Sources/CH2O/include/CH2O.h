@@ -109,6 +109,10 @@ void *tolt_h2o_alloc_watch(h2o_req_t *req, size_t size, void (*dispose)(void *))
 void tolt_h2o_config_replace_error(h2o_globalconf_t *config, int status, h2o_iovec_t path, h2o_iovec_t reason,
                                    const h2o_iovec_t *headers, size_t header_count, h2o_iovec_t body);
 
+/** How many of h2o's own errors with `status` for `path` (empty: any path) `tolt_h2o_config_replace_error` has replaced
+    on `config`: requests h2o answered before any route. */
+uint64_t tolt_h2o_config_replaced_errors(h2o_globalconf_t *config, int status, h2o_iovec_t path);
+
 /* ---- HTTP/1 framing (RFC 9112) ---- */
 
 /** Puts a handler before every path's own that settles the HTTP/1 framing h2o 2.2 lets through (framing.c): obs-fold,

@@ -52,6 +52,17 @@ extension H2OEngine {
         }
     }
 
+    /// How many claims h2o refused with its `413` before any route (a body over the claim's limit, from its head or
+    /// as a chunked one grew past it): the route never counted them, so the metrics add them
+    /// (``ServerMetrics/setRefusedBeforeRouting(_:)``).
+    static func claimsRefusedBeforeRouting(in config: UnsafeMutablePointer<h2o_globalconf_t>) -> Int {
+        var path = Array(APIHandler.claimsPath.utf8)
+        return path.withUnsafeMutableBytes { buffer in
+            let text = h2o_iovec_t(base: buffer.baseAddress!.assumingMemoryBound(to: CChar.self), len: buffer.count)
+            return Int(clamping: tolt_h2o_config_replaced_errors(config, 413, text))
+        }
+    }
+
     /// Makes h2o's own error with `response.status` (for requests to `path` alone, unless it is empty) go out as
     /// `response`, with the reason phrase and headers
     /// ``H2OResponder`` gives every API answer. h2o answers before the path is routed, so the headers a route

@@ -96,6 +96,10 @@ final class H2OEngine: Sendable {
         config.pointee.http1.upgrade_to_http2 = configuration.h2c ? 1 : 0
         config.pointee.http2.max_concurrent_requests_per_connection = Self.concurrentRequestsPerConnection
         global = Global(config: config)
+        application.metrics.setRefusedBeforeRouting { [weak self] in
+            guard let self else { return 0 }
+            return Self.claimsRefusedBeforeRouting(in: self.global.config)
+        }
     }
 
     deinit {

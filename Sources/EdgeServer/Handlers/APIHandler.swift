@@ -39,6 +39,8 @@ final class APIHandler: Sendable {
         readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
     }
 
+    /// The claims route's label in the metrics.
+    static let claimsRouteName = "claims"
     /// The claims route's path; h2o also refuses its larger bodies early (``H2OEngine/smallerBodyLimits``).
     static let claimsPath = "/client/claims"
 
@@ -66,7 +68,7 @@ final class APIHandler: Sendable {
         }
         router.add(
             Route(
-                .exact(Self.claimsPath), methods: [.post], allowsCrossOrigin: true, name: "claims",
+                .exact(Self.claimsPath), methods: [.post], allowsCrossOrigin: true, name: Self.claimsRouteName,
                 handler: .worker(claim)))
         router.add(
             Route(

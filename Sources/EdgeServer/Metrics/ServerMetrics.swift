@@ -13,6 +13,8 @@ final class ServerMetrics: Sendable {
     let startTime: Int64
     /// The route table's labels, in its order; set once the table is built (``setRoutes(_:)``).
     private let routeNames = Mutex<[String]>([])
+    /// How many claims h2o refused before routing them (``setRefusedBeforeRouting(_:)``); `nil` until the engine says.
+    private let refusedBeforeRouting = Mutex<(@Sendable () -> Int)?>(nil)
     /// Where the journal's ingested counts and backlog come from; `nil` for an application without one (unit tests).
     private let ingester: ClickIngester?
     /// Whose bound the journal gauges show; `nil` without a journal.
@@ -35,8 +37,29 @@ final class ServerMetrics: Sendable {
         return router.routes.count + 1
     }
 
-    /// The sum of counter `index` over the loops and the metrics listener.
-    private func total(_ index: Int) -> Int { loops.reduce(listener.value(index)) { $0 &+ $1.value(index) } }
+    /// Takes what tells how many claims h2o refused with `413` before any route (a body over the claim's limit, read
+    /// from its head): they are counted with the route's own, as `claims` answers `413` and claims
+    /// `payload_too_large`.
+    func setRefusedBeforeRouting(_ count: @escaping @Sendable () -> Int) {
+        refusedBeforeRouting.withLock { $0 = count }
+    }
+
+    /// The sum of counter `index` over the loops and the metrics listener, plus what `unrouted` adds to it.
+    private func total(_ index: Int, _ unrouted: [Int: Int] = [:]) -> Int {
+        loops.reduce(listener.value(index) &+ (unrouted[index] ?? 0)) { $0 &+ $1.value(index) }
+    }
+
+    /// The claims h2o refused before routing, by the counters they add to: the `claims` route's `413` and the claims'
+    /// `payload_too_large`.
+    private func unroutedClaims(_ routes: [String]) -> [Int: Int] {
+        guard let count = refusedBeforeRouting.withLock({ $0 })?(), count > 0,
+            let route = routes.firstIndex(of: APIHandler.claimsRouteName)
+        else { return [:] }
+        return [
+            MetricsLayout.status(route: route, slot: MetricLabels.statusSlot(413)): count,
+            MetricsLayout.claims + ClaimOutcome.allCases.firstIndex(of: .payloadTooLarge)!: count,
+        ]
+    }
 
     /// The answer to `GET /metrics` on the main listener.
     func response() -> APIResponse {
@@ -47,7 +70,8 @@ final class ServerMetrics: Sendable {
     func render() -> String {
         var out = Exposition()
         let routes = routeNames.withLock { $0 }
-        requests(routes, into: &out)
+        let unrouted = unroutedClaims(routes)
+        requests(routes, unrouted, into: &out)
         latencies(routes, into: &out)
         clicks(into: &out)
         labelled(
@@ -59,7 +83,8 @@ final class ServerMetrics: Sendable {
             label: "class", values: UserAgentLabel.allCases.map(\.rawValue), base: MetricsLayout.visitors, into: &out)
         labelled(
             "tolt_edge_claims_total", help: "Claims (POST /client/claims), by outcome: the status or the error code.",
-            label: "outcome", values: ClaimOutcome.allCases.map(\.rawValue), base: MetricsLayout.claims, into: &out)
+            label: "outcome", values: ClaimOutcome.allCases.map(\.rawValue), base: MetricsLayout.claims, unrouted,
+            into: &out)
         labelled(
             "tolt_edge_webhook_events_total", help: "RevenueCat events accepted (200), by type.", label: "type",
             values: MetricLabels.webhookTypes, base: MetricsLayout.webhookTypes, into: &out)
@@ -84,12 +109,12 @@ final class ServerMetrics: Sendable {
         return out.text
     }
 
-    private func requests(_ routes: [String], into out: inout Exposition) {
+    private func requests(_ routes: [String], _ unrouted: [Int: Int], into out: inout Exposition) {
         let name = "tolt_edge_http_requests_total"
         out.metric(name, type: "counter", help: "Requests answered, by route and status code.")
         for (route, routeName) in routes.enumerated() {
             for slot in 0..<MetricLabels.statusSlots {
-                let count = total(MetricsLayout.status(route: route, slot: slot))
+                let count = total(MetricsLayout.status(route: route, slot: slot), unrouted)
                 guard count > 0 else { continue }
                 out.sample(name, [("route", routeName), ("code", MetricLabels.statusLabel(slot))], count)
             }
@@ -153,10 +178,13 @@ final class ServerMetrics: Sendable {
     }
 
     private func labelled(
-        _ name: String, help: String, label: String, values: [String], base: Int, into out: inout Exposition
+        _ name: String, help: String, label: String, values: [String], base: Int, _ unrouted: [Int: Int] = [:],
+        into out: inout Exposition
     ) {
         out.metric(name, type: "counter", help: help)
-        for (offset, value) in values.enumerated() { out.sample(name, [(label, value)], total(base + offset)) }
+        for (offset, value) in values.enumerated() {
+            out.sample(name, [(label, value)], total(base + offset, unrouted))
+        }
     }
 
     private func process(into out: inout Exposition) {

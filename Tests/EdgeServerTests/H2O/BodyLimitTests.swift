@@ -169,6 +169,26 @@ import Testing
         #expect(try server.client().customers().isEmpty)
     }
 
+    /// A claim h2o refuses from its head reaches no route, and was counted nowhere: the metrics add it to the claims'
+    /// `413` and `payload_too_large`, as when the route refused it.
+    @Test func aClaimRefusedFromItsHeadIsCounted() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let before = try MetricsTests.scrape(server.client())
+        let head = Self.head(
+            "POST", APIHandler.claimsPath, ["Content-Type: application/json", "Content-Length: 20000"])
+        for _ in 0..<3 {
+            Self.expectRefused(
+                try RefusableUpload.send([head], port: server.port), "counted", message: Self.claimMessage)
+        }
+        let after = try MetricsTests.scrape(server.client())
+        func delta(_ name: String, _ labels: [String: String]) -> Double {
+            after.value(name, labels) - before.value(name, labels)
+        }
+        #expect(delta(MetricsTests.requests, ["route": "claims", "code": "413"]) == 3)
+        #expect(delta("tolt_edge_claims_total", ["outcome": "payload_too_large"]) == 3)
+    }
+
     /// Before: a chunked claim was read up to 1 MiB (or waited for, without its last chunk) before its handler
     /// refused it. Now h2o refuses it as soon as what is decoded of it passes 16 KiB.
     @Test func aChunkedClaimIsRefusedAsSoonAsItGrowsPastItsLimit() throws {
