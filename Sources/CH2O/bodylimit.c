@@ -11,7 +11,8 @@
      here: once the library's parser has read a head for such a path, the Content-Length lines' values are replaced
      with one above any configuration's limit, so h2o's own check refuses the body (`create_entity_reader`). The
      request's bytes in the connection's input stay as they were; framing.c never sees the request.
-   - a chunked body is refused as soon as what is decoded of it passes the limit: the head marks the connection (its
+   - a chunked body is refused as soon as what is decoded of it, with what its current chunk announces, passes the
+     limit: the head marks the connection (its
      record in accept.c), and the decoder (chunked.c) finds the marked connection whose input it is decoding, and
      sets the connection's count of request bytes so that h2o's own check after the decoder
      (`inbuf->size - _reqsize >= max_request_entity_size`) refuses it.
@@ -193,7 +194,8 @@ int phr_parse_request(const char *buf, size_t len, const char **method, size_t *
     return length;
 }
 
-void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_t decoded_length, ssize_t result) {
+void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_t decoded_length, size_t announced,
+                                     ssize_t result) {
     if (limited_connections.next == NULL || h2o_linklist_is_empty(&limited_connections)) return;
     for (h2o_linklist_t *node = limited_connections.next; node != &limited_connections; node = node->next) {
         tolt_h2o_connection *connection =
@@ -208,9 +210,11 @@ void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_
             unmark(connection);
             return;
         }
-        /* The body decoded so far lies between the head (`_reqsize` bytes) and `buf`; this call added `decoded`. */
+        /* The body decoded so far lies between the head (`_reqsize` bytes) and `buf`; this call added `decoded`. A
+           chunk announced past the limit is refused at once, as a Content-Length past it is, not waited for. (Both
+           are at most the configuration's limit: chunked.c refuses a larger chunk size.) */
         size_t before = (size_t)(buf - input->bytes), body = before - conn->_reqsize + decoded_length;
-        if (body > connection->body_limit) {
+        if (body + announced > connection->body_limit) {
             /* h2o sets the input's size to `before + decoded_length` and refuses the body when that, less `_reqsize`,
                reaches its limit: make it exactly the limit (an unsigned difference). h2o reads `_reqsize` again only
                to keep a connection alive, and this one closes after its 413. */

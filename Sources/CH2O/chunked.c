@@ -205,6 +205,9 @@ Exit:
     decoder->_state = (char)state;
     decoder->_hex_count = (char)count;
     decoder->bytes_left_in_chunk = left;
-    tolt_h2o_body_limit_after_chunk(buf, size, dst, result);
+    /* What the chunk being read has announced and not yet sent (its size so far, while its digits are read): a limited
+       body can be refused from the announcement, as one is from its Content-Length. Trailer states count other bytes. */
+    size_t announced = state == IN_SIZE || state == IN_EXTENSION || state == AFTER_SIZE_CR || state == IN_DATA ? left : 0;
+    tolt_h2o_body_limit_after_chunk(buf, size, dst, announced, result);
     return result;
 }

@@ -143,9 +143,11 @@ h2o_iovec_t tolt_h2o_target_path(const char *target, size_t length);
 int tolt_h2o_body_limit_is_active(void);
 
 /** After the chunked decoder's call on `buf` (`input_length` bytes at the end of a connection's input, of which it
-    decoded `decoded_length`, returning `result`): makes h2o refuse the body if it is a limited path's and has passed
-    its limit (bodylimit.c). */
-void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_t decoded_length, ssize_t result);
+    decoded `decoded_length`, returning `result`, with `announced` bytes of the current chunk still to come): makes h2o
+    refuse the body if it is a limited path's and has passed its limit, or its chunk has announced more
+    (bodylimit.c). */
+void tolt_h2o_body_limit_after_chunk(const char *buf, size_t input_length, size_t decoded_length, size_t announced,
+                                     ssize_t result);
 
 /** Whether h2o's calls to picohttpparser's chunked decoder reach the strict one in chunked.c (the executable's
     definition interposes the library's); 0 when the library's own lenient decoder runs. */

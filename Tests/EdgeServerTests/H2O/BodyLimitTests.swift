@@ -203,6 +203,12 @@ import Testing
         }
         Self.expectRefused(
             try RefusableUpload.send([head] + chunks, port: server.port), "chunked", message: Self.claimMessage)
+        // A chunk that announces more than the limit is refused from its size line, before its data: a client that
+        // announced 20,000 bytes and sent none was waited for until h2o's 10 s timeout and closed unanswered.
+        for announced in [["4e20\r\n"], ["400\r\n", String(repeating: "a", count: 1024), "\r\n3c01\r\n"], ["4e20"]] {
+            let upload = try RefusableUpload.send([head] + announced.map { Array($0.utf8) }, port: server.port)
+            Self.expectRefused(upload, "announced \(announced.last ?? "")", message: Self.claimMessage)
+        }
         // At the limit, the body reaches the handler (which reads no JSON in it), on a connection kept alive.
         let within = try RefusableUpload.send(
             [head] + Array(chunks.prefix(16)) + [Array("0\r\n\r\n".utf8)], port: server.port)
