@@ -29,17 +29,13 @@ static inline h2o_iovec_t tolt_h2o_header(h2o_req_t *req, const h2o_token_t *tok
 }
 
 /** The value of the header with `token` when the request has exactly one; a zero-length vector when it has none or
-    more than one: for a credential, where two lines are two claims to be someone and neither may be chosen. */
-static inline h2o_iovec_t tolt_h2o_header_once(h2o_req_t *req, const h2o_token_t *token) {
+    more than one, `*several` telling which: for a credential, where two lines are two claims to be someone and
+    neither may be chosen. */
+static inline h2o_iovec_t tolt_h2o_header_once(h2o_req_t *req, const h2o_token_t *token, int *several) {
     ssize_t index = h2o_find_header(&req->headers, token, -1);
-    if (index < 0 || h2o_find_header(&req->headers, token, index) >= 0) return h2o_iovec_init(NULL, 0);
+    *several = index >= 0 && h2o_find_header(&req->headers, token, index) >= 0;
+    if (index < 0 || *several) return h2o_iovec_init(NULL, 0);
     return req->headers.entries[index].value;
-}
-
-/** Whether the request has more than one header with `token`: what a zero-length `tolt_h2o_header_once` means. */
-static inline int tolt_h2o_header_repeated(h2o_req_t *req, const h2o_token_t *token) {
-    ssize_t index = h2o_find_header(&req->headers, token, -1);
-    return index >= 0 && h2o_find_header(&req->headers, token, index) >= 0;
 }
 
 /** The values of the headers with `token`, in order, joined with ", " as one list (RFC 9110 5.3: field lines of
@@ -126,7 +122,7 @@ void tolt_h2o_framing_configure(h2o_globalconf_t *config);
     once. */
 void tolt_h2o_chunked_limit(size_t largest);
 
-/** Gives HTTP/1 requests for `path` (the target up to its query, compared exactly) a body limit of `limit` bytes, below
+/** Gives HTTP/1 requests for `path` (the target's path, `tolt_h2o_target_path`, compared exactly) a body limit of `limit` bytes, below
     the configuration's: a larger body gets h2o's own 413 (in the API's shape once `tolt_h2o_config_replace_error` has
     set it, with `path`'s message when it has one) from its Content-Length before any of it is read, or as soon as a
     chunked body decodes to more (bodylimit.c). Process-wide; call before the first loop is created, for at most 4

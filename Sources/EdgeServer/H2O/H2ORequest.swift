@@ -41,9 +41,10 @@ extension HTTPRequest {
 private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length in
     let token = HeaderTokens.shared.request[Int(name)]
     let request = request.assumingMemoryBound(to: h2o_req_t.self)
-    if name == HTTPHeaderName.authorization.rawValue || name == HTTPHeaderName.contentType.rawValue {
-        let value = tolt_h2o_header_once(request, token)
-        length.pointee = value.base == nil && tolt_h2o_header_repeated(request, token) != 0 ? -1 : value.len
+    if HTTPHeaderName(rawValue: name)?.isReadOnce == true {
+        var several: Int32 = 0
+        let value = tolt_h2o_header_once(request, token, &several)
+        length.pointee = several != 0 ? -1 : value.len
         return UnsafeRawPointer(value.base)
     }
     let value =
