@@ -28,6 +28,9 @@ struct MetricsLayout: Sendable {
     static let claimReplays = webhookOutcomes + WebhookOutcome.allCases.count
     static let webhookReplays = claimReplays + WebhookOutcome.allCases.count
     static let count = webhookReplays + WebhookOutcome.allCases.count
+
+    /// The counter of claims answered with `outcome`.
+    static func claim(_ outcome: ClaimOutcome) -> Int { claims + ClaimOutcome.allCases.firstIndex(of: outcome)! }
 }
 
 /// Why a click was refused (answered `503`, not recorded): the `reason` of `tolt_edge_clicks_refused_total`.
@@ -97,7 +100,7 @@ final class LoopMetrics: @unchecked Sendable {
     func count(_ tally: WorkerTally) {
         switch tally {
         case .claim(let outcome, let replayed):
-            add(MetricsLayout.claims + ClaimOutcome.allCases.firstIndex(of: outcome)!)
+            add(MetricsLayout.claim(outcome))
             count(replayed, base: MetricsLayout.claimReplays)
         case .webhook(let typeSlot, let outcome, let replayed):
             add(MetricsLayout.webhookTypes + typeSlot)

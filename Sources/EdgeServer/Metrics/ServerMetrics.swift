@@ -57,7 +57,7 @@ final class ServerMetrics: Sendable {
         else { return [:] }
         return [
             MetricsLayout.status(route: route, slot: MetricLabels.statusSlot(413)): count,
-            MetricsLayout.claims + ClaimOutcome.allCases.firstIndex(of: .payloadTooLarge)!: count,
+            MetricsLayout.claim(.payloadTooLarge): count,
         ]
     }
 
