@@ -208,12 +208,6 @@ extension DashboardHandler {
         return out + "</select></div>"
     }
 
-    /// `starting_after` when it is an id with `prefix` of a sane length; anything else starts at the top.
-    static func cursor(_ query: [String: String], prefix: String) -> String? {
-        guard let after = query["starting_after"], after.hasPrefix(prefix), after.utf8.count <= 64 else { return nil }
-        return after
-    }
-
     /// Links to the first page (from a later one) and to the next one (after the page's last id), keeping the
     /// filters; nothing when the list fits on one page. Lists newest first call them Newest and Older; a list in
     /// another order (partners, by name) names them for what they are.

@@ -5,19 +5,40 @@ import LinkCore
 /// /dashboard/partners/<id>` (each code's app link, a copy button, its QR code; add a code, deactivate or reactivate
 /// a code or the partner), and the forms behind them, each saved as an import document (``DashboardForm``).
 extension DashboardHandler {
+    /// `GET /dashboard/partners`: the list from `starting_after`, its query checked as the other lists' are
+    /// (``filtered(_:title:current:path:parameters:_:)``): an unknown parameter, or a cursor that names none of the
+    /// organization's partners, is the `400` page that says why, never the first page as if the cursor had applied.
+    func partnerList(_ context: Context) throws -> APIResponse {
+        try filtered(
+            context, title: "Partners", current: "partners", path: "/dashboard/partners", parameters: ["starting_after"]
+        ) { query in
+            try partners(context, startingAfter: query.query["starting_after"])
+        }
+    }
+
     /// The list and the add form; `error` is shown above the form, or beside the name field when `field` is `name`.
-    func partners(_ context: Context, error: String? = nil, field: String? = nil, values: [String: String] = [:]) throws
-        -> APIResponse
-    {
+    /// The list starts after `startingAfter`, which must be one of the organization's partners (`400
+    /// invalid_request` otherwise).
+    func partners(
+        _ context: Context, error: String? = nil, field: String? = nil, values: [String: String] = [:],
+        startingAfter after: String? = nil
+    ) throws -> APIResponse {
         let records = try api.reader.configRecords()
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         let programIDs = Set(programs.map(\.id))
         // By name (without case, then as written), then id: generated ids would look like no order at all. 50 a page
-        // after `starting_after`, the last partner of the page before (from the first page if it is not listed).
-        let after = Self.cursor(context.request.query, prefix: "part_")
+        // after `starting_after`, the last partner of the page before.
         let ordered = records.partners.filter { programIDs.contains($0.programID) }.map { ($0.name.lowercased(), $0) }
             .sorted { ($0.0, $0.1.name, $0.1.id) < ($1.0, $1.1.name, $1.1.id) }.map(\.1)
-        let start = after.flatMap { after in ordered.firstIndex { $0.id == after } }.map { $0 + 1 } ?? 0
+        var start = 0
+        if let after {
+            guard let index = ordered.firstIndex(where: { $0.id == after }) else {
+                let named = after.utf8.count <= 64 ? " \(after)" : ""
+                throw APIError.invalidRequest(
+                    "starting_after\(named) is not a partner of this organization: page from a link of this list")
+            }
+            start = index + 1
+        }
         let all = ordered[start...]
         let partners = Array(all.prefix(Self.pageSize))
         var content = ""

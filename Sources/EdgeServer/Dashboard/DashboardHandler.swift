@@ -207,7 +207,7 @@ final class DashboardHandler: Sendable {
         case ("sign-out", 2, true): return signOut()
         case ("programs", 2, false): return try programs(context)
         case ("programs", 4, _) where segments[3] == "tracking": return try tracking(context, programID: segments[2])
-        case ("partners", 2, false): return try partners(context)
+        case ("partners", 2, false): return try partnerList(context)
         case ("partners", 2, true): return try addPartner(context)
         case ("partners", 3, false): return try partner(context, partnerID: segments[2])
         case ("partners", 4, true) where segments[3] == "codes": return try addCode(context, partnerID: segments[2])

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// The lists' filters are checked as the API checks its lists' (``APIHandler/checkQuery``): a filter that cannot be
-/// used (`status=bogus`, another organization's partner, an unknown parameter, a cursor that is no id, a query that
-/// cannot be decoded) is a `400` page that says why, never the whole list as if the filter had applied. And the
+/// used (`status=bogus`, another organization's partner, an unknown parameter, a cursor that is no id or, on the
+/// partner list, names no partner of the organization, a query that cannot be decoded) is a `400` page that says why, never the whole list as if the filter had applied. And the
 /// tracking and integrations forms refuse a field they do not have, as the import refuses one.
 @Suite struct DashboardFilterErrorTests {
     /// A store with one customer and one commission (`part_sam`'s), and a signed-in session.
@@ -39,6 +39,12 @@ import Testing
             ("/dashboard/customers?status=paying", "customers", "unknown query parameter status"),
             ("/dashboard/clicks?partner_id=part_zed", "clicks", "partner_id part_zed is not a partner"),
             ("/dashboard/clicks?starting_after=clk_nonsense", "clicks", "starting_after must be a click id"),
+            (
+                "/dashboard/partners?starting_after=part_zed", "partners",
+                "starting_after part_zed is not a partner of this organization"
+            ),
+            ("/dashboard/partners?starting_after=bogus", "partners", "starting_after bogus is not a partner"),
+            ("/dashboard/partners?page=2", "partners", "unknown query parameter page"),
         ]
         for (path, table, reason) in refused {
             let page = try client.dashboardPage(path, session: session)
