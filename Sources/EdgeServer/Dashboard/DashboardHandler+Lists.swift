@@ -60,7 +60,7 @@ extension DashboardHandler {
             parameters: ["partner_id", "status", "starting_after"]
         ) { query in
             var commissionQuery = CommissionQuery(organizationID: context.organization.id, limit: Self.pageSize)
-            commissionQuery.partnerID = try partnerID(query, among: names)
+            commissionQuery.partnerID = try api.partnerID(query, of: context.organization)
             commissionQuery.status = try api.status(query, as: CommissionStatus.self)
             commissionQuery.startingAfter = try api.startingAfter(query, prefix: "comm_", noun: "a commission id")
             return try commissions(context, query: commissionQuery, names: names)
@@ -121,7 +121,7 @@ extension DashboardHandler {
             parameters: ["partner_id", "starting_after"]
         ) { query in
             var clickQuery = ClickQuery(organizationID: context.organization.id, limit: Self.pageSize)
-            clickQuery.partnerID = try partnerID(query, among: names)
+            clickQuery.partnerID = try api.partnerID(query, of: context.organization)
             clickQuery.startingAfter = try api.clickCursor(query)
             return try clicks(context, query: clickQuery, names: names)
         }
@@ -177,16 +177,6 @@ extension DashboardHandler {
                 + #"\#(HTML.escape(error.message)).</p><p><a href="\#(path)">Show the whole list</a></p>"#
             return page(context, status: 400, title: title, current: current, content: content)
         }
-    }
-
-    /// `partner_id` as the API reads it, which must also name one of the organization's partners (`names`): the
-    /// partner filter shows their names alone.
-    func partnerID(_ query: APIRequest, among names: [String: String]) throws -> String? {
-        guard let partnerID = try api.partnerID(query) else { return nil }
-        guard names[partnerID] != nil else {
-            throw APIError.invalidRequest("partner_id \(partnerID) is not a partner of this organization")
-        }
-        return partnerID
     }
 
     /// Partner names by id, for the organization's partners.

@@ -6,7 +6,7 @@ extension APIHandler {
     /// `customer_id` (the app user id, or `cust_…`) and `status` (`pending` or `reversed`).
     func listCommissions(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CommissionQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = try partnerID(request)
+        query.partnerID = try partnerID(request, of: organization)
         query.customerID = request.query["customer_id"]
         query.startingAfter = try startingAfter(request, prefix: "comm_", noun: "a commission id")
         query.status = try status(request, as: CommissionStatus.self)

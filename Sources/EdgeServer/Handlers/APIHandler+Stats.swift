@@ -25,7 +25,7 @@ extension APIHandler {
         } else {
             (zoneName, zone) = ("UTC", .utc)
         }
-        let partner = try partnerID(request)
+        let partner = try partnerID(request, of: organization)
         let now = Clock.epochMilliseconds() / 1000
         let today = Self.day(containing: now + zone.offset(at: now))
         let to = try Self.date(request, "to") ?? today

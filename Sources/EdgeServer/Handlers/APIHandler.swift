@@ -125,11 +125,16 @@ final class APIHandler: Sendable {
         }
     }
 
-    /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here).
-    func partnerID(_ request: APIRequest) throws -> String? {
+    /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here), of one
+    /// of `organization`'s partners, active or not (partners are never deleted, so every partner a row names is one):
+    /// another organization's partner, or none, is `400 invalid_request`, never an empty list that reads as "no rows".
+    func partnerID(_ request: APIRequest, of organization: OrganizationRecord) throws -> String? {
         guard let partner = request.query["partner_id"] else { return nil }
         guard partner.utf8.count <= 64 else {
             throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
+        }
+        guard try configuredTable().isPartner(partner, of: organization.id) else {
+            throw APIError.invalidRequest("partner_id \(partner) is not a partner of this organization")
         }
         return partner
     }
@@ -198,7 +203,7 @@ final class APIHandler: Sendable {
 
     func listClicks(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = ClickQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = try partnerID(request)
+        query.partnerID = try partnerID(request, of: organization)
         query.startingAfter = try clickCursor(request)
         if let since = request.query["since"] {
             // A date alone (`2026-01-31`) is its midnight UTC, as `tolt-edge prune --before` reads it.
@@ -215,7 +220,7 @@ final class APIHandler: Sendable {
 
     func listCustomers(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CustomerQuery(organizationID: organization.id, limit: try limit(request))
-        query.partnerID = try partnerID(request)
+        query.partnerID = try partnerID(request, of: organization)
         query.customerID = request.query["customer_id"]
         query.startingAfter = try startingAfter(request, prefix: "cust_", noun: "a customer id")
         query.status = try status(request, as: CustomerStatus.self)?.rawValue

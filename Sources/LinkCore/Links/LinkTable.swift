@@ -35,6 +35,8 @@ public final class LinkTable: Sendable {
     private let foldedIndex: ByteKeyTable
     private let targetsByReference: [UInt32: LinkTarget]
     private let programsByID: [String: ProgramRecord]
+    /// The organization of each partner (by its program), active or not: partners are never deleted.
+    private let organizationByPartner: [String: String]
 
     /// Builds the table. Only active codes of active partners take part in matching; a code that folds to
     /// the same lower case for two partners of one organization becomes a ``Match/conflict``, and so does a folded
@@ -64,6 +66,7 @@ public final class LinkTable: Sendable {
         }
         var partners: [String: PartnerRecord] = [:]
         for partner in records.partners { partners[partner.id] = partner }
+        organizationByPartner = partners.compactMapValues { programsByID[$0.programID]?.organizationID }
 
         var byReference: [UInt32: LinkTarget] = [:]
         var grouped: [[UInt8]: [LinkTarget]] = [:]
@@ -201,6 +204,11 @@ public final class LinkTable: Sendable {
     /// The program with this id.
     public func program(id: String) -> ProgramRecord? {
         programsByID[id]
+    }
+
+    /// Whether the partner with this id (active or not) is one of the organization's.
+    public func isPartner(_ partnerID: String, of organizationID: String) -> Bool {
+        organizationByPartner[partnerID] == organizationID
     }
 
     /// How many codes take part in matching.

@@ -155,7 +155,10 @@ import Testing
         let both = try Self.list(server, "?limit=100&since=2026-01-01T00:01:40Z&partner_id=part_sam")
         #expect(
             try Self.ids(both) == seeded[100...].enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed())
-        #expect(try Self.ids(try Self.list(server, "?partner_id=part_zed")).isEmpty)
+        let zed = try server.client().request(
+            "GET", "/v1/clicks?partner_id=part_zed", headers: [("Authorization", "Bearer sk_acme_secret")])
+        #expect(zed.isError(400, "invalid_request"), "\(zed.text)")
+        #expect(zed.message == "partner_id part_zed is not a partner of this organization", "\(zed.text)")
         // A date alone is its midnight UTC: every click of 2026-01-01, none after.
         #expect(
             try Self.ids(try Self.list(server, "?limit=100&since=2026-01-01")) == Array(seeded.reversed().prefix(100)))
@@ -171,9 +174,10 @@ import Testing
         #expect(otherIDs.count == 3)
         #expect(try other.json["data"]!.arrayValue!.allSatisfy { $0["organization_id"]?.stringValue == "org_other" })
         #expect(Set(otherIDs).isDisjoint(with: seeded))
-        let probing = try Self.list(
-            server, "?limit=100&partner_id=part_sam&starting_after=\(seeded.last!)", key: "sk_other_secret")
-        #expect(try Self.ids(probing).isEmpty)
+        let probing = try server.client().request(
+            "GET", "/v1/clicks?limit=100&partner_id=part_sam&starting_after=\(seeded.last!)",
+            headers: [("Authorization", "Bearer sk_other_secret")])
+        #expect(probing.isError(400, "invalid_request"), "another organization's partner is none of its own")
         let acme = try Self.ids(try Self.list(server, "?limit=100&starting_after=\(seeded[3])"))
         #expect(acme == Array(seeded[..<3].reversed()), "ZED's clicks between them stay hidden")
     }

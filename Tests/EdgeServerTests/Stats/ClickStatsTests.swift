@@ -120,7 +120,18 @@ import Testing
         #expect(
             try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=part_lee"))
                 == ["2026-11-30 part_lee 1/1", "2026-12-03 part_lee 1/1"])
-        #expect(try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=part_nobody")) == [])
+        // A partner the organization does not have (none, or another organization's) is refused, never an empty
+        // answer that would read as "no clicks".
+        for stranger in ["part_nobody", "part_zed"] {
+            let refused = try Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=\(stranger)")
+            #expect(refused.status == 400, "\(refused.text)")
+            #expect(
+                try refused.json["message"]?.stringValue
+                    == "partner_id \(stranger) is not a partner of this organization", "\(refused.text)")
+        }
+        #expect(
+            try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31&partner_id=part_idle")) == [],
+            "an inactive partner of the organization is one")
         #expect(try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-12-31", key: "sk_other_secret")) == [])
     }
 
@@ -157,6 +168,11 @@ import Testing
         let server = try Self.server(store: kind)
         defer { server.shutdown() }
         let partners = (0..<400).map { "part_p\($0)" }
+        // The organization's partners: `partner_id` must name one of them.
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":["#
+                + partners.map { #"{"id":"\#($0)","name":"\#($0)","status":"active"}"# }.joined(separator: ",")
+                + "]}]}]}")
         // 2026-10-30 to 2026-11-27 at 12:00Z: two days before 2026-11-01 and two after 2026-11-25.
         let firstNoon = Self.november30 - 31 * 24 * Self.hour + 12 * Self.hour
         var clicks: [ClickRecord] = []
@@ -175,6 +191,9 @@ import Testing
         #expect(try refused.json["error"]?.stringValue == "invalid_request")
         #expect(try refused.json["message"]?.stringValue?.contains("10000 rows or more") == true, "\(refused.text)")
         #expect(try refused.json["message"]?.stringValue?.contains("partner_id") == true, "\(refused.text)")
+        // The server sees the import within its next reload (every 0.25 s).
+        #expect(
+            eventually { (try? Self.stats(server, "?from=2026-11-01&to=2026-11-25&partner_id=part_p7").status) == 200 })
         let onePartner = try Self.rows(Self.stats(server, "?from=2026-11-01&to=2026-11-25&partner_id=part_p7"))
         #expect(onePartner.count == 25 && onePartner.allSatisfy { $0.hasSuffix(" part_p7 1/1") })
     }
