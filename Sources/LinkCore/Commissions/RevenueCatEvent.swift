@@ -97,10 +97,16 @@ public struct RevenueCatEvent: Sendable, Equatable {
             guard case .string(let value)? = event[name], Self.isUsableID(value) else { return nil }
             return value
         }
-        // An id too long to read is refused rather than read as absent: a purchase whose `transaction_id` went
-        // unread would pay again on its redelivery under another event id, and its refund would be `ignored`.
+        // An id too long to read, or holding a control character (no RevenueCat id has one), is refused rather than
+        // read as absent: a purchase whose `transaction_id` went unread would pay again on its redelivery under
+        // another event id, and its refund would be `ignored`. An empty one is absent.
         func identifier(_ name: String) throws(RevenueCatEventError) -> String? {
-            if case .string(let value)? = event[name] { try Self.checkLength(value, "event.\(name)") }
+            if case .string(let value)? = event[name] {
+                try Self.checkLength(value, "event.\(name)")
+                if ASCII.containsControl(value.utf8) {
+                    throw .init("event.\(name) holds a control character, which no id has")
+                }
+            }
             return text(name)
         }
         // A list's id too long to read is skipped, not refused: it only ties users, and refusing the event would leave

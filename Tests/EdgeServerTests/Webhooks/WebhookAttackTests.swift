@@ -46,23 +46,27 @@ import Testing
         #expect(try client.commissions().count == 1)
     }
 
-    /// The same truncation on transaction ids: the second purchase is answered `commission_created`, but its
-    /// commission insert hits the first one's (truncated) transaction id and is dropped, and the first
-    /// transaction's revenue is overwritten by the second's.
-    @Test func twoTransactionIDsThatDifferAfterANULEarnTwoCommissions() throws {
+    /// The same truncation on transaction ids: the second purchase was answered `commission_created`, but its
+    /// commission insert hit the first one's (truncated) transaction id and was dropped, and the first
+    /// transaction's revenue was overwritten by the second's. Then such an id was read as absent (each purchase
+    /// keyed by its event id, so paid again on a redelivery under another one). Now, as an event id with one, a
+    /// transaction id with a control character is refused `400`, naming the field, and nothing is stored.
+    @Test func transactionIDsWithANULAreRefusedAndNothingIsStored() throws {
         let server = try TestServer.webhooks()
         defer { server.shutdown() }
         try server.claimUser("nul2")
         let client = server.client()
-        let outcomes = try [
-            client.deliver(RevenueCatPayload.purchase(user: "nul2", price: "5", transaction: "tx\u{0}one")),
-            client.deliver(RevenueCatPayload.purchase("RENEWAL", user: "nul2", price: "6", transaction: "tx\u{0}two")),
-        ]
-        let commissions = try client.commissions()
-        #expect(
-            outcomes.filter { $0 == "commission_created" }.count == commissions.count,
-            "an event answered commission_created has no commission: \(outcomes), \(commissions.count)")
-        #expect(try client.customer("nul2")["revenue_cents"] as? Int == 1100)
+        for body in [
+            RevenueCatPayload.purchase(user: "nul2", price: "5", transaction: "tx\u{0}one"),
+            RevenueCatPayload.purchase("RENEWAL", user: "nul2", price: "6", transaction: "tx\u{0}two"),
+        ] {
+            let response = try client.webhook(body)
+            #expect(response.isError(400, "invalid_request"), "\(response.status) \(response.text.prefix(300))")
+            #expect(response.message == "event.transaction_id holds a control character, which no id has")
+        }
+        #expect(try client.commissions().isEmpty)
+        #expect(try WebhookTieReplayTests.events(client).isEmpty, "a refused event is not stored")
+        #expect(try client.customer("nul2")["revenue_cents"] as? Int == 0)
     }
 
     /// A refund whose `app_user_id` does not (yet) lead to the purchasing customer (here: the TRANSFER that

@@ -325,6 +325,24 @@ import Testing
             "\(error?.message ?? "")")
     }
 
+    /// An id with a control character was read as absent, with the same outcome as one over the limit. Now it is
+    /// refused, naming the field; in a list it is skipped (below), as a long one is.
+    @Test(arguments: [
+        ("app_user_id", "event.app_user_id"), ("original_app_user_id", "event.original_app_user_id"),
+        ("transaction_id", "event.transaction_id"), ("original_transaction_id", "event.original_transaction_id"),
+        ("product_id", "event.product_id"),
+    ])
+    func anIDWithAControlCharacterIsRefused(name: String, field: String) throws {
+        for value in [#"tx\u0000one"#, #"tx\none"#, #"\u007f"#, #"a\u001fb"#] {
+            let error = #expect(throws: RevenueCatEventError.self) {
+                try Self.parse(fields: #""\#(name)":"\#(value)""#)
+            }
+            #expect(error?.message == "\(field) holds a control character, which no id has", "\(value)")
+        }
+        let list = try Self.parse(fields: #""aliases":["a","b\u0000c","d"]"#)
+        #expect(list.aliases == ["a", "d"])
+    }
+
     @Test(arguments: ["aliases", "transferred_from", "transferred_to"])
     func anIDOverTheLimitInAListIsSkippedAndTheEventRead(name: String) throws {
         let long = String(repeating: "\u{E9}", count: 513)
