@@ -73,8 +73,8 @@ extension SQLStore {
                     [organization, .text(eventID)])
                 // Stored only once it parsed, so it parses again (but for one an older version stored with an id
                 // now refused as too long or for a control character, which stays as it is); read as it was on
-                // arrival: times checked against
-                // the arrival's clock, and a missing event time is the arrival's, as it was then.
+                // arrival: times checked against the arrival's clock, and a missing event time is the arrival's, as
+                // it was then.
                 guard
                     var record = try? WebhookEventRecord(
                         organizationID: organizationID, body: body, receivedAt: receivedAt)
