@@ -357,7 +357,7 @@ final class DashboardHandler: Sendable {
     func errorPage(_ status: Int, _ title: String, _ message: String) -> APIResponse {
         let body =
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
-            + "content=\"width=device-width, initial-scale=1\"><title>\(HTML.escape(title)) · Tolt Edge</title></head>"
+            + "content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\"><title>\(HTML.escape(title)) · Tolt Edge</title></head>"
             + "<body><main><h1>\(HTML.escape(title))</h1><p>\(HTML.escape(message))</p>"
             + "<p><a href=\"/dashboard\">Back to the dashboard</a></p></main></body></html>"
         return Self.html(status: status, body: Array(body.utf8), nonce: nil)

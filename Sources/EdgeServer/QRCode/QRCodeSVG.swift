@@ -39,7 +39,9 @@ enum QRCodeSVG {
         writeDecimal(side, into: &writer)
         writer.write(byte: 0x20)
         writeDecimal(side, into: &writer)
-        write(#"" style=background:#fff shape-rendering=crispEdges>"#, into: &writer)
+        // No `style` attribute: the dashboard's Content-Security-Policy allows no inline style. Each page that
+        // shows a code gives it its white ground (`#qr svg` on the fallback page, `.qr svg` on the dashboard).
+        write(#"" shape-rendering=crispEdges>"#, into: &writer)
         write(#"<path fill=none stroke=#000 stroke-dasharray=""#, into: &writer)
         var dashes = DashList()
         for y in 0..<width {

@@ -40,6 +40,9 @@ extension FallbackPageBrowserTests {
         #expect(try browser.run("return matchMedia('(prefers-color-scheme: dark)').matches") as? Bool == true)
         let dark = try browser.screenshot(of: try #require(try browser.element("#qr svg")))
         #expect(try QRCodeReader.decode(png: dark) == [link])
+        #expect(
+            try browser.run("return getComputedStyle(document.querySelector('#qr svg')).backgroundColor") as? String
+                == "rgb(255, 255, 255)", "the page's style sheet gives the code its white ground")
 
         // What the phone opens is the link itself: its path taps as any link does.
         let path = String(link.dropFirst(Self.qrPublicURL.count))

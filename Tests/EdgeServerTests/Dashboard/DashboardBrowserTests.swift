@@ -253,6 +253,10 @@ import Testing
                 "return Array.from(document.querySelectorAll('li.code')).findIndex(li => li.querySelector('.app-link').textContent === arguments[0])",
                 [link]) as? Int)
         #expect(try browser.run("return document.querySelectorAll('#code-\(index) figure.qr svg').length") as? Int == 1)
+        #expect(
+            try browser.run(
+                "return getComputedStyle(document.querySelector('#code-\(index) figure.qr svg')).backgroundColor")
+                as? String == "rgb(255, 255, 255)", "the style sheet gives the code its white ground")
         let button = try #require(try browser.element("#code-\(index) button.copy"))
         try browser.click(button)
         #expect(eventually { Self.text(browser, "#copy-status-\(index)") == "Copied" })

@@ -88,3 +88,23 @@ import Testing
         #expect(elsewhere.isError(404, "not_found"), "\(elsewhere.text)")
     }
 }
+
+extension DashboardRoutingTests {
+    /// Every HTML page of the dashboard names its icon (`data:,`, none): without one a browser asks for
+    /// `/favicon.ico`, which is a `404` in its console and in `/metrics` on every first visit.
+    @Test func everyHTMLPageNamesAnEmptyIconSoNoBrowserAsksForFaviconICO() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        let icon = #"<link rel="icon" href="data:,">"#
+        let signIn = try client.request("GET", "/dashboard/sign-in")
+        #expect(signIn.status == 200 && signIn.text.contains(icon), "the sign-in page")
+        let session = try client.dashboardSession()
+        for (path, allow) in Self.pages where allow.hasPrefix("GET") && path != "/dashboard/sign-in" {
+            let page = try client.dashboardPage(path, session: session)
+            #expect(page.status == 200 && page.text.contains(icon), "\(path): \(page.status)")
+        }
+        let missing = try client.dashboardPage("/dashboard/partners/part_nobody", session: session)
+        #expect(missing.status == 404 && missing.text.contains(icon), "an error page: \(missing.status)")
+    }
+}
