@@ -136,7 +136,8 @@ enum ServeCommand {
             // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
             // on a directory in use is refused before it writes over the running server's program. A demo
             // organization already stored is left as the user left it (its key, its codes).
-            var demo = ConfigImporter.DemoSeed.kept
+            var demo = ConfigImporter.DemoSeed.kept(
+                ConfigImporter.DemoState(secretKeyIsDemo: true, codeIsActive: true, webhookIsDemo: true))
             let seeding: ((any Store) throws -> Void)? =
                 options.flags.contains("demo")
                 ? { demo = try ConfigImporter.seedDemo(into: $0) } : nil
@@ -189,9 +190,17 @@ enum ServeCommand {
                         "demo program of an older version given a 20% commission and a RevenueCat webhook"
                             + " authorization (public key pk_demo; its secret key is sk_demo and"
                             + " SAM20 is active unless you changed them)"
-                    case .kept:
-                        "demo program already stored, kept as it is (public key pk_demo; its secret key is sk_demo,"
-                            + " SAM20 is active and the webhook takes \(authorization) unless you changed them)"
+                    case .kept(let state):
+                        "demo program already stored, kept as it is (public key pk_demo; "
+                            + (state.secretKeyIsDemo
+                                ? "secret key sk_demo" : "its secret key is no longer sk_demo: use the one you set")
+                            + (state.codeIsActive
+                                ? ", code SAM20"
+                                : "; SAM20 is inactive, so its link answers 404 until you reactivate it on the"
+                                    + " dashboard's Partners page")
+                            + (state.webhookIsDemo
+                                ? "" : "; the webhook no longer takes \(authorization): use the authorization you set")
+                            + ")"
                     }
                 Output.out(
                     """

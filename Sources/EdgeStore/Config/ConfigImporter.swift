@@ -145,8 +145,41 @@ public enum ConfigImporter {
         /// The demo organization of an older version (no RevenueCat authorization, a program without commission)
         /// was given the parts the whole loop needs (``demoLoopParts``).
         case completed
-        /// The demo organization was left as it is.
-        case kept
+        /// The demo organization was left as it is: what of the demo it still has.
+        case kept(DemoState)
+    }
+
+    /// What a demo organization left as it is still has of ``demoDocument``, for `serve --demo` to say only what is
+    /// true of it.
+    public struct DemoState: Sendable, Equatable {
+        /// Its secret key is still `sk_demo`.
+        public var secretKeyIsDemo: Bool
+        /// `pk_demo`'s link for `SAM20` still leads somewhere (the code and its partner active, the code not shared).
+        public var codeIsActive: Bool
+        /// The webhook still takes ``demoRevenueCatAuthorization``.
+        public var webhookIsDemo: Bool
+
+        public init(secretKeyIsDemo: Bool, codeIsActive: Bool, webhookIsDemo: Bool) {
+            self.secretKeyIsDemo = secretKeyIsDemo
+            self.codeIsActive = codeIsActive
+            self.webhookIsDemo = webhookIsDemo
+        }
+
+        /// The state of `organization` in `records`.
+        init(_ organization: OrganizationRecord, in records: ConfigRecords) {
+            let demo = ConfigImporter.demoDocument.organizations[0]
+            secretKeyIsDemo =
+                demo.secretKey.map { SecretDigest.matches($0, digest: organization.secretKeyDigest) } ?? false
+            webhookIsDemo =
+                organization.revenueCatAuthorizationDigest.map {
+                    SecretDigest.matches(ConfigImporter.demoRevenueCatAuthorization, digest: $0)
+                } ?? false
+            if case .target? = LinkTable(records).match(publicKey: organization.publicKey, code: "SAM20") {
+                codeIsActive = true
+            } else {
+                codeIsActive = false
+            }
+        }
     }
 
     /// Stores ``demoDocument`` when the store has no demo organization (none with its id `org_demo` or its public
@@ -173,7 +206,7 @@ public enum ConfigImporter {
                 $0.id == program.id && $0.organizationID == stored.id
             }),
             storedProgram.commission == nil
-        else { return .kept }
+        else { return .kept(DemoState(stored, in: records)) }
         var parts = demoLoopParts
         parts.organizations[0].id = stored.id
         try importDocument(parts, into: store)

@@ -71,7 +71,10 @@ import Testing
         let second = try ChildServer(
             dataDirectory: data, outputIn: directory.path, label: "loop-again", arguments: ["--demo"])
         defer { second.stop() }
-        #expect(second.printed("demo program already stored, kept as it is"), "\(second.child.stdout)")
+        #expect(
+            second.printed(
+                "demo program already stored, kept as it is (public key pk_demo; secret key sk_demo, code SAM20)"),
+            "\(second.child.stdout)")
         let commissions = try second.client().request(
             "GET", "/v1/commissions", headers: [("Authorization", "Bearer sk_demo")])
         #expect(try commissions.json["data"]?.arrayValue?.count == 1)
@@ -171,7 +174,12 @@ import Testing
         let second = try ChildServer(
             dataDirectory: data, outputIn: directory.path, label: "second", arguments: ["--demo"])
         defer { second.stop() }
-        #expect(second.printed("demo program already stored, kept as it is"), "\(second.child.stdout)")
+        // What it says of the demo is what is true of it: the key and the code the user changed are named so.
+        #expect(
+            second.printed(
+                "demo program already stored, kept as it is (public key pk_demo; its secret key is no longer sk_demo:"
+                    + " use the one you set; SAM20 is inactive, so its link answers 404 until you reactivate it on the"
+                    + " dashboard's Partners page)"), "\(second.child.stdout)")
         let client = second.client()
         func clicks(_ key: String) throws -> Int {
             try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer \(key)")]).status
