@@ -428,7 +428,8 @@ struct UserAgentFamilyTests {
         ("SeoulBus/4.2 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
         ("Grace_Health/2.9 CFNetwork/1410.0.3 Darwin/22.6.0", .ios),
         ("Samsung Health/6.24.1.003 (Android 13)", .android),
-        ("PrivacyBrowser/1.0", .other),
+        // Privacy Browser is an Android app (its own user guide gives this string): a person on Android.
+        ("PrivacyBrowser/1.0", .android),
         ("Health/1 CFNetwork/1494.0.7 Darwin/23.4.0", .ios),
         // Issue 15, fifth pass: an app that gives the mobile OS as a token of its own, beside its address.
         ("Listenwell/3.2 Android/14 (www.listenwell.example)", .android),
