@@ -14,7 +14,16 @@ final class ServerMetrics: Sendable {
     /// The route table's labels, in its order; set once the table is built (``setRoutes(_:)``).
     private let routeNames = Mutex<[String]>([])
     /// How many claims h2o refused before routing them (``setRefusedBeforeRouting(_:)``); `nil` until the engine says.
-    private let refusedBeforeRouting = Mutex<(@Sendable () -> Int)?>(nil)
+    /// The closure sits in a class: a `Mutex` holding a closure itself wraps it in one more reabstraction thunk at
+    /// every `withLock` that reads it (the `inout` writeback), so each scrape grew a chain that, released at stop,
+    /// overflowed the stack after some 100,000 scrapes.
+    private let refusedBeforeRouting = Mutex<CountSource?>(nil)
+
+    /// A closure behind a reference, for ``refusedBeforeRouting``.
+    private final class CountSource: Sendable {
+        let count: @Sendable () -> Int
+        init(_ count: @escaping @Sendable () -> Int) { self.count = count }
+    }
     /// Where the journal's ingested counts and backlog come from; `nil` for an application without one (unit tests).
     private let ingester: ClickIngester?
     /// Whose bound the journal gauges show; `nil` without a journal.
@@ -41,7 +50,8 @@ final class ServerMetrics: Sendable {
     /// from its head): they are counted with the route's own, as `claims` answers `413` and claims
     /// `payload_too_large`.
     func setRefusedBeforeRouting(_ count: @escaping @Sendable () -> Int) {
-        refusedBeforeRouting.withLock { $0 = count }
+        let source = CountSource(count)
+        refusedBeforeRouting.withLock { $0 = source }
     }
 
     /// The sum of counter `index` over the loops and the metrics listener, plus what `unrouted` adds to it.
@@ -49,10 +59,15 @@ final class ServerMetrics: Sendable {
         loops.reduce(listener.value(index) &+ (unrouted[index] ?? 0)) { $0 &+ $1.value(index) }
     }
 
+    /// How many claims h2o refused before routing them; `nil` until the engine says.
+    func refusedClaims() -> Int? {
+        refusedBeforeRouting.withLock { $0 }?.count()
+    }
+
     /// The claims h2o refused before routing, by the counters they add to: the `claims` route's `413` and the claims'
     /// `payload_too_large`.
     private func unroutedClaims(_ routes: [String]) -> [Int: Int] {
-        guard let count = refusedBeforeRouting.withLock({ $0 })?(), count > 0,
+        guard let count = refusedClaims(), count > 0,
             let route = routes.firstIndex(of: APIHandler.claimsRouteName)
         else { return [:] }
         return [

@@ -15,20 +15,28 @@ import Synchronization
 /// with the prefix until then (the CLI commands), the server's log once `serve` starts. Notices are rare (the
 /// connection asks for warnings and worse only: `client_min_messages=warning`), so the lock is never contended.
 public enum PostgresNotices {
-    private static let sink = Mutex<@Sendable (String) -> Void>(standardError)
+    /// Behind a reference: a `Mutex` holding a closure itself grows a chain of reabstraction thunks at every
+    /// `withLock` that reads it (see `ServerMetrics.refusedBeforeRouting`).
+    private static let sink = Mutex<Sink>(Sink(standardError))
+
+    private final class Sink: Sendable {
+        let log: @Sendable (String) -> Void
+        init(_ log: @escaping @Sendable (String) -> Void) { self.log = log }
+    }
 
     /// Writes `tolt-edge: <line>` to standard error (``FileDescriptor/logToStandardError(_:)``).
     public static let standardError: @Sendable (String) -> Void = { line in FileDescriptor.logToStandardError(line) }
 
     /// Sends every later notice, of every connection, to `log` (the process has one log).
     public static func route(to log: @escaping @Sendable (String) -> Void) {
-        sink.withLock { $0 = log }
+        let routed = Sink(log)
+        sink.withLock { $0 = routed }
     }
 
     /// Logs one notice of the database `target` names.
     static func emit(_ message: String, target: String) {
         let line = "PostgreSQL at \(target) says: \(PostgresMessage.oneLine(message))"
-        let log = sink.withLock { $0 }
+        let log = sink.withLock { $0 }.log
         log(line)
     }
 

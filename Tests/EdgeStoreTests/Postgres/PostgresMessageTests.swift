@@ -34,3 +34,16 @@ import Testing
         #expect(!line.contains("\n") && !line.contains("\t") && !line.contains("  "))
     }
 }
+
+extension PostgresMessageTests {
+    /// The notice sink was a closure held in a `Mutex` itself, which grew a reabstraction thunk at every notice
+    /// (see `MetricsTextTests.readingTheRefusedClaimsCountManyTimesGrowsNothing`); 300,000 notices then a new sink
+    /// now release nothing but the closure that was set, where the old code crashes on the chain. (The sink is the
+    /// process's: a server started by another test meanwhile may take the notices, so they are not counted here.)
+    @Test func manyNoticesGrowNothingInTheSink() {
+        let quiet: @Sendable (String) -> Void = { _ in }
+        PostgresNotices.route(to: quiet)
+        for _ in 0..<300_000 { PostgresNotices.emit("NOTICE: x", target: "db") }
+        PostgresNotices.route(to: PostgresNotices.standardError)
+    }
+}
