@@ -19,11 +19,21 @@ public struct CustomerRecord: Sendable, Equatable {
     public var revenueCents: Int64
     /// What their partner earned on them, in cents: pending commissions.
     public var commissionCents: Int64
+    /// The other app user ids RevenueCat tied to the customer (`customer_aliases`: a `TRANSFER`'s new ids, the ids
+    /// an event named beside one of the customer's), not its own ``customerID``, in byte order: the first
+    /// ``maximumAliases``. Read by ``Store/customers(_:)``, for a whole page at once; empty from the other reads.
+    public var aliases: [String]
+    /// Whether the customer has more tied ids than ``aliases`` lists.
+    public var aliasesTruncated: Bool
+
+    /// The most tied ids a customer lists (``aliases``): a page of 100 customers stays bounded however many ids
+    /// RevenueCat tied to one of them.
+    public static let maximumAliases = 100
 
     public init(
         id: String, organizationID: String, customerID: String, partnerID: String, programID: String, code: String,
         clickID: String?, status: String, claimedAt: Int64, firstSeenAt: Int64?, revenueCents: Int64 = 0,
-        commissionCents: Int64 = 0
+        commissionCents: Int64 = 0, aliases: [String] = [], aliasesTruncated: Bool = false
     ) {
         self.id = id
         self.organizationID = organizationID
@@ -37,6 +47,8 @@ public struct CustomerRecord: Sendable, Equatable {
         self.firstSeenAt = firstSeenAt
         self.revenueCents = revenueCents
         self.commissionCents = commissionCents
+        self.aliases = aliases
+        self.aliasesTruncated = aliasesTruncated
     }
 }
 

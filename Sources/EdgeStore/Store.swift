@@ -62,7 +62,8 @@ public protocol Store: AnyObject, Sendable {
     /// The customer for an app user id in an organization: of the one claimed with it and the one it is tied to
     /// (by a RevenueCat `TRANSFER`, or by an event that named it beside that customer's id), the one claimed first.
     func customer(organizationID: String, customerID: String) throws -> CustomerRecord?
-    /// An organization's customers, newest claim first, with their revenue and commission totals.
+    /// An organization's customers, newest claim first, with their revenue and commission totals and the ids
+    /// RevenueCat tied to each (``CustomerRecord/aliases``, the first ``CustomerRecord/maximumAliases``).
     func customers(_ query: CustomerQuery) throws -> Page<CustomerRecord>
 
     /// Stores a RevenueCat event once per organization and event id and applies what it changes, atomically:

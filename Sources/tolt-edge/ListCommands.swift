@@ -20,8 +20,10 @@ enum ListCommands {
                                    [--customer-id ID] [--limit N] [--starting-after CUSTOMER_ID]
 
         Prints an organization's customers (users claimed for a partner) as JSON, newest first, with what
-        they paid (revenue_cents) and earned their partner (commission_cents). STATUS is lead, trialing,
-        paying, canceled or refunded; ID is the app user id or the cust_… id.
+        they paid (revenue_cents) and earned their partner (commission_cents), and the other app user ids
+        RevenueCat tied to them (aliases: the first 100 in byte order; aliases_truncated when there are
+        more). STATUS is lead, trialing, paying, canceled or refunded; ID is the app user id, the cust_… id
+        or a tied id.
 
         \(DataDirectory.storeHelp)
 

@@ -37,7 +37,7 @@ extension DashboardHandler {
                 + #"<th scope="col" class="number">Commission</th></tr></thead><tbody>"#
             for customer in page.items {
                 content +=
-                    "<tr><td>\(HTML.escapeOutsideText(customer.customerID))</td>"
+                    "<tr><td>\(HTML.escapeOutsideText(customer.customerID))\(Self.aliasesNote(customer))</td>"
                     + "<td class=\"status\">\(HTML.escape(customer.status))</td>"
                     + "<td>\(HTML.escape(names[customer.partnerID] ?? customer.partnerID))</td>"
                     + "<td>\(HTML.escape(customer.code))</td><td><code>\(HTML.escape(customer.clickID ?? "—"))</code></td>"
@@ -51,6 +51,27 @@ extension DashboardHandler {
             path: "/dashboard/customers", keep: search.isEmpty ? [:] : ["q": search],
             isFirstPage: customerQuery.startingAfter == nil, page: page, id: \.id)
         return self.page(context, title: "Customers", current: "customers", content: content)
+    }
+
+    /// The most ids RevenueCat tied to a customer that its row on the Customers page names.
+    static let shownAliases = 3
+
+    /// Under a customer's app user id, the other ids RevenueCat tied to it: the first ``shownAliases`` (in byte
+    /// order, as the API lists them) and how many more, so that a row stays short however many ids the customer
+    /// has; nothing when it has none. The store reads ``CustomerRecord/maximumAliases`` at most, so past them the
+    /// count is "more than".
+    static func aliasesNote(_ customer: CustomerRecord) -> String {
+        guard !customer.aliases.isEmpty else { return "" }
+        let shown = customer.aliases.prefix(shownAliases)
+        let rest = customer.aliases.count - shown.count
+        var note = #"<div class="hint aliases">Other ids: "#
+        note += shown.map(HTML.escapeOutsideText).joined(separator: ", ")
+        if customer.aliasesTruncated {
+            note += " +more than \(rest)"
+        } else if rest > 0 {
+            note += " +\(rest) more"
+        }
+        return note + "</div>"
     }
 
     func commissions(_ context: Context) throws -> APIResponse {

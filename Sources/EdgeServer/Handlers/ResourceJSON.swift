@@ -39,8 +39,9 @@ public enum ResourceJSON {
     }
 
     /// A customer: `id`, `customer_id`, `partner_id`, `program_id`, `code`, `click_id` (or null), `status`,
-    /// `claimed_at`, `first_seen_at` (or null), `revenue_cents` (purchases less refunds) and `commission_cents`
-    /// (pending commissions).
+    /// `claimed_at`, `first_seen_at` (or null), `revenue_cents` (purchases less refunds), `commission_cents`
+    /// (pending commissions), `aliases` (the other app user ids RevenueCat tied to it, in byte order, the first
+    /// ``CustomerRecord/maximumAliases``) and `aliases_truncated` (whether it has more).
     public static func customer(_ customer: CustomerRecord, into json: inout JSONWriter) {
         json.object {
             $0.string("id", customer.id)
@@ -54,6 +55,15 @@ public enum ResourceJSON {
             $0.string("first_seen_at", customer.firstSeenAt.map(Timestamp.format))
             $0.raw("revenue_cents", String(customer.revenueCents))
             $0.raw("commission_cents", String(customer.commissionCents))
+            $0.member("aliases") { json in
+                json.raw("[")
+                for (index, alias) in customer.aliases.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.string(alias)
+                }
+                json.raw("]")
+            }
+            $0.raw("aliases_truncated", customer.aliasesTruncated ? "true" : "false")
         }
     }
 

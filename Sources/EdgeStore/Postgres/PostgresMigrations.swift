@@ -19,7 +19,8 @@ enum PostgresMigrations {
     /// needs no step: builds keep a segment of a later format for the build that wrote it.)
     ///
     /// 4: step 5 adds two nullable columns and a table an older build never reads; that build (a node not yet
-    /// upgraded) claims without replaying stored events and ties ids without their time, as it always did.
+    /// upgraded) claims without replaying stored events and ties ids without their time, as it always did. Step 6 is
+    /// an index, which PostgreSQL keeps up for a node that does not know it.
     static var compatibleVersion: Int { 4 }
 
     static let steps: [String] = [
@@ -145,6 +146,12 @@ enum PostgresMigrations {
             event_time bigint NOT NULL, PRIMARY KEY (organization_id, app_user_id, event_id));
         CREATE INDEX unattributed_user_ids_by_event ON unattributed_user_ids (organization_id, event_id);
         CREATE INDEX unattributed_user_ids_by_time ON unattributed_user_ids (organization_id, event_time);
+        """,
+        // 6: the ids tied to each customer, by customer, as SQLite's step 11 (SQLiteMigrations+Aliases): the customer
+        // list reads each customer's first ids in byte order from it. The ids are indexed in the "C" collation, the
+        // order the list asks for (`customer_aliases.app_user_id` has the database's, which may be a locale's).
+        """
+        CREATE INDEX customer_aliases_by_customer ON customer_aliases (organization_id, customer, app_user_id COLLATE "C");
         """,
     ]
 }

@@ -16,6 +16,9 @@ struct SQLDialect: Sendable {
     /// The size in bytes of the text column `body` (the UTF-8 the store keeps), read without copying it out: SQLite
     /// before 3.43 has no `octet_length`, and its `length` of text counts characters.
     let bodyBytes: String
+    /// ` COLLATE …` for an `ORDER BY` of text in byte order: SQLite's `BINARY`; PostgreSQL's "C", since a column
+    /// without one sorts in the database's collation, which may be a locale's.
+    let byteOrder: String
 
     /// SQLite: `BEGIN IMMEDIATE` holds the write lock from the transaction's start, so a plain read is already
     /// locked.
@@ -26,7 +29,8 @@ struct SQLDialect: Sendable {
             "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'config_revision'",
         configChangeNotice: nil,
         limitIsParameter: false,
-        bodyBytes: "length(CAST(body AS BLOB))")
+        bodyBytes: "length(CAST(body AS BLOB))",
+        byteOrder: " COLLATE BINARY")
 
     /// PostgreSQL: the revision row is locked `FOR UPDATE`; `NOTIFY` reaches every listening node when the
     /// transaction commits (``ConfigWatcher``).
@@ -37,7 +41,8 @@ struct SQLDialect: Sendable {
             "UPDATE meta SET value = CAST(CAST(value AS bigint) + 1 AS text) WHERE key = 'config_revision'",
         configChangeNotice: "NOTIFY \(PostgresStore.configChannel)",
         limitIsParameter: true,
-        bodyBytes: "octet_length(body)")
+        bodyBytes: "octet_length(body)",
+        byteOrder: #" COLLATE "C""#)
 
     /// ` LIMIT n` for a statement with `bindings`: as the next parameter (appended to `bindings`) or as a literal.
     func limit(_ limit: Int, bindings: inout [SQLValue]) -> String {

@@ -43,6 +43,45 @@ extension SQLStore {
         }
     }
 
+    /// The ids tied to each of `count` customers (`customer_aliases`), but its own app user id (an event ties every
+    /// id it names, the customer's own among them): for each customer, a part of its own that reads its first
+    /// ``CustomerRecord/maximumAliases`` + 1 ids in byte order (one more than listed, to tell whether there are
+    /// more) from `customer_aliases_by_customer`, in the index's order and then no further, so that neither the work
+    /// nor the answer grows with the ids one customer has. One statement for a page. Bindings: the organization,
+    /// then each customer's `cust_…` id and app user id. Rows: the customer, an id.
+    static func aliasesSQL(customers count: Int) -> String {
+        (0..<count).map { index in
+            """
+            SELECT customer, app_user_id FROM (SELECT customer, app_user_id FROM customer_aliases
+                WHERE organization_id = ?1 AND customer = ?\(2 + 2 * index) AND app_user_id <> ?\(3 + 2 * index)
+                ORDER BY app_user_id\(dialect.byteOrder) LIMIT \(CustomerRecord.maximumAliases + 1)) AS tied\(index)
+            """
+        }.joined(separator: "\nUNION ALL ")
+    }
+
+    /// `customers` with their ``CustomerRecord/aliases`` and ``CustomerRecord/aliasesTruncated``, read in one
+    /// statement (``aliasesSQL(customers:)``). Outside the page's own read: each id is tied to one customer at a
+    /// time, so an id moved in between shows on one customer of the page or the other, never on both.
+    func withAliases(_ customers: [CustomerRecord], organizationID: String) throws -> [CustomerRecord] {
+        guard !customers.isEmpty else { return customers }
+        var bindings: [SQLValue] = [.text(organizationID)]
+        for customer in customers { bindings += [.text(customer.id), .text(customer.customerID)] }
+        var tied: [String: [String]] = [:]
+        try withConnection { db in
+            try db.query(Self.aliasesSQL(customers: customers.count), bindings) { row in
+                tied[row.text(0), default: []].append(row.text(1))
+            }
+        }
+        return customers.map { customer in
+            var customer = customer
+            // Each part read its ids in byte order, but a UNION ALL promises no order for its rows: sorted again.
+            let ids = (tied[customer.id] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            customer.aliases = Array(ids.prefix(CustomerRecord.maximumAliases))
+            customer.aliasesTruncated = ids.count > CustomerRecord.maximumAliases
+            return customer
+        }
+    }
+
     /// ` AND column IN (…)` for `ids`, with their bindings; `nil` when there are none (the list is empty).
     static func matching(_ column: String, _ ids: [String], bindings: inout [SQLValue]) -> String? {
         guard !ids.isEmpty else { return nil }
@@ -124,6 +163,8 @@ extension SQLStore {
             }
             sql += condition
         }
-        return try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
+        let customers = try page(sql, bindings, order: "c.seq", limit: query.limit, Self.customer)
+        return Page(
+            items: try withAliases(customers.items, organizationID: query.organizationID), hasMore: customers.hasMore)
     }
 }

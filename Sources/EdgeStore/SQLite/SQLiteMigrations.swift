@@ -26,7 +26,8 @@ enum SQLiteMigrations {
     /// needs no step: builds keep a segment of a later format for the build that wrote it.)
     ///
     /// 9: step 10 adds two nullable columns and a table an older build never reads; that build claims without
-    /// replaying stored events and ties ids without their time, which is what it always did.
+    /// replaying stored events and ties ids without their time, which is what it always did. Step 11 is an index,
+    /// which SQLite keeps up for a build that does not know it.
     static var compatibleVersion: Int { 9 }
 
     static let steps: [Step] = [
@@ -138,5 +139,7 @@ enum SQLiteMigrations {
         summaries,
         // 10: attribution whatever the order of arrival (SQLiteMigrations+Attribution).
         attribution,
+        // 11: the ids tied to each customer, for the customer list (SQLiteMigrations+Aliases).
+        aliases,
     ]
 }

@@ -14,7 +14,7 @@ import Testing
 @Suite struct CustomerListTests {
     static let fields: Set<String> = [
         "id", "customer_id", "partner_id", "program_id", "code", "click_id", "status", "claimed_at", "first_seen_at",
-        "revenue_cents", "commission_cents",
+        "revenue_cents", "commission_cents", "aliases", "aliases_truncated",
     ]
 
     /// A server with five customers of `org_acme` (u1…u5, u4 by click) and one of `org_other`.

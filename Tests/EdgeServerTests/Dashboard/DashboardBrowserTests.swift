@@ -290,7 +290,11 @@ import Testing
         #expect(try browser.run("return document.querySelectorAll('#customers tbody tr').length") as? Int == 1)
         #expect(Self.text(browser, "#customers tbody td.status") == "lead")
 
-        try server.client().deliver(RevenueCatPayload.purchase(user: "dash_user_1", price: "10", transaction: "dash-1"))
+        // The purchase names the anonymous id of the device it was made on: the customer's row shows it under its id.
+        try server.client().deliver(
+            RevenueCatPayload.purchase(
+                user: "dash_user_1", price: "10", transaction: "dash-1",
+                ["aliases": ["dash_user_1", "$RCAnonymousID:dash-phone"]]))
         try browser.open("\(origin)/dashboard/commissions?partner_id=part_sam&status=pending")
         #expect(try browser.run("return document.querySelectorAll('#commissions tbody tr').length") as? Int == 1)
         let row = Self.text(browser, "#commissions tbody tr") ?? ""
@@ -298,6 +302,8 @@ import Testing
         #expect(Self.text(browser, "#commissions tbody td.amount") == "$2.00", "20 % of $10")
         try browser.open("\(origin)/dashboard/customers?q=dash_user_1")
         #expect(Self.text(browser, "#customers tbody td.status") == "paying")
+        #expect(Self.text(browser, "#customers tbody .aliases") == "Other ids: $RCAnonymousID:dash-phone")
+        try DashboardPageChecks.expectAccessible(browser, page: "customers with other ids")
     }
 
     /// Against the real `tolt-edge serve --demo` as a child process, with `--dashboard-session 2s`.

@@ -26,8 +26,9 @@ package final class StoreFixture {
 
     /// Creates the directory and the store, migrates it, and imports `config` (the `tolt-edge import` form)
     /// when one is given, as `tolt-edge import` would. A PostgreSQL fixture without `TOLT_TEST_POSTGRES` throws
-    /// (the test fails, saying how to run it).
-    package init(_ kind: StoreKind = .sqlite, importing config: String? = nil) throws {
+    /// (the test fails, saying how to run it); its database is made with `databaseOptions`
+    /// (``TestPostgres/createDatabase(options:)``).
+    package init(_ kind: StoreKind = .sqlite, importing config: String? = nil, databaseOptions: String = "") throws {
         self.kind = kind
         temporaryDirectory = try TemporaryDirectory()
         var database: PostgresURL?
@@ -35,7 +36,7 @@ package final class StoreFixture {
             switch kind {
             case .sqlite: store = try SQLiteStore(directory: temporaryDirectory.path)
             case .postgres:
-                database = try TestPostgres.createDatabase()
+                database = try TestPostgres.createDatabase(options: databaseOptions)
                 store = PostgresStore(url: database!)
             }
             postgres = database

@@ -19,12 +19,13 @@ package enum TestPostgres {
         return value
     }
 
-    /// Creates an empty database and returns its URL.
-    package static func createDatabase() throws -> PostgresURL {
+    /// Creates an empty database and returns its URL; `options` follow `CREATE DATABASE <name>` (a locale, say).
+    package static func createDatabase(options: String = "") throws -> PostgresURL {
         let cluster = try clusterURL()
         var generator = SystemRandomNumberGenerator()
         let name = "tolt_test_" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
-        try PostgresStore(url: try PostgresURL(cluster)).administer("CREATE DATABASE \(name)")
+        try PostgresStore(url: try PostgresURL(cluster)).administer(
+            "CREATE DATABASE \(name)" + (options.isEmpty ? "" : " " + options))
         return try PostgresURL(url(cluster, database: name))
     }
 
