@@ -43,3 +43,31 @@ h2o_iovec_t tolt_h2o_header_list(h2o_req_t *req, const h2o_token_t *token, size_
     }
     return h2o_iovec_init(joined, total);
 }
+
+h2o_iovec_t tolt_h2o_header_cookies(h2o_req_t *req, const h2o_token_t *token, size_t maximum) {
+    ssize_t first = h2o_find_header(&req->headers, token, -1);
+    if (first < 0) return h2o_iovec_init(NULL, 0);
+    ssize_t second = h2o_find_header(&req->headers, token, first);
+    if (second < 0) return req->headers.entries[first].value;
+    /* Two passes: the joined length of the lines that fit, from the first, then the copy. */
+    size_t total = 0, lines = 0;
+    for (ssize_t index = first; index >= 0; index = h2o_find_header(&req->headers, token, index)) {
+        size_t length = req->headers.entries[index].value.len + (lines == 0 ? 0 : 2);
+        if (total + length > maximum) break;
+        total += length;
+        ++lines;
+    }
+    if (lines <= 1) return req->headers.entries[first].value;
+    char *joined = h2o_mem_alloc_pool(&req->pool, total), *at = joined;
+    size_t copied = 0;
+    for (ssize_t index = first; copied < lines; index = h2o_find_header(&req->headers, token, index), ++copied) {
+        h2o_iovec_t value = req->headers.entries[index].value;
+        if (copied > 0) {
+            memcpy(at, "; ", 2);
+            at += 2;
+        }
+        memcpy(at, value.base, value.len);
+        at += value.len;
+    }
+    return h2o_iovec_init(joined, total);
+}

@@ -44,6 +44,12 @@ static inline h2o_iovec_t tolt_h2o_header_once(h2o_req_t *req, const h2o_token_t
     zero-length vector when there is none. */
 h2o_iovec_t tolt_h2o_header_list(h2o_req_t *req, const h2o_token_t *token, size_t maximum);
 
+/** The `Cookie` lines of a request joined with "; " as one (RFC 9113 8.2.3: an HTTP/2 client may send each cookie
+    as a line of its own, and browsers do; the server must join them before reading), from the first line, as many
+    whole lines as fit in `maximum` bytes. One line is returned as it is; two or more are joined in the request's
+    pool. A zero-length vector when there is none. */
+h2o_iovec_t tolt_h2o_header_cookies(h2o_req_t *req, const h2o_token_t *token, size_t maximum);
+
 /** Points the C library's `stderr` stream (what libh2o's `fprintf(stderr, …)` writes to; libh2o 2.2 writes a line
     for every HTTP/2 frame of a type it does not know) at a line-buffered stream that writes each line to descriptor
     2 as `tolt-edge: library: <line>`, cut to `maximum_line` bytes, at most `per_second` lines a second, and says

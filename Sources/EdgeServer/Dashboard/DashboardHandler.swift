@@ -285,6 +285,13 @@ final class DashboardHandler: Sendable {
         }
         var response = Self.redirect(to: "/dashboard")
         response.headers.append(("set-cookie", sessions.setCookie(session)))
+        // The sign-in form's token has served: a browser that kept it would send it beside the session on every page.
+        response.headers.append(
+            (
+                "set-cookie",
+                "\(Self.signInCookie)=; Path=\(DashboardSessions.cookiePath); Max-Age=0; HttpOnly; SameSite=Strict"
+                    + (sessions.secure ? "; Secure" : "")
+            ))
         return response
     }
 

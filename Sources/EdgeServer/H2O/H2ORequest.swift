@@ -37,7 +37,8 @@ extension HTTPRequest {
 /// the client's word for its own address. `Authorization` and `Content-Type` are read only when each is the one line
 /// of its name (``HTTPHeaderName/isReadOnce``): of two credentials neither is taken (the request is answered as one
 /// without any), and of two body types neither is chosen, rather than the first; several lines are told apart from
-/// none by a length of -1.
+/// none by a length of -1. `Cookie` lines are joined with "; " (an HTTP/2 browser sends each cookie on a line of its
+/// own), up to 16 KiB of whole lines.
 private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length in
     let token = HeaderTokens.shared.request[Int(name)]
     let request = request.assumingMemoryBound(to: h2o_req_t.self)
@@ -48,8 +49,11 @@ private let h2oHeader: HTTPRequestSource.HeaderReader = { request, name, length 
         return UnsafeRawPointer(value.base)
     }
     let value =
-        name == HTTPHeaderName.xForwardedFor.rawValue
-        ? tolt_h2o_header_list(request, token, 4096) : tolt_h2o_header(request, token)
+        switch HTTPHeaderName(rawValue: name) {
+        case .xForwardedFor: tolt_h2o_header_list(request, token, 4096)
+        case .cookie: tolt_h2o_header_cookies(request, token, 16384)
+        default: tolt_h2o_header(request, token)
+        }
     length.pointee = value.len
     return UnsafeRawPointer(value.base)
 }

@@ -19,6 +19,9 @@ import Testing
             #expect(cookie.contains(attribute), "\(cookie)")
         }
         #expect(!cookie.contains("Secure"), "no TLS here")
+        // The sign-in form's cookie is expired with it: kept, it would ride beside the session on every page.
+        let cookies = response.headers.filter { $0.name == "set-cookie" }.map(\.value)
+        #expect(cookies.count == 2 && cookies[1].hasPrefix("tolt_signin=; Path=/dashboard; Max-Age=0"), "\(cookies)")
         let session = try #require(DashboardForms.sessionValue(in: cookie))
         let page = try client.dashboardPage("/dashboard", session: session)
         #expect(page.status == 200)

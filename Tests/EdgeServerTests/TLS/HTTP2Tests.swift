@@ -94,3 +94,29 @@ import Testing
         return Array(answer[..<count])
     }
 }
+
+extension HTTP2Tests {
+    /// An HTTP/2 browser sends each cookie as a `cookie` line of its own (RFC 9113 8.2.3), and a signed-in browser
+    /// holds two of the dashboard's (`tolt_signin` and `tolt_session`): only the first line was read, so the session
+    /// behind it went unseen and every page sent the browser back to sign in. The lines are joined now, whichever
+    /// comes first; over HTTP/1.1 one line with both was always read.
+    @Test func theDashboardReadsASessionCookieSentOnAnHTTP2LineOfItsOwn() throws {
+        let server = try TestServer { $0.h2c = true }
+        defer { server.shutdown() }
+        let session = try server.client().dashboardSession()
+        for (index, lines) in [
+            ["tolt_signin=anything", "tolt_session=\(session)"], ["tolt_session=\(session)", "other=1"],
+            ["a=1", "b=2", "tolt_session=\(session)"],
+        ].enumerated() {
+            let output = server.directory + "/curl-cookies-\(index).out"
+            let curl = try SpawnedProcess(
+                executable: "/usr/bin/curl",
+                arguments: ["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge"]
+                    + lines.flatMap { ["-H", "cookie: \($0)"] } + ["http://127.0.0.1:\(server.port)/dashboard"],
+                standardOutput: output)
+            curl.waitUntilExit()
+            let answer = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(answer == "2 200", "\(lines): \(answer)")
+        }
+    }
+}
