@@ -210,6 +210,11 @@ extension DashboardHandler {
         if !isEmpty("claim_window_days"), !wholeNumber("claim_window_days", in: 1...3650) {
             errors["claim_window_days"] = "must be a whole number of days from 1 to 3650, or empty for no limit"
         }
+        // A checkbox sends "on" when ticked and nothing when not: any other value ("true", "1") is a script's guess,
+        // refused rather than read as unticked.
+        if let recurring = values["commission_recurring"], !recurring.isEmpty, recurring != "on" {
+            errors["commission_recurring"] = "must be on (ticked) or left out (unticked)"
+        }
         switch values["commission_type"] {
         case "percent":
             let text = (values["commission_percent"] ?? "").trimmingSpaces

@@ -130,6 +130,28 @@ import Testing
         #expect(try server.store.configRecords().programs == before)
     }
 
+    /// The recurring checkbox sends "on" when ticked and nothing when not. A script that posted `true` or `1` had it
+    /// read as unticked, saving `recurring: false`; any value but "on" or empty is now refused beside the box.
+    @Test func aRecurringValueOtherThanOnIsRefusedNotReadAsUnticked() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let path = "/dashboard/programs/prg_play/tracking"
+        let before = try server.store.configRecords().programs
+        for value in ["true", "1", "off", "ON"] {
+            let refused = try client.dashboardPost(
+                path, session: session,
+                fields: Self.replacing(Self.validFields(token), [("commission_recurring", value)]))
+            #expect(refused.status == 400, "\(value): \(refused.status)")
+            #expect(refused.text.contains("must be on (ticked) or left out (unticked)"), "\(value)")
+        }
+        #expect(try server.store.configRecords().programs == before, "nothing saved")
+        let saved = try client.dashboardPost(path, session: session, fields: Self.validFields(token))
+        #expect(saved.status == 303, "\(saved.text)")
+        let program = try #require(try server.store.configRecords().programs.first { $0.id == "prg_play" })
+        #expect(program.commission?.recurring == true)
+    }
+
     /// A template stored before the placeholder rule (or by another tool) is still served as it was, braces and all.
     @Test func aStoredTemplateWithAnUnknownPlaceholderIsStillServed() throws {
         let server = try TestServer()
