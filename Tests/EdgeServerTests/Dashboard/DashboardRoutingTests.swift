@@ -63,6 +63,12 @@ import Testing
             ("/dashboard/", "/dashboard"), ("/dashboard/programs/", "/dashboard/programs"),
             ("/dashboard/partners//", "/dashboard/partners"),
             ("/dashboard/clicks/?partner_id=part_lee", "/dashboard/clicks?partner_id=part_lee"),
+            // The query goes on as it came: rebuilt from its decoded values, `q=%FF` (which the list refuses)
+            // became the whole list, a repeated name (refused) its last value, and `%` alone `%25`.
+            ("/dashboard/customers/?q=%FF", "/dashboard/customers?q=%FF"),
+            ("/dashboard/customers/?q=a&q=b", "/dashboard/customers?q=a&q=b"),
+            ("/dashboard/customers/?q=%", "/dashboard/customers?q=%"),
+            ("/dashboard/customers/?z=1&a=2", "/dashboard/customers?z=1&a=2"),
         ] {
             for method in ["GET", "HEAD"] {
                 let response = try client.request(method, path, headers: cookie)
