@@ -113,16 +113,22 @@ final class APIHandler: Sendable {
         }
         if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
             throw APIError.invalidRequest(
-                "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : unknown): this endpoint takes "
+                "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : shown(unknown)): this endpoint takes "
                     + parameters.sorted().joined(separator: ", "))
         }
         if let repeated = request.repeatedQueryNames.subtracting(["_"]).min() {
             throw APIError.invalidRequest(
-                "query parameter \(repeated) is given more than once: give it once (it takes one value)")
+                "query parameter \(shown(repeated)) is given more than once: give it once (it takes one value)")
         }
         if !allowingEmpty, let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
-            throw APIError.invalidRequest("\(empty) is empty: give it a value, or leave it out")
+            throw APIError.invalidRequest("\(shown(empty)) is empty: give it a value, or leave it out")
         }
+    }
+
+    /// A query parameter's name as an error names it: its first 100 characters and "…" past them, so that the answer
+    /// to a query with a name of 400,000 bytes is not 400,000 bytes long.
+    static func shown(_ name: String) -> String {
+        name.count > 100 ? String(name.prefix(100)) + "…" : name
     }
 
     /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here), of one

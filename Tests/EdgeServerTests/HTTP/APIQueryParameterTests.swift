@@ -45,6 +45,21 @@ import Testing
     /// `partner_id=${P}` with `P` unset) listed nothing with `200` on the lists, where the stats refuse it. Each
     /// documented parameter, repeated (with the same value or another) or empty, is now `400 invalid_request` naming
     /// it, on every list and on the stats.
+    /// A parameter's name is echoed in the error, and was echoed whole: a 7,000-byte name made a 7,000-byte answer
+    /// (up to the request head's limit). The error names its first 100 characters now, as the 404 names a path's.
+    @Test func aLongParameterNameIsNamedByItsFirstHundredCharacters() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let key = [("Authorization", "Bearer sk_acme_secret")]
+        let name = String(repeating: "A", count: 7_000)
+        for query in ["\(name)=1", "\(name)=1&\(name)=2", "limit=5&\(name)="] {
+            let response = try server.client().request("GET", "/v1/clicks?\(query)", headers: key)
+            #expect(response.isError(400, "invalid_request"), "\(response.status)")
+            #expect(response.message.contains(String(repeating: "A", count: 100) + "…"), "\(response.message)")
+            #expect(response.body.count < 400, "\(response.body.count) bytes")
+        }
+    }
+
     @Test func aParameterGivenTwiceOrEmptyIs400NamingIt() throws {
         let server = try TestServer()
         defer { server.shutdown() }
