@@ -28,8 +28,10 @@ extension APIHandler {
         let partner = try partnerID(request, of: organization)
         let now = Clock.epochMilliseconds() / 1000
         let today = Self.day(containing: now + zone.offset(at: now))
+        // `from` first, as the query reads: of two bad dates, the first is named.
+        let given = try Self.date(request, "from")
         let to = try Self.date(request, "to") ?? today
-        let from = try Self.date(request, "from") ?? to - Self.defaultStatsDays + 1
+        let from = given ?? to - Self.defaultStatsDays + 1
         guard from <= to else { throw APIError.invalidRequest("from must not be after to") }
         guard to - from < Self.maximumStatsDays else {
             throw APIError.invalidRequest("from and to may cover at most \(Self.maximumStatsDays) days")
@@ -132,7 +134,8 @@ extension APIHandler {
     private static func date(_ request: APIRequest, _ name: String) throws -> Int64? {
         guard let text = request.query[name] else { return nil }
         guard let day = parse(date: text) else {
-            throw APIError.invalidRequest("\(name) must be a date such as 2026-11-30 (YYYY-MM-DD)")
+            throw APIError.invalidRequest(
+                "\(name) must be a date such as 2026-11-30 (YYYY-MM-DD), from 1970-01-01 to 9999-12-31")
         }
         return day
     }

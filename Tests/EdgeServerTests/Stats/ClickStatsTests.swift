@@ -226,7 +226,10 @@ import Testing
         defer { server.shutdown() }
         let cases: [(String, String)] = [
             ("?from=2026-13-01", "from"), ("?to=2026-02-30", "to"), ("?from=26-11-30", "from"),
-            ("?from=2026-11-30T00:00:00Z", "from"), ("?to=yesterday", "to"), ("?from=1969-12-31", "from"),
+            ("?from=2026-11-30T00:00:00Z", "from"), ("?to=yesterday", "to"),
+            // A date before 1970 is out of range, and the message says the range; of two bad dates, `from` first.
+            ("?from=1969-12-31", "from must be a date such as 2026-11-30 (YYYY-MM-DD), from 1970-01-01 to 9999-12-31"),
+            ("?from=0001-01-01&to=0001-12-31", "from must be"),
             ("?from=2026-12-01&to=2026-11-30", "from must not be after to"),
             ("?from=2025-01-01&to=2026-01-02", "366 days"),
             ("?timezone=Mars/Olympus_Mons", "timezone"), ("?timezone=../../../../etc/passwd", "timezone"),
