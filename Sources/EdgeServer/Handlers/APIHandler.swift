@@ -134,12 +134,19 @@ final class APIHandler: Sendable {
     /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here), of one
     /// of `organization`'s partners, active or not (partners are never deleted, so every partner a row names is one):
     /// another organization's partner, or none, is `400 invalid_request`, never an empty list that reads as "no rows".
+    /// The table in force answers; a partner it does not know is looked up in the store before it is refused, since
+    /// one imported a moment ago is in the store before the next reload brings it to this node's table.
     func partnerID(_ request: APIRequest, of organization: OrganizationRecord) throws -> String? {
         guard let partner = request.query["partner_id"] else { return nil }
         guard partner.utf8.count <= 64 else {
             throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
         }
-        guard try configuredTable().isPartner(partner, of: organization.id) else {
+        func stored() throws -> Bool {
+            let records = try reader.configRecords()
+            guard let program = records.partners.first(where: { $0.id == partner })?.programID else { return false }
+            return records.programs.contains { $0.id == program && $0.organizationID == organization.id }
+        }
+        guard try configuredTable().isPartner(partner, of: organization.id) || stored() else {
             throw APIError.invalidRequest("partner_id \(partner) is not a partner of this organization")
         }
         return partner

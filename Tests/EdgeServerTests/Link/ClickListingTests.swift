@@ -220,3 +220,21 @@ import Testing
         #expect(stored.userAgent == listedAgent && stored.referer == referer)
     }
 }
+
+extension ClickListingTests {
+    /// A partner imported a moment ago is one of the organization's at once: `partner_id` is checked against the
+    /// table in force and, on a miss, the store, so the node's next reload (every 0.25 s on SQLite) is not awaited
+    /// and the filter is never `400` for a partner that exists. Ten partners, each asked for as soon as it is stored.
+    @Test func aPartnerImportedAMomentAgoIsAPartnerAtOnce() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        for index in 0..<10 {
+            try server.importConfig(
+                #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_new\#(index)","name":"New \#(index)","status":"active"}]}]}]}"#
+            )
+            let response = try server.client().request(
+                "GET", "/v1/clicks?partner_id=part_new\(index)", headers: [("Authorization", "Bearer sk_acme_secret")])
+            #expect(response.status == 200, "part_new\(index): \(response.status) \(response.text)")
+        }
+    }
+}
