@@ -166,27 +166,15 @@ final class DashboardHandler: Sendable {
         }
         var path = Substring(request.path)
         while path.count > 1, path.last == "/" { path.removeLast() }
-        // The query as it came, byte for byte (a byte a query may not hold as it is escaped): the page it leads to
-        // then reads the same query, repeated names, broken escapes and all, and refuses what it would have refused.
-        let query = Self.queryForLocation(request.rawQuery)
-        var response = Self.redirect(to: String(path) + (query.isEmpty ? "" : "?" + query))
+        // The path and the query as they came, byte for byte (a byte a URL may not hold as it is escaped): the page it
+        // leads to then reads the same query, repeated names, broken escapes, bytes that are not UTF-8 and all, and
+        // refuses what it would have refused.
+        let location =
+            PercentEncoding.escapedForLocation(path.utf8)
+            + (request.rawQuery.isEmpty ? [] : [0x3F] + PercentEncoding.escapedForLocation(request.rawQuery))
+        var response = Self.redirect(to: String(decoding: location, as: UTF8.self))
         response.status = 308
         return response
-    }
-
-    /// `query` with every byte a query may not hold as it is (RFC 3986: not unreserved, a sub-delimiter, `:`, `@`,
-    /// `/`, `?` or `%`) percent-escaped, so that it can go in a `Location` header unchanged in meaning.
-    static func queryForLocation(_ query: String) -> String {
-        let kept = Set("!$&'()*+,;=:@/?%".utf8)
-        var out: [UInt8] = []
-        for byte in query.utf8 {
-            if ASCII.isUnreserved(byte) || kept.contains(byte) {
-                out.append(byte)
-            } else {
-                out += PercentEncoding.encode(CollectionOfOne(byte))
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The methods the page at `segments` answers (`HEAD` wherever `GET`), or `nil` when there is no such page.

@@ -125,10 +125,14 @@ final class APIHandler: Sendable {
         }
     }
 
-    /// A query parameter's name as an error names it: its first 100 characters and "…" past them, so that the answer
-    /// to a query with a name of 400,000 bytes is not 400,000 bytes long.
+    /// A query parameter's name as an error names it: its first 100 Unicode scalars and "…" past them, so that the
+    /// answer to a query with a name of 400,000 bytes is not 400,000 bytes long (scalars, not characters: one letter
+    /// with 5,000 combining accents is one character).
     static func shown(_ name: String) -> String {
-        name.count > 100 ? String(name.prefix(100)) + "…" : name
+        guard name.unicodeScalars.count > 100 else { return name }
+        var shown = String.UnicodeScalarView()
+        shown.append(contentsOf: name.unicodeScalars.prefix(100))
+        return String(shown) + "…"
     }
 
     /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here), of one

@@ -11,8 +11,8 @@ struct APIRequest: Sendable {
     var repeatedQueryNames: Set<String> = []
     /// What of the query was left out of ``query`` (``QueryString/parse(_:)``), which the `/v1` lists refuse.
     var queryProblem: String?
-    /// The query as it came, after the `?` (not decoded), for an answer that sends it on unchanged.
-    var rawQuery: String = ""
+    /// The query's bytes as they came, after the `?` (not decoded), for an answer that sends it on unchanged.
+    var rawQuery: [UInt8] = []
     /// The headers the server reads (``HTTPHeaderName``) that the request carries.
     var headers: [HTTPHeaderName: String]
     /// The headers read once (``HTTPHeaderName/isReadOnce``) that the request has several lines of, and so are not
@@ -51,7 +51,7 @@ extension APIRequest {
         self.init(
             method: request.method, path: String(decoding: request.path, as: UTF8.self), query: query.values,
             repeatedQueryNames: query.repeated, queryProblem: query.problem,
-            rawQuery: String(decoding: request.query, as: UTF8.self), headers: headers,
+            rawQuery: Array(request.query), headers: headers,
             repeatedHeaders: repeatedHeaders, body: Array(request.body), clientIP: clientIP)
     }
 }

@@ -35,6 +35,26 @@ public enum PercentEncoding {
         output += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
     }
 
+    /// `bytes` (a path or a query as it came) with every byte a URL may not hold as it is written as `%XX`: all but
+    /// the unreserved bytes, the sub-delimiters, `:`, `@`, `/`, `?` and `%` (RFC 3986), so that what is escaped
+    /// stays escaped and the rest means the same in a `Location` header, which then holds no control byte, space
+    /// or byte above ASCII.
+    public static func escapedForLocation<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount)
+        for byte in bytes {
+            if ASCII.isUnreserved(byte) || locationBytes.contains(byte) {
+                out.append(byte)
+            } else {
+                out += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return out
+    }
+
+    /// The bytes besides the unreserved ones that ``escapedForLocation(_:)`` keeps.
+    private static let locationBytes = Set("!$&'()*+,;=:@/?%".utf8)
+
     /// `bytes` with each byte above ASCII written as `%XX` (``appendEncodingNonASCII(_:to:)``).
     public static func encodeNonASCII<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
         var out: [UInt8] = []

@@ -58,6 +58,11 @@ import Testing
             #expect(response.message.contains(String(repeating: "A", count: 100) + "…"), "\(response.message)")
             #expect(response.body.count < 400, "\(response.body.count) bytes")
         }
+        // One letter with 3,000 combining accents is one character of 6,001 bytes: cut by scalars, it is cut too.
+        let accented = "a" + String(repeating: "%CC%81", count: 3_000)
+        let response = try server.client().request("GET", "/v1/clicks?\(accented)=1", headers: key)
+        #expect(response.isError(400, "invalid_request"), "\(response.status)")
+        #expect(response.body.count < 600, "\(response.body.count) bytes")
     }
 
     @Test func aParameterGivenTwiceOrEmptyIs400NamingIt() throws {
