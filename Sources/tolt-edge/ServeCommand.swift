@@ -136,8 +136,7 @@ enum ServeCommand {
             // The demo program is imported by the server once it holds the data directory: a second `serve --demo`
             // on a directory in use is refused before it writes over the running server's program. A demo
             // organization already stored is left as the user left it (its key, its codes).
-            var demo = ConfigImporter.DemoSeed.kept(
-                ConfigImporter.DemoState(secretKeyIsDemo: true, codeIsActive: true, webhookIsDemo: true))
+            var demo = ConfigImporter.DemoSeed.stored
             let seeding: ((any Store) throws -> Void)? =
                 options.flags.contains("demo")
                 ? { demo = try ConfigImporter.seedDemo(into: $0) } : nil
@@ -180,43 +179,67 @@ enum ServeCommand {
                 Output.out("metrics on http://\(metrics.host):\(port)/metrics\n")
             }
             if options.flags.contains("demo") {
-                let base = "\(scheme)://\(shown):\(server.port)"
-                let authorization = ConfigImporter.demoRevenueCatAuthorization
-                let stored =
-                    switch demo {
-                    case .stored:
-                        "demo program stored (public key pk_demo, secret key sk_demo, code SAM20, 20% commission)"
-                    case .completed:
-                        "demo program of an older version given a 20% commission and a RevenueCat webhook"
-                            + " authorization (public key pk_demo; its secret key is sk_demo and"
-                            + " SAM20 is active unless you changed them)"
-                    case .kept(let state):
-                        "demo program already stored, kept as it is (public key pk_demo; "
-                            + (state.secretKeyIsDemo
-                                ? "secret key sk_demo" : "its secret key is no longer sk_demo: use the one you set")
-                            + (state.codeIsActive
-                                ? ", code SAM20"
-                                : "; SAM20 is inactive, so its link answers 404 until you reactivate it on the"
-                                    + " dashboard's Partners page")
-                            + (state.webhookIsDemo
-                                ? "" : "; the webhook no longer takes \(authorization): use the authorization you set")
-                            + ")"
-                    }
-                Output.out(
-                    """
-                    \(stored). Try:
-                      curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(base)/a/pk_demo/sam20
-                      open \(base)/a/pk_demo/SAM20 in a browser
-                      curl -H 'Authorization: Bearer sk_demo' \(base)/v1/clicks
-                    the loop (README, Quick start): claim SAM20 with POST \(base)/client/claims, post a RevenueCat \
-                    INITIAL_PURCHASE to \(base)/webhooks/revenuecat/pk_demo with 'Authorization: \(authorization)', \
-                    then curl -H 'Authorization: Bearer sk_demo' \(base)/v1/commissions
-                    dashboard: \(base)/dashboard (sign in with the demo secret key sk_demo)
-
-                    """)
+                Output.out(Self.demoBanner(demo, base: "\(scheme)://\(shown):\(server.port)"))
             }
             return server.waitForTermination() ? 0 : 1
         }
+    }
+}
+
+extension ServeCommand {
+    /// What `serve --demo` prints after the start-up line: what it did to the demo, then the loop to try, each line
+    /// true of the demo as the store holds it (a key, code or authorization the user changed is named so, and the
+    /// commands use a placeholder for it).
+    static func demoBanner(_ demo: ConfigImporter.DemoSeed, base: String) -> String {
+        let state = demo.state
+        let key = state.secretKeyIsDemo ? "sk_demo" : "<your secret key>"
+        let authorization =
+            state.webhook == .demo ? ConfigImporter.demoRevenueCatAuthorization : "<your RevenueCat authorization>"
+        var notes: [String] = []
+        if !state.secretKeyIsDemo { notes.append("its secret key is no longer sk_demo: use the one you set") }
+        if !state.codeIsActive {
+            notes.append(
+                "SAM20 is inactive, so its link answers 404 until you reactivate it on the dashboard's Partners page")
+        }
+        switch state.webhook {
+        case .demo: break
+        case .other:
+            notes.append(
+                "the webhook takes the authorization you set, not \(ConfigImporter.demoRevenueCatAuthorization)")
+        case .none:
+            notes.append(
+                "the webhook has no authorization, so it refuses every event until you set one (dashboard, Settings → Integrations)"
+            )
+        }
+        let noted = notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")
+        let what =
+            switch demo {
+            case .stored:
+                "demo program stored (public key pk_demo, secret key sk_demo, code SAM20, 20% commission)"
+            case .completed:
+                "demo program of an older version given a 20% commission and a RevenueCat webhook authorization"
+                    + " (public key pk_demo" + (notes.isEmpty ? ", secret key sk_demo, code SAM20" : noted) + ")"
+            case .kept:
+                "demo program already stored, kept as it is (public key pk_demo"
+                    + (notes.isEmpty ? "; secret key sk_demo, code SAM20" : noted) + ")"
+            }
+        var lines = ["\(what). Try:"]
+        if state.codeIsActive {
+            lines.append(
+                "  curl -i -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like"
+                    + " Gecko) Version/17.0 Mobile/15E148 Safari/604.1' \(base)/a/pk_demo/sam20")
+            lines.append("  open \(base)/a/pk_demo/SAM20 in a browser")
+        }
+        lines.append("  curl -H 'Authorization: Bearer \(key)' \(base)/v1/clicks")
+        lines.append(
+            "the loop (README, Quick start): claim \(state.codeIsActive ? "SAM20" : "an active code") with POST"
+                + " \(base)/client/claims, post a RevenueCat INITIAL_PURCHASE to \(base)/webhooks/revenuecat/pk_demo with"
+                + " 'Authorization: \(authorization)', then curl -H 'Authorization: Bearer \(key)' \(base)/v1/commissions"
+        )
+        lines.append(
+            "dashboard: \(base)/dashboard (sign in with "
+                + (state.secretKeyIsDemo ? "the demo secret key sk_demo" : "your secret key") + ")")
+        return lines.joined(separator: "\n") + "\n\n"
     }
 }
 

@@ -143,26 +143,42 @@ public enum ConfigImporter {
         /// The store had no demo organization: ``demoDocument`` was stored.
         case stored
         /// The demo organization of an older version (no RevenueCat authorization, a program without commission)
-        /// was given the parts the whole loop needs (``demoLoopParts``).
-        case completed
+        /// was given the parts the whole loop needs (``demoLoopParts``); what of the demo it has now.
+        case completed(DemoState)
         /// The demo organization was left as it is: what of the demo it still has.
         case kept(DemoState)
+
+        /// What of the demo the store holds now.
+        public var state: DemoState {
+            switch self {
+            case .stored: DemoState(secretKeyIsDemo: true, codeIsActive: true, webhook: .demo)
+            case .completed(let state), .kept(let state): state
+            }
+        }
     }
 
-    /// What a demo organization left as it is still has of ``demoDocument``, for `serve --demo` to say only what is
-    /// true of it.
+    /// What a demo organization has of ``demoDocument``, for `serve --demo` to say only what is true of it.
     public struct DemoState: Sendable, Equatable {
+        /// The webhook's authorization.
+        public enum Webhook: Sendable, Equatable {
+            /// ``demoRevenueCatAuthorization``.
+            case demo
+            /// Another one, set by the user.
+            case other
+            /// None: the webhook refuses every event.
+            case none
+        }
+
         /// Its secret key is still `sk_demo`.
         public var secretKeyIsDemo: Bool
         /// `pk_demo`'s link for `SAM20` still leads somewhere (the code and its partner active, the code not shared).
         public var codeIsActive: Bool
-        /// The webhook still takes ``demoRevenueCatAuthorization``.
-        public var webhookIsDemo: Bool
+        public var webhook: Webhook
 
-        public init(secretKeyIsDemo: Bool, codeIsActive: Bool, webhookIsDemo: Bool) {
+        public init(secretKeyIsDemo: Bool, codeIsActive: Bool, webhook: Webhook) {
             self.secretKeyIsDemo = secretKeyIsDemo
             self.codeIsActive = codeIsActive
-            self.webhookIsDemo = webhookIsDemo
+            self.webhook = webhook
         }
 
         /// The state of `organization` in `records`.
@@ -170,10 +186,13 @@ public enum ConfigImporter {
             let demo = ConfigImporter.demoDocument.organizations[0]
             secretKeyIsDemo =
                 demo.secretKey.map { SecretDigest.matches($0, digest: organization.secretKeyDigest) } ?? false
-            webhookIsDemo =
-                organization.revenueCatAuthorizationDigest.map {
-                    SecretDigest.matches(ConfigImporter.demoRevenueCatAuthorization, digest: $0)
-                } ?? false
+            webhook =
+                switch organization.revenueCatAuthorizationDigest {
+                case nil: .none
+                case let digest? where SecretDigest.matches(ConfigImporter.demoRevenueCatAuthorization, digest: digest):
+                    .demo
+                default: .other
+                }
             if case .target? = LinkTable(records).match(publicKey: organization.publicKey, code: "SAM20") {
                 codeIsActive = true
             } else {
@@ -210,7 +229,8 @@ public enum ConfigImporter {
         var parts = demoLoopParts
         parts.organizations[0].id = stored.id
         try importDocument(parts, into: store)
-        return .completed
+        let now = try store.configRecords()
+        return .completed(DemoState(now.organizations.first { $0.id == stored.id } ?? stored, in: now))
     }
 
     /// The value of the `Authorization` header the demo organization's RevenueCat webhook takes.

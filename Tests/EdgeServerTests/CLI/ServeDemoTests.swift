@@ -180,6 +180,10 @@ import Testing
                 "demo program already stored, kept as it is (public key pk_demo; its secret key is no longer sk_demo:"
                     + " use the one you set; SAM20 is inactive, so its link answers 404 until you reactivate it on the"
                     + " dashboard's Partners page)"), "\(second.child.stdout)")
+        // And the commands it prints: a placeholder for the key, no SAM20 link to try.
+        #expect(second.printed("curl -H 'Authorization: Bearer <your secret key>'"), "\(second.child.stdout)")
+        #expect(second.printed("(sign in with your secret key)"), "\(second.child.stdout)")
+        #expect(!second.child.stdout.contains("/a/pk_demo/sam20"), "\(second.child.stdout)")
         let client = second.client()
         func clicks(_ key: String) throws -> Int {
             try client.request("GET", "/v1/clicks", headers: [("Authorization", "Bearer \(key)")]).status
@@ -188,5 +192,39 @@ import Testing
         #expect(try clicks("sk_demo") == 401)
         let link = try client.request("GET", "/a/pk_demo/SAM20", headers: [("User-Agent", Agents.android)])
         #expect(link.status == 404, "SAM20 stays inactive")
+    }
+}
+
+extension ServeDemoTests {
+    /// A stored demo whose webhook authorization the user changed, or left unset (a demo with a commission, so it is
+    /// kept as it is): the banner says so, and the loop it prints has a placeholder for the authorization.
+    @Test func aDemoWhoseWebhookAuthorizationChangedOrIsUnsetIsNamedSo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (label, revenuecat, said) in [
+            (
+                "other", #","revenuecat":{"authorization":"Bearer mine-0123456789"}"#,
+                "the webhook takes the authorization you set, not Bearer whsec_demo"
+            ),
+            ("none", "", "the webhook has no authorization, so it refuses every event until you set one"),
+        ] {
+            let data = directory.path + "/data-\(label)"
+            let document = directory.path + "/demo-\(label).json"
+            try #"""
+            {"organizations":[{"id":"org_demo","name":"Demo App","public_key":"pk_demo","secret_key":"sk_demo"\#(revenuecat),
+              "programs":[{"id":"prg_demo","name":"Demo Program","commission":{"percent":20},
+                "app_links":{"google_play_url":"https://play.google.com/store/apps/details?id=com.example.demo"},
+                "partners":[{"id":"part_demo","name":"Sam","status":"active","codes":[{"code":"SAM20","active":true}]}]}]}]}
+            """#.write(toFile: document, atomically: true, encoding: .utf8)
+            let imported = try ChildProcess.run(["import", document, "--data", data], outputIn: directory.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let server = try ChildServer(
+                dataDirectory: data, outputIn: directory.path, label: "webhook-\(label)", arguments: ["--demo"])
+            defer { server.stop() }
+            #expect(server.printed(said), "\(label): \(server.child.stdout)")
+            #expect(server.printed("'Authorization: <your RevenueCat authorization>'"), "\(label)")
+            #expect(server.printed("curl -H 'Authorization: Bearer sk_demo'"), "\(label): the key is still the demo's")
+            #expect(server.stop()?.status == 0)
+        }
     }
 }
