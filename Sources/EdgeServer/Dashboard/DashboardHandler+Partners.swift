@@ -107,6 +107,10 @@ extension DashboardHandler {
                 context, error: problem.field == "name" ? problem.reason : DashboardForm.message(problem),
                 field: problem.field, values: context.form)
         }
+        // As the tracking and integrations forms: a field the form does not have is a script's mistake, never dropped.
+        if let unknown = DashboardForm.unknownField(in: context.form, fields: ["program_id", "name", "code"]) {
+            return try partners(context, error: unknown, values: context.form)
+        }
         let records = try api.reader.configRecords()
         let name = (context.form["name"] ?? "").trimmingSpaces
         let code = (context.form["code"] ?? "").trimmingSpaces
@@ -193,6 +197,9 @@ extension DashboardHandler {
         if let problem = context.formProblem {
             let reason = problem.field == "code" ? problem.reason : DashboardForm.message(problem)
             return try partner(context, partnerID: partnerID, error: reason, code: context.form["code"])
+        }
+        if let unknown = DashboardForm.unknownField(in: context.form, fields: ["code"]) {
+            return try partner(context, partnerID: partnerID, error: unknown, code: context.form["code"])
         }
         let code = (context.form["code"] ?? "").trimmingSpaces
         let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)

@@ -157,3 +157,30 @@ import Testing
         #expect(ids.firstIndex(of: "part_z99")! < ids.firstIndex(of: "part_z98")!, "by name, not by id")
     }
 }
+
+extension DashboardPartnerFormTests {
+    /// The add-partner and add-code forms saved a post with a field they do not have (`admin=1`) as if it were not
+    /// there; as the tracking and integrations forms do, they refuse it now, naming it, with nothing saved.
+    @Test func theAddFormsRefuseAFieldTheyDoNotHave() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let before = try server.store.configRecords()
+        let partner = try client.dashboardPost(
+            "/dashboard/partners", session: session,
+            fields: [("csrf_token", token), ("program_id", "prg_acme"), ("name", "Extra"), ("admin", "1")])
+        #expect(partner.status == 400, "\(partner.status)")
+        #expect(
+            partner.text.contains("This form has no field admin; nothing was saved."), "\(partner.text.suffix(2000))")
+        let code = try client.dashboardPost(
+            "/dashboard/partners/part_sam/codes", session: session,
+            fields: [("csrf_token", token), ("code", "EXTRA1"), ("active", "false")])
+        #expect(code.status == 400, "\(code.status)")
+        #expect(code.text.contains("This form has no field active; nothing was saved."), "\(code.text.suffix(2000))")
+        #expect(try server.store.configRecords() == before)
+        let added = try client.dashboardPost(
+            "/dashboard/partners", session: session,
+            fields: [("csrf_token", token), ("program_id", "prg_acme"), ("name", "Extra")])
+        #expect(added.status == 303, "the form's own fields still save: \(added.status)")
+    }
+}
