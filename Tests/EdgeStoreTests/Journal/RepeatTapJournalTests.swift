@@ -251,7 +251,7 @@ import Testing
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
         // As a store of the build before the counts: none of step 7's tables, nothing of the steps after it (step 8:
         // the organizations' time zone; step 9: the summaries' table and indexes; step 10: the attribution's columns
-        // and table), version 6 (dropping click_counts drops its index).
+        // and table; step 11: the index of tied ids by customer), version 6 (dropping click_counts drops its index).
         try fixture.sqliteStore.withConnection { db in
             try db.execute(
                 """
@@ -259,7 +259,7 @@ import Testing
                 DROP INDEX commissions_by_partner_status; DROP INDEX customers_by_organization;
                 ALTER TABLE organizations DROP COLUMN timezone; DROP TABLE unattributed_user_ids;
                 ALTER TABLE customer_aliases DROP COLUMN changed_at; ALTER TABLE webhook_events DROP COLUMN attributed_at;
-                ALTER TABLE transactions DROP COLUMN price_unknown;
+                ALTER TABLE transactions DROP COLUMN price_unknown; DROP INDEX customer_aliases_by_customer;
                 PRAGMA user_version = 6
                 """)
         }
