@@ -45,7 +45,8 @@ enum Output {
           migrate     bring the store's schema up to date
           ua          classify User-Agents read from standard input
 
-        Run 'tolt-edge <command> --help' for a command's options.
+        Run 'tolt-edge <command> --help' for a command's options, and 'tolt-edge --version' for the store
+        schema and journal format this build writes (what an upgrade or a rollback depends on).
 
         """
 }

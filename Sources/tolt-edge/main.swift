@@ -1,4 +1,5 @@
 import EdgeServer
+import EdgeStore
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,9 @@ case "migrate": status = ConfigCommands.runMigrate(rest)
 case "ua": status = UserAgentCommand.run(rest)
 // Not in the usage text: a generator for bench/dashboard.sh, not something a server's operator runs.
 case "bench-fill": status = BenchFillCommand.run(rest)
+case "--version", "version":
+    Output.out("tolt-edge\n" + StoreVersions.summary + "\n")
+    status = 0
 case "--help", "-h", "help":
     Output.out(Output.mainUsage)
     status = 0
