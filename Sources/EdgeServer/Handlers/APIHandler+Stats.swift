@@ -40,10 +40,8 @@ extension APIHandler {
             organizationID: organization.id, partnerID: partner, days: from...to, zone: zone)
         return APIResponse.success { object in
             object.string("timezone", zoneName)
-            object.member("data") { json in
-                json.raw("[")
-                for (index, count) in counts.enumerated() {
-                    if index > 0 { json.raw(",") }
+            object.member("data") {
+                $0.array(counts) { count, json in
                     json.object {
                         $0.string("date", Self.format(day: count.day))
                         $0.string("partner_id", count.partnerID)
@@ -51,7 +49,6 @@ extension APIHandler {
                         $0.raw("unique_clicks", String(count.uniqueClicks))
                     }
                 }
-                json.raw("]")
             }
         }
     }

@@ -8,14 +8,7 @@ public enum ResourceJSON {
         _ page: Page<Item>, separator: String = ",", into object: inout JSONWriter.ObjectWriter,
         item: (Item, inout JSONWriter) -> Void
     ) {
-        object.member("data") { json in
-            json.raw("[")
-            for (index, element) in page.items.enumerated() {
-                if index > 0 { json.raw(separator) }
-                item(element, &json)
-            }
-            json.raw("]")
-        }
+        object.member("data") { $0.array(page.items, separator: separator, item) }
         object.raw("has_more", page.hasMore ? "true" : "false")
     }
 
@@ -55,14 +48,7 @@ public enum ResourceJSON {
             $0.string("first_seen_at", customer.firstSeenAt.map(Timestamp.format))
             $0.raw("revenue_cents", String(customer.revenueCents))
             $0.raw("commission_cents", String(customer.commissionCents))
-            $0.member("aliases") { json in
-                json.raw("[")
-                for (index, alias) in customer.aliases.enumerated() {
-                    if index > 0 { json.raw(",") }
-                    json.string(alias)
-                }
-                json.raw("]")
-            }
+            $0.member("aliases") { $0.array(customer.aliases) { alias, json in json.string(alias) } }
             $0.raw("aliases_truncated", customer.aliasesTruncated ? "true" : "false")
         }
     }

@@ -38,6 +38,19 @@ public struct JSONWriter {
         if let text { string(text) } else { raw("null") }
     }
 
+    /// Writes an array of `items`, each written by `element`, with `separator` between them (`,`, or `,\n` for a
+    /// list printed one item a line).
+    public mutating func array<Items: Sequence>(
+        _ items: Items, separator: String = ",", _ element: (Items.Element, inout JSONWriter) -> Void
+    ) {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(separator) }
+            element(item, &self)
+        }
+        raw("]")
+    }
+
     /// Writes an object whose members `body` appends, with commas between them handled by `ObjectWriter`.
     public mutating func object(_ body: (inout ObjectWriter) -> Void) {
         var writer = ObjectWriter(json: self)
