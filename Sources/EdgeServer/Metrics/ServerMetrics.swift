@@ -14,16 +14,8 @@ final class ServerMetrics: Sendable {
     /// The route table's labels, in its order; set once the table is built (``setRoutes(_:)``).
     private let routeNames = Mutex<[String]>([])
     /// How many claims h2o refused before routing them (``setRefusedBeforeRouting(_:)``); `nil` until the engine says.
-    /// The closure sits in a class: a `Mutex` holding a closure itself wraps it in one more reabstraction thunk at
-    /// every `withLock` that reads it (the `inout` writeback), so each scrape grew a chain that, released at stop,
-    /// overflowed the stack after some 100,000 scrapes.
-    private let refusedBeforeRouting = Mutex<CountSource?>(nil)
-
-    /// A closure behind a reference, for ``refusedBeforeRouting``.
-    private final class CountSource: Sendable {
-        let count: @Sendable () -> Int
-        init(_ count: @escaping @Sendable () -> Int) { self.count = count }
-    }
+    /// Boxed: read at every scrape (see ``Boxed``).
+    private let refusedBeforeRouting = Mutex<Boxed<@Sendable () -> Int>?>(nil)
     /// Where the journal's ingested counts and backlog come from; `nil` for an application without one (unit tests).
     private let ingester: ClickIngester?
     /// Whose bound the journal gauges show; `nil` without a journal.
@@ -50,7 +42,7 @@ final class ServerMetrics: Sendable {
     /// from its head): they are counted with the route's own, as `claims` answers `413` and claims
     /// `payload_too_large`.
     func setRefusedBeforeRouting(_ count: @escaping @Sendable () -> Int) {
-        let source = CountSource(count)
+        let source = Boxed(count)
         refusedBeforeRouting.withLock { $0 = source }
     }
 
@@ -61,7 +53,7 @@ final class ServerMetrics: Sendable {
 
     /// How many claims h2o refused before routing them; `nil` until the engine says.
     func refusedClaims() -> Int? {
-        refusedBeforeRouting.withLock { $0 }?.count()
+        refusedBeforeRouting.withLock { $0 }?.value()
     }
 
     /// The claims h2o refused before routing, by the counters they add to: the `claims` route's `413` and the claims'

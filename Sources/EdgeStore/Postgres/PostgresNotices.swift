@@ -1,4 +1,5 @@
 internal import CPostgreSQL
+import LinkCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,28 +16,22 @@ import Synchronization
 /// with the prefix until then (the CLI commands), the server's log once `serve` starts. Notices are rare (the
 /// connection asks for warnings and worse only: `client_min_messages=warning`), so the lock is never contended.
 public enum PostgresNotices {
-    /// Behind a reference: a `Mutex` holding a closure itself grows a chain of reabstraction thunks at every
-    /// `withLock` that reads it (see `ServerMetrics.refusedBeforeRouting`).
-    private static let sink = Mutex<Sink>(Sink(standardError))
-
-    private final class Sink: Sendable {
-        let log: @Sendable (String) -> Void
-        init(_ log: @escaping @Sendable (String) -> Void) { self.log = log }
-    }
+    /// Boxed: read at every notice (see ``Boxed``).
+    private static let sink = Mutex<Boxed<@Sendable (String) -> Void>>(Boxed(standardError))
 
     /// Writes `tolt-edge: <line>` to standard error (``FileDescriptor/logToStandardError(_:)``).
     public static let standardError: @Sendable (String) -> Void = { line in FileDescriptor.logToStandardError(line) }
 
     /// Sends every later notice, of every connection, to `log` (the process has one log).
     public static func route(to log: @escaping @Sendable (String) -> Void) {
-        let routed = Sink(log)
+        let routed = Boxed(log)
         sink.withLock { $0 = routed }
     }
 
     /// Logs one notice of the database `target` names.
     static func emit(_ message: String, target: String) {
         let line = "PostgreSQL at \(target) says: \(PostgresMessage.oneLine(message))"
-        let log = sink.withLock { $0 }.log
+        let log = sink.withLock { $0 }.value
         log(line)
     }
 
