@@ -13,9 +13,7 @@ public enum PercentEncoding {
             if ASCII.isUnreserved(byte) {
                 out.append(byte)
             } else {
-                out.append(0x25)
-                out.append(ASCII.hexDigits[Int(byte >> 4)])
-                out.append(ASCII.hexDigits[Int(byte & 0x0F)])
+                appendEscape(byte, to: &out)
             }
         }
         return out
@@ -32,6 +30,12 @@ public enum PercentEncoding {
     @inline(__always)
     public static func appendEncodingNonASCII(_ byte: UInt8, to output: inout [UInt8]) {
         guard byte >= 0x80 else { return output.append(byte) }
+        appendEscape(byte, to: &output)
+    }
+
+    /// Appends `byte` as `%XX`, in upper-case hex.
+    @inline(__always)
+    @usableFromInline static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
         output += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
     }
 
@@ -46,7 +50,7 @@ public enum PercentEncoding {
             if ASCII.isUnreserved(byte) || locationBytes.contains(byte) {
                 out.append(byte)
             } else {
-                out += [0x25, ASCII.hexDigits[Int(byte >> 4)], ASCII.hexDigits[Int(byte & 0x0F)]]
+                appendEscape(byte, to: &out)
             }
         }
         return out
