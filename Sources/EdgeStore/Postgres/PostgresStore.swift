@@ -47,6 +47,11 @@ public final class PostgresStore: Store, SQLStore {
     /// build must know to use it, and refuses one a newer build migrated unless that build said this one may still
     /// use it (``SchemaCompatibility``).
     public func migrate() throws {
+        try migrate(throughStep: PostgresMigrations.steps.count)
+    }
+
+    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it.
+    func migrate(throughStep last: Int) throws {
         try withConnection { db in
             try db.transaction {
                 try db.execute(
@@ -64,7 +69,7 @@ public final class PostgresStore: Store, SQLStore {
                 {
                     return
                 }
-                for (index, step) in PostgresMigrations.steps.enumerated() where index >= version {
+                for (index, step) in PostgresMigrations.steps.prefix(last).enumerated() where index >= version {
                     try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }

@@ -47,6 +47,11 @@ public final class SQLiteStore: Store, SQLStore {
     /// the fewest steps a build must know to use it; refuses a file a newer build migrated unless that build said
     /// this one may still use it (``SchemaCompatibility``).
     public func migrate() throws {
+        try migrate(throughStep: SQLiteMigrations.steps.count)
+    }
+
+    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it.
+    func migrate(throughStep last: Int) throws {
         try withConnection { db in
             var version = 0
             try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
@@ -55,7 +60,7 @@ public final class SQLiteStore: Store, SQLStore {
             {
                 return
             }
-            for (index, step) in SQLiteMigrations.steps.enumerated() where index >= version {
+            for (index, step) in SQLiteMigrations.steps.prefix(last).enumerated() where index >= version {
                 try db.transaction {
                     try db.execute(step.sql)
                     try step.code?(db)
@@ -63,7 +68,7 @@ public final class SQLiteStore: Store, SQLStore {
                 }
             }
             try SchemaCompatibility.mark(db, compatible: SQLiteMigrations.compatibleVersion)
-            if version < SQLiteMigrations.steps.count {
+            if version < last {
                 // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }

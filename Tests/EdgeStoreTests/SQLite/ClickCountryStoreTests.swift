@@ -30,12 +30,8 @@ import Testing
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/old.sqlite")
         var stored = Self.click(at: Self.start)
+        try old.migrate(throughStep: 4)
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(4) {
-                try db.execute(step.sql)
-                try step.code?(db)
-            }
-            try db.execute("PRAGMA user_version = 4")
             try db.query(
                 """
                 INSERT INTO clicks (id, created_at, organization_id, program_id, partner_id, code, platform,

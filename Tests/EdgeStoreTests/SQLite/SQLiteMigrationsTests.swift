@@ -122,9 +122,8 @@ import Testing
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/step2.sqlite")
+        try old.migrate(throughStep: 2)
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(2) { try db.execute(step.sql) }
-            try db.execute("PRAGMA user_version = 2")
             try db.execute(
                 """
                 INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_a', 'A', 'pk_a', 'sk_a_secret');
@@ -158,12 +157,8 @@ import Testing
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/step9.sqlite")
+        try old.migrate(throughStep: 9)
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(9) {
-                try db.execute(step.sql)
-                try step.code?(db)
-            }
-            try db.execute("PRAGMA user_version = 9")
             try db.execute(
                 """
                 INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_a', 'A', 'pk_a', 'sk_a_secret');

@@ -50,9 +50,8 @@ import Testing
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/step3.sqlite")
+        try old.migrate(throughStep: 3)
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(3) { try db.execute(step.sql) }
-            try db.execute("PRAGMA user_version = 3")
             try db.query(
                 """
                 INSERT INTO organizations (id, name, public_key, secret_key, revenuecat_authorization)

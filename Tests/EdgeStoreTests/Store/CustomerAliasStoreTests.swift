@@ -119,27 +119,13 @@ import Testing
         var postgres: PostgresURL?
         if kind == .sqlite {
             let store = try SQLiteStore(path: fixture.directory + "/step10.sqlite")
-            try store.withConnection { db in
-                for step in SQLiteMigrations.steps.prefix(10) {
-                    try db.execute(step.sql)
-                    try step.code?(db)
-                }
-                try db.execute("PRAGMA user_version = 10")
-            }
+            try store.migrate(throughStep: 10)
             old = store
         } else {
             let url = try TestPostgres.createDatabase()
             postgres = url
             let store = PostgresStore(url: url)
-            try store.withConnection { db in
-                try db.execute(
-                    "CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-                )
-                for (index, step) in PostgresMigrations.steps.prefix(5).enumerated() {
-                    try db.execute(step)
-                    try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
-                }
-            }
+            try store.migrate(throughStep: 5)
             old = store
         }
         defer { if let postgres { TestPostgres.dropDatabase(postgres) } }

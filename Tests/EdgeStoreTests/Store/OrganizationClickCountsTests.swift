@@ -82,12 +82,8 @@ import Testing
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let old = try SQLiteStore(path: fixture.directory + "/step7.sqlite")
+        try old.migrate(throughStep: 7)
         try old.withConnection { db in
-            for step in SQLiteMigrations.steps.prefix(7) {
-                try db.execute(step.sql)
-                try step.code?(db)
-            }
-            try db.execute("PRAGMA user_version = 7")
             for (hour, partner, clicks, unique) in Self.olderCounts {
                 try db.query(
                     """
@@ -108,14 +104,8 @@ import Testing
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url) }
         let old = PostgresStore(url: url)
+        try old.migrate(throughStep: 3)
         try old.withConnection { db in
-            try db.execute(
-                "CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-            )
-            for (index, step) in PostgresMigrations.steps.prefix(3).enumerated() {
-                try db.execute(step)
-                try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
-            }
             for (hour, partner, clicks, unique) in Self.olderCounts {
                 try db.query(
                     """
