@@ -145,12 +145,10 @@ final class APIHandler: Sendable {
         guard partner.utf8.count <= 64 else {
             throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
         }
-        func stored() throws -> Bool {
-            let records = try reader.configRecords()
-            guard let program = records.partners.first(where: { $0.id == partner })?.programID else { return false }
-            return records.programs.contains { $0.id == program && $0.organizationID == organization.id }
-        }
-        guard try configuredTable().isPartner(partner, of: organization.id) || stored() else {
+        guard
+            try configuredTable().isPartner(partner, of: organization.id)
+                || reader.configRecords().isPartner(partner, of: organization.id)
+        else {
             throw APIError.invalidRequest("partner_id \(partner) is not a partner of this organization")
         }
         return partner

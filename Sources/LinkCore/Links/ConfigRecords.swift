@@ -124,4 +124,11 @@ public struct ConfigRecords: Sendable, Equatable {
         self.codes = codes
         self.revision = revision
     }
+
+    /// Whether the partner with this id (active or not) is one of the organization's, by its program: one scan, for
+    /// a single question (``LinkTable/isPartner(_:of:)`` answers from a map it builds once).
+    public func isPartner(_ partnerID: String, of organizationID: String) -> Bool {
+        guard let program = partners.first(where: { $0.id == partnerID })?.programID else { return false }
+        return programs.contains { $0.id == program && $0.organizationID == organizationID }
+    }
 }
