@@ -199,8 +199,10 @@ public final class PostgresStore: Store, SQLStore {
 
 extension PostgresStore {
     /// Runs SQL without parameters outside a transaction (`CREATE DATABASE`, `DROP DATABASE`): for tests and
-    /// tools of this package that set up databases, never for data.
+    /// tools of this package that set up databases, never for data. Waits for the answer however long it takes, as a
+    /// migration's DDL does: `CREATE DATABASE` copies a template and, with many tests creating theirs at once on a
+    /// busy machine, can take longer than a statement's ``PostgresConnection/answerTimeout``.
     package func administer(_ sql: String) throws {
-        try withConnection { try $0.execute(sql) }
+        try withConnection { try $0.execute(sql, patient: true) }
     }
 }

@@ -204,7 +204,7 @@ import Testing
             + "\r\nPOST /client/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n" + Self.chunked(Self.claim("p2"))
             + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-        let exchange = try RawExchange.run([Array(pipelined.utf8)], port: server.port)
+        let exchange = try RawExchange.run([Array(pipelined.utf8)], port: server.port, expecting: 3)
         #expect(exchange.responses.map(\.status) == [200, 200, 200], "\(exchange.responses.map(\.text))")
         #expect(exchange.responses.allSatisfy { $0.header("connection") == "keep-alive" } && !exchange.closed)
         #expect(try server.client().customers().count == 2)

@@ -21,11 +21,15 @@ struct RawExchange {
     var rest: [UInt8]
 
     /// Writes `parts` (pausing `pause` between them) and reads until the server closes the connection, or sends
-    /// nothing for `quiet`, or 15 s pass.
+    /// nothing for `quiet`, or 15 s pass. With `expecting`, a test that waits for answers rather than for the silence
+    /// after a refusal: until that many whole responses have come, a pause of up to 10 s is waited out (a busy
+    /// machine's slow answer is not taken for none), and only then `quiet` ends the reading.
     static func run(
-        _ parts: [[UInt8]], port: Int, pause: Duration = .zero, quiet: Duration = .milliseconds(700)
+        _ parts: [[UInt8]], port: Int, pause: Duration = .zero, quiet: Duration = .milliseconds(700),
+        expecting: Int? = nil
     ) throws -> RawExchange {
-        let descriptor = try connect(port: port, quiet: quiet)
+        var awaited = expecting
+        let descriptor = try connect(port: port, quiet: awaited == nil ? quiet : .seconds(10))
         defer { close(descriptor) }
         let clock = ContinuousClock()
         let start = clock.now
@@ -45,6 +49,10 @@ struct RawExchange {
             end = clock.now
             if count > 0 {
                 received += chunk[..<count]
+                if let count = awaited, try parse(received).0.count >= count {
+                    awaited = nil
+                    setReceiveTimeout(descriptor, quiet)
+                }
             } else {
                 closed = count == 0 || errno == ECONNRESET
                 if !closed { end = end - quiet }
@@ -69,6 +77,12 @@ struct RawExchange {
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func setReceiveTimeout(_ descriptor: Int32, _ quiet: Duration) {
+        let microseconds = Int(seconds(quiet) * 1e6)
+        var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     private static func connect(port: Int, quiet: Duration) throws -> Int32 {
