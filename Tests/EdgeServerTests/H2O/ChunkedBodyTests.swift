@@ -88,7 +88,7 @@ import Testing
                 parts.append(Array(request[start..<end]))
                 start = end
             }
-            let exchange = try RawExchange.run(parts, port: server.port, pause: .microseconds(200))
+            let exchange = try RawExchange.run(parts, port: server.port, pause: .microseconds(200), expecting: 1)
             let response = try exchange.only
             #expect(
                 response.isClaim("claimed", user: "piece\(round)"),

@@ -53,7 +53,8 @@ import Testing
         let pipelined = Self.routes.map {
             "PATCH \($0.path) HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
         }
-        let exchange = try RawExchange.run([Array(pipelined.joined().utf8)], port: server.port)
+        let exchange = try RawExchange.run(
+            [Array(pipelined.joined().utf8)], port: server.port, expecting: 2 * Self.routes.count)
         #expect(exchange.responses.count == 2 * Self.routes.count)
         for (index, route) in Self.routes.enumerated() where 2 * index < exchange.responses.count {
             #expect(Self.allowLines(exchange.responses[2 * index]) == [route.allow], "\(route.path)")
