@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// An app's package that uses the Tolt SDK. An app depends on it by URL,
-// `.package(url: "https://github.com/<owner>/tolt-edge", from: "1.0.0")` with
+// An app's package that uses the Tolt SDK. An app depends on it by URL (no releases are tagged yet: a branch or a
+// `revision:`), `.package(url: "https://github.com/<owner>/tolt-edge", branch: "main")` with
 // `.product(name: "Tolt", package: "tolt-edge")`; this example depends on the repository around it by path, and only
 // the `Tolt` library of it is built.
 //

@@ -9,6 +9,8 @@ final class ClaimClient: Sendable {
     let publicId: String
     /// `<base URL>/client/claims`.
     let endpoint: URL
+    /// The edge's address as the app configured it, which its links use (`<edge>/a/<public key>/<code>`).
+    let edge: URL
     let policy: RetryPolicy
     /// The app's first open, read from storage (or stored) off the caller's thread.
     private let firstOpen: FirstOpenLookup
@@ -17,10 +19,11 @@ final class ClaimClient: Sendable {
     private let onFailedAttempt: @Sendable () -> Void
 
     init(
-        publicId: String, baseURL: URL, firstOpen: FirstOpenLookup, policy: RetryPolicy,
+        publicId: String, baseURL: URL, edge: URL? = nil, firstOpen: FirstOpenLookup, policy: RetryPolicy,
         onFailedAttempt: @escaping @Sendable () -> Void = {}
     ) {
         self.publicId = publicId
+        self.edge = edge ?? baseURL
         self.onFailedAttempt = onFailedAttempt
         endpoint = Self.endpoint(baseURL: baseURL)
         self.firstOpen = firstOpen

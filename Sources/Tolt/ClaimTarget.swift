@@ -21,6 +21,50 @@ enum ClaimTarget: Sendable, Equatable {
         self.init(query: Substring(query))
     }
 
+    /// The code of a link of the edge itself, `<edge>/a/<public key>/<code>` (a `/` after the code too, as the edge
+    /// takes it), which the system hands the app when the link opens it directly (a universal link or App Link of the
+    /// edge's host): the code percent-decoded. `nil` unless `url` has `edge`'s scheme, host (in any case) and port,
+    /// lies under `edge`'s path, and names `publicId`; its query is not read (`?utm_source=…` is the marketer's).
+    init?(link url: URL, edge: URL, publicId: String) {
+        guard let link = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let base = URLComponents(url: edge, resolvingAgainstBaseURL: false),
+            link.scheme?.lowercased() == base.scheme?.lowercased(), link.host?.lowercased() == base.host?.lowercased(),
+            link.port == base.port
+        else { return nil }
+        var prefix = Substring(base.percentEncodedPath)
+        while prefix.hasSuffix("/") { prefix = prefix.dropLast() }
+        guard let (key, code) = Self.keyAndCode(inPath: Substring(link.percentEncodedPath), under: prefix),
+            key == publicId
+        else { return nil }
+        self = .code(code)
+    }
+
+    /// Whether `url`'s path ends as an edge link's does, `…/a/<key>/<code>`: a link that may be the edge's, which
+    /// only a configuration can tell.
+    static func mayBeEdgeLink(_ url: URL) -> Bool {
+        guard let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath else {
+            return false
+        }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.last == "" { segments.removeLast() }
+        let count = segments.count
+        return count >= 3 && segments[count - 3] == "a" && !segments[count - 2].isEmpty && !segments[count - 1].isEmpty
+    }
+
+    /// The key and code, percent-decoded, of a percent-encoded path that is `prefix`, then `/a/<key>/<code>`, and at
+    /// most one `/` more; `nil` for another path, an empty segment, or a segment that does not decode or still holds
+    /// a `%` once decoded (the edge refuses one in a code).
+    private static func keyAndCode(inPath path: Substring, under prefix: Substring) -> (String, String)? {
+        guard path.hasPrefix(prefix + "/a/") else { return nil }
+        var rest = path.dropFirst(prefix.count + 3)
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 2, let key = String(segments[0]).removingPercentEncoding,
+            let code = String(segments[1]).removingPercentEncoding, !key.isEmpty, !code.isEmpty, !code.contains("%")
+        else { return nil }
+        return (key, code)
+    }
+
     /// The most times ``init(installReferrer:)`` percent-decodes a referrer looking for `tolt_click` or `tolt_code`.
     static let maximumReferrerDecodings = 3
 

@@ -23,7 +23,8 @@ import Foundation
 /// A claim retries network failures, `5xx` and `429` for at most a minute: no wait is begun that would end more
 /// than 60 s after the claim began. An attempt times out within 30 s, so a claim returns or throws within 90 s.
 public enum Tolt: Sendable {
-    /// The production edge, `https://edge.tolt.io`, where ``configure(publicId:)`` sends claims.
+    /// The production edge, `https://edge.tolt.io`, where ``configure(publicId:)`` sends claims. A self-hosted edge
+    /// is configured with ``configure(publicId:baseURL:)``: without it, claims go here, not to your edge.
     public static let defaultBaseURL = URL(string: "https://edge.tolt.io")!
 
     /// Configures the SDK with your organization's public key (`pk_…`), for the production edge.
@@ -63,22 +64,35 @@ public enum Tolt: Sendable {
         try await ToltState.current.configuredClient().claim(.click(clickId), appUserId: appUserId)
     }
 
-    /// Claims the click or code in a deep link the app was opened with (the program's deep-link template, such
-    /// as `myapp://claim?tolt_code=SAM20&tolt_click=clk_…`), for `appUserId`.
+    /// Claims the click or code in a link the app was opened with, for `appUserId`: a deep link of the program's
+    /// template (such as `myapp://claim?tolt_code=SAM20&tolt_click=clk_…`), or the partner's link itself
+    /// (`https://links.example.com/a/YOUR_PUBLIC_KEY/SAM20`), which the system hands the app when the edge's host is
+    /// one of its universal-link (or App Link) domains.
     ///
     /// Reads `tolt_click` or `tolt_code` from the query, percent-decoded; the click wins when both are there. A
-    /// parameter whose escapes are broken (`tolt_code=%ZZ`) is skipped, and a later valid one read.
+    /// parameter whose escapes are broken (`tolt_code=%ZZ`) is skipped, and a later valid one read. With neither, a
+    /// link of the configured edge (its scheme, host and port, under its path) whose path is `/a/<your public
+    /// key>/<code>` claims that code, percent-decoded (no click was recorded: the app opened instead of the page).
     ///
-    /// - Returns: `nil`, without a request, for links without `tolt_click` or `tolt_code` (links that are not
-    ///   Tolt's, even before ``configure(publicId:)``); otherwise the claim's result.
+    /// - Returns: `nil`, without a request, for links that are not Tolt's: without `tolt_click` or `tolt_code`, and
+    ///   not a link of the configured edge and key (another host, another public key, another path); otherwise
+    ///   the claim's result.
+    /// - Throws: ``ToltError/notConfigured`` for a link whose path ends `/a/<key>/<code>` before
+    ///   ``configure(publicId:baseURL:)``, since only the configuration tells whether it is the edge's; and what
+    ///   ``claim(code:appUserId:)`` throws.
     @discardableResult
     public static func claim(url: URL, appUserId: String) async throws -> ClaimResult? {
-        guard let target = ClaimTarget(url: url) else { return nil }
-        return try await ToltState.current.configuredClient().claim(target, appUserId: appUserId)
+        if let target = ClaimTarget(url: url) {
+            return try await ToltState.current.configuredClient().claim(target, appUserId: appUserId)
+        }
+        guard ClaimTarget.mayBeEdgeLink(url) else { return nil }
+        let client = try ToltState.current.configuredClient()
+        guard let target = ClaimTarget(link: url, edge: client.edge, publicId: client.publicId) else { return nil }
+        return try await client.claim(target, appUserId: appUserId)
     }
 
     /// Claims the click or code in a Google Play install referrer, for apps that read it themselves (Play's
-    /// Install Referrer API) or share code with the Android SDK.
+    /// Install Referrer API), such as Swift code shared with an Android build.
     ///
     /// The edge sends Android users without a deep-link template to Play with
     /// `referrer=tolt_code%3DSAM20%26tolt_click%3Dclk_…`; pass the referrer as the API gives it

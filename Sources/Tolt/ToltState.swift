@@ -83,7 +83,8 @@ package final class ToltState: @unchecked Sendable {
             self.firstOpen = firstOpen
         }
         client = ClaimClient(
-            publicId: publicId, baseURL: baseURLOverride ?? baseURL ?? defaultBaseURL, firstOpen: firstOpen,
+            publicId: publicId, baseURL: baseURLOverride ?? baseURL ?? defaultBaseURL,
+            edge: baseURL ?? defaultBaseURL, firstOpen: firstOpen,
             policy: retryPolicy,
             onFailedAttempt: { [weak self] in self?.countFailedAttempt() })
     }
