@@ -41,6 +41,20 @@ public enum Tolt: Sendable {
         ToltState.current.configure(publicId: publicId, baseURL: baseURL)
     }
 
+    /// Records that the app was first opened at `date`, when the app knows of an open before the SDK's first launch:
+    /// an app that had users before it added the SDK, whose first launch with the SDK would otherwise open a new claim
+    /// window for each of them.
+    ///
+    /// Pass the earliest time the app knows the user had it: on iOS 16 and later,
+    /// `AppTransaction.shared`'s `originalPurchaseDate` (when this Apple ID first got the app, free apps included), or
+    /// RevenueCat's `CustomerInfo.firstSeen`, or a time the app stored itself. The first open only moves earlier: a
+    /// `date` after the stored one changes nothing, and one before 2020 (a clock not yet set) or in the future is
+    /// ignored. Call it at launch, after or before ``configure(publicId:baseURL:)``; claims made after it send the
+    /// earlier time as `first_seen_at`, and it is stored for later launches.
+    public static func recordFirstOpen(_ date: Date) {
+        ToltState.current.recordFirstOpen(date)
+    }
+
     /// Claims a partner's code (such as one the user typed at onboarding) for `appUserId`.
     ///
     /// Pass the code as the user typed it: the edge matches it without case, drops the whitespace and invisible

@@ -89,6 +89,20 @@ package final class ToltState: @unchecked Sendable {
             onFailedAttempt: { [weak self] in self?.countFailedAttempt() })
     }
 
+    /// Records an earlier first open the app knows of (``Tolt/recordFirstOpen(_:)``): on the lookup ``configure``
+    /// starts, started here (as ``configure`` would, this launch's time stored when none is) when there is none yet.
+    /// A time from a clock not yet set (before ``FirstOpenStorage/earliestPlausible``) or after now is no first open
+    /// and is ignored.
+    func recordFirstOpen(_ date: Date) {
+        let now = Date()
+        guard date >= FirstOpenStorage.earliestPlausible, date <= now else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let firstOpen = self.firstOpen ?? FirstOpenLookup(storage: storage, launch: now, deferred: defersFirstOpen)
+        self.firstOpen = firstOpen
+        firstOpen.record(date)
+    }
+
     /// The attempts of this state's claims that failed (a refused connection, a `5xx`, a refusal), retried or not:
     /// for tests that must show a failure happened, which a claim that succeeded in the end does not show.
     package var failedAttempts: Int {
