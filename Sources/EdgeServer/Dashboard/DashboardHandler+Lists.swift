@@ -23,6 +23,8 @@ extension DashboardHandler {
     {
         let page = try api.reader.customers(customerQuery)
         let names = try partnerNames(context)
+        // Times in the organization's zone, as the Overview counts its days.
+        let zone = api.timeZone(of: context.organization)
         var content =
             #"<form class="inline" method="get" action="/dashboard/customers" role="search">"#
             + DashboardForm.input("q", label: "App user id", value: search, type: "search")
@@ -41,7 +43,7 @@ extension DashboardHandler {
                     + "<td class=\"status\">\(HTML.escape(customer.status))</td>"
                     + "<td>\(HTML.escape(names[customer.partnerID] ?? customer.partnerID))</td>"
                     + "<td>\(HTML.escape(customer.code))</td><td><code>\(HTML.escape(customer.clickID ?? "—"))</code></td>"
-                    + "<td>\(HTML.time(customer.claimedAt))</td>"
+                    + "<td>\(HTML.time(customer.claimedAt, in: zone))</td>"
                     + "<td class=\"number\">\(HTML.dollars(customer.revenueCents))</td>"
                     + "<td class=\"number\">\(HTML.dollars(customer.commissionCents))</td></tr>"
             }
@@ -94,6 +96,8 @@ extension DashboardHandler {
         let partnerID = commissionQuery.partnerID
         let status = commissionQuery.status
         let page = try api.reader.commissions(commissionQuery)
+        // Times in the organization's zone, as the Overview counts its days.
+        let zone = api.timeZone(of: context.organization)
         var content = #"<form class="inline" method="get" action="/dashboard/commissions">"#
         content += Self.partnerSelect(names, selected: partnerID)
         content +=
@@ -116,7 +120,7 @@ extension DashboardHandler {
                 + #"<th scope="col">Status</th></tr></thead><tbody>"#
             for commission in page.items {
                 content +=
-                    "<tr><td>\(HTML.time(commission.createdAt))</td>"
+                    "<tr><td>\(HTML.time(commission.createdAt, in: zone))</td>"
                     + "<td>\(HTML.escape(names[commission.partnerID] ?? commission.partnerID))</td>"
                     + "<td>\(HTML.escapeOutsideText(commission.customerID))</td>"
                     + "<td>\(HTML.escapeOutsideText(commission.productID ?? "—"))</td>"
@@ -153,6 +157,8 @@ extension DashboardHandler {
     {
         let partnerID = clickQuery.partnerID
         let page = try api.reader.clicks(clickQuery)
+        // Times in the organization's zone, as the Overview counts its days.
+        let zone = api.timeZone(of: context.organization)
         var content = #"<form class="inline" method="get" action="/dashboard/clicks">"#
         content += Self.partnerSelect(names, selected: partnerID)
         content += #"<div><button type="submit">Filter</button></div></form>"#
@@ -165,7 +171,7 @@ extension DashboardHandler {
                 + #"<th scope="col">Country</th><th scope="col">Click id</th></tr></thead><tbody>"#
             for click in page.items {
                 content +=
-                    "<tr><td>\(HTML.time(click.createdAt))</td>"
+                    "<tr><td>\(HTML.time(click.createdAt, in: zone))</td>"
                     + "<td>\(HTML.escape(names[click.partnerID] ?? click.partnerID))</td>"
                     + "<td>\(HTML.escape(click.code))</td><td>\(HTML.escape(click.platform.rawValue))</td>"
                     + "<td>\(HTML.escape(click.country ?? "—"))</td><td><code>\(HTML.escape(click.id))</code></td></tr>"

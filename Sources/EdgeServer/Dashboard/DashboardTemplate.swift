@@ -79,11 +79,19 @@ enum HTML {
         return "\(sign)$\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    /// Milliseconds since 1970 as `2026-11-30 14:05 UTC`.
-    static func time(_ milliseconds: Int64) -> String {
-        let text = Timestamp.format(milliseconds)  // 2026-11-30T14:05:06.123Z
+    /// Milliseconds since 1970 as the organization's wall-clock time and its offset from UTC then,
+    /// `2026-11-30 15:05 +01:00`, as the Overview counts days in the organization's zone; `2026-11-30 14:05 UTC` when
+    /// its zone is not known here (`nil`: the Overview says so too).
+    static func time(_ milliseconds: Int64, in zone: TimeZoneRules?) -> String {
+        let offset = zone?.offset(at: milliseconds / 1000) ?? 0
+        let (local, overflow) = milliseconds.addingReportingOverflow(offset * 1000)
+        let text = Timestamp.format(overflow ? milliseconds : local)  // 2026-11-30T15:05:06.123Z
         let parts = text.split(separator: "T")
         guard parts.count == 2 else { return text }
-        return "\(parts[0]) \(parts[1].prefix(5)) UTC"
+        guard zone != nil, !overflow else { return "\(parts[0]) \(parts[1].prefix(5)) UTC" }
+        let minutes = abs(offset) / 60
+        func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let sign = offset < 0 ? "-" : "+"
+        return "\(parts[0]) \(parts[1].prefix(5)) \(sign)\(twoDigits(minutes / 60)):\(twoDigits(minutes % 60))"
     }
 }
