@@ -180,7 +180,8 @@ extension DashboardHandler {
             content +=
                 #"<h2>Deactivate</h2><form method="post" action="\#(base)/deactivate">"#
                 + DashboardForm.csrf(context.csrfToken) + (statusError ?? "")
-                + #"<p class="hint">Its links stop working; its customers and commissions stay.</p>"#
+                + #"<p class="hint">Its links and codes stop working for new taps and claims. The customers it already has stay"#
+                + #" its own and still earn it commissions by their program's rule, renewals included.</p>"#
                 + #"<button type="submit" class="secondary">Deactivate \#(HTML.escape(partner.name))</button></form>"#
         } else {
             content +=

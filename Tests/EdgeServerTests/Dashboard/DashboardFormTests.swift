@@ -110,6 +110,8 @@ import Testing
         #expect(eventually(within: 2) { tap("SAM20") == 404 })
         let page = try client.dashboardPage("/dashboard/partners/part_sam", session: session).text
         #expect(page.contains(#"action="/dashboard/partners/part_sam/codes/SAM20/reactivate""#))
+        // The partner's Deactivate says what a team most needs to know before it: commissions do not stop.
+        #expect(page.contains("still earn it commissions by their program"), "\(page)")
         #expect(try post("/codes/SAM20/reactivate").status == 303)
         #expect(eventually(within: 2) { tap("SAM20") == 302 })
         // Only a code the partner has: reactivating another creates nothing.
