@@ -1,4 +1,7 @@
-/// Parses `--name value`, `--name=value` and `--flag` options; anything unknown is a usage error.
+/// Parses `--name value`, `--name=value` and `--flag` options; anything unknown is a usage error, and so is an option
+/// given twice, unless it is `repeatable` (documented so in its command's help, as `serve --trusted-proxy` is): the
+/// last one used to win silently, so `prune --before 2026-06-01 --before 2026-07-01` deleted up to July, and
+/// `--org a --org b` listed `b`'s rows.
 struct CommandLineOptions {
     /// A usage error: the message is printed with the command's help and the process exits with 2.
     struct UsageError: Error {
@@ -9,8 +12,11 @@ struct CommandLineOptions {
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
-    /// `valued` options take a value; `switches` do not.
-    init(_ arguments: [String], valued: Set<String>, switches: Set<String>, maximumPositional: Int = 0) throws {
+    /// `valued` options take a value; `switches` do not; `repeatable` ones (valued) may be given more than once.
+    init(
+        _ arguments: [String], valued: Set<String>, switches: Set<String>, repeatable: Set<String> = [],
+        maximumPositional: Int = 0
+    ) throws {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -30,12 +36,17 @@ struct CommandLineOptions {
             }
             if switches.contains(name) {
                 guard value == nil else { throw UsageError(message: "--\(name) takes no value") }
-                flags.insert(name)
+                guard flags.insert(name).inserted else {
+                    throw UsageError(message: "--\(name) is given more than once")
+                }
             } else if valued.contains(name) {
                 if value == nil {
                     guard index < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
                     value = arguments[index]
                     index += 1
+                }
+                guard values[name] == nil || repeatable.contains(name) else {
+                    throw UsageError(message: "--\(name) is given more than once: give it once (it takes one value)")
                 }
                 values[name, default: []].append(value!)
             } else {

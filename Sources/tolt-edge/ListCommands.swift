@@ -42,9 +42,9 @@ enum ListCommands {
 
     static func runClicks(_ arguments: [String]) -> Int32 {
         runList(arguments, usage: clicksUsage, filters: []) { options, store, organization, limit in
-            var query = ClickQuery(organizationID: organization, limit: limit)
-            query.partnerID = options.value("partner-id")
-            query.startingAfter = try startingAfter(options, prefix: "clk_")
+            var query = ClickQuery(organizationID: organization.id, limit: limit)
+            query.partnerID = try partnerID(options, organization: organization)
+            query.startingAfter = try filter(options, "starting-after") { try ListFilters.clickCursor($0, name: $1) }
             let page = try store.clicks(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.click) }
         }
@@ -53,11 +53,11 @@ enum ListCommands {
     static func runCustomers(_ arguments: [String]) -> Int32 {
         runList(arguments, usage: customersUsage, filters: ["status", "customer-id"]) {
             options, store, organization, limit in
-            var query = CustomerQuery(organizationID: organization, limit: limit)
-            query.partnerID = options.value("partner-id")
+            var query = CustomerQuery(organizationID: organization.id, limit: limit)
+            query.partnerID = try partnerID(options, organization: organization)
             query.status = try status(options, as: CustomerStatus.self)?.rawValue
             query.customerID = options.value("customer-id")
-            query.startingAfter = try startingAfter(options, prefix: "cust_")
+            query.startingAfter = try startingAfter(options, prefix: "cust_", noun: "a customer id")
             let page = try store.customers(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.customer) }
         }
@@ -66,35 +66,47 @@ enum ListCommands {
     static func runCommissions(_ arguments: [String]) -> Int32 {
         runList(arguments, usage: commissionsUsage, filters: ["status", "customer-id"]) {
             options, store, organization, limit in
-            var query = CommissionQuery(organizationID: organization, limit: limit)
-            query.partnerID = options.value("partner-id")
+            var query = CommissionQuery(organizationID: organization.id, limit: limit)
+            query.partnerID = try partnerID(options, organization: organization)
             query.status = try status(options, as: CommissionStatus.self)
             query.customerID = options.value("customer-id")
-            query.startingAfter = try startingAfter(options, prefix: "comm_")
+            query.startingAfter = try startingAfter(options, prefix: "comm_", noun: "a commission id")
             let page = try store.commissions(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
         }
     }
 
+    /// The organization a list command reads, and the configuration it was found in.
+    struct Organization {
+        let id: String
+        let records: ConfigRecords
+    }
+
     /// A list command: the options every list takes (`--data`, `--org`, `--partner-id`, `--limit`,
-    /// `--starting-after`, `--help`) and `filters`; `page` reads one page and returns what writes it.
+    /// `--starting-after`, `--help`) and `filters`; `page` reads one page and returns what writes it. Its filters
+    /// are refused as the API refuses its lists' (``EdgeServer/ListFilters``), each naming its option, exit 2: an
+    /// empty one (`--partner-id "$P"` with `P` unset), a partner of no organization's, a cursor that is no id of the
+    /// list or names none of its rows. A page with no rows is then the answer, never a typo's.
     private static func runList(
         _ arguments: [String], usage: String, filters: [String],
-        page: (CommandLineOptions, any Store, String, Int) throws -> (inout JSONWriter.ObjectWriter) -> Void
+        page: (CommandLineOptions, any Store, Organization, Int) throws -> (inout JSONWriter.ObjectWriter) -> Void
     ) -> Int32 {
         Output.command(usage: usage) {
+            let filterOptions = ["org", "partner-id", "limit", "starting-after"] + filters
             let options = try CommandLineOptions(
-                arguments, valued: Set(["data", "store", "org", "partner-id", "limit", "starting-after"] + filters),
-                switches: ["help"])
+                arguments, valued: Set(["data", "store"] + filterOptions), switches: ["help"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0
+            }
+            for name in filterOptions.sorted() {
+                _ = try filter(options, name) { try ListFilters.requireValue($0, name: $1) }
             }
             let store = try DataDirectory.openStore(options)
             let write: (inout JSONWriter.ObjectWriter) -> Void
             do {
                 write = try page(
-                    options, store, try organizationID(options, store: store),
+                    options, store, try organization(options, store: store),
                     try options.integer("limit", in: 1...100) ?? 20)
             } catch let error as StoreError where error.isUnknownCursor {
                 throw CommandLineOptions.UsageError(message: "--starting-after " + error.message)
@@ -106,40 +118,52 @@ enum ListCommands {
         }
     }
 
-    /// `--starting-after`, which must be an id with `prefix` (a typo would otherwise print an empty page).
-    private static func startingAfter(_ options: CommandLineOptions, prefix: String) throws -> String? {
-        guard let after = options.value("starting-after") else { return nil }
-        guard after.hasPrefix(prefix) else {
-            throw CommandLineOptions.UsageError(message: "--starting-after must be an id starting with \(prefix)")
+    /// Option `name`'s value passed through `check` (one of ``EdgeServer/ListFilters``'s, given the option's name
+    /// as `--name`), its refusal a usage error; `nil` when the option is not given.
+    private static func filter<Value>(
+        _ options: CommandLineOptions, _ name: String, _ check: (String, String) throws -> Value
+    ) throws -> Value? {
+        guard let value = options.value(name) else { return nil }
+        do {
+            return try check(value, "--\(name)")
+        } catch let refusal as ListFilters.Refusal {
+            throw CommandLineOptions.UsageError(message: refusal.message)
         }
-        return after
+    }
+
+    /// `--partner-id`: one of the organization's partners, active or not.
+    private static func partnerID(_ options: CommandLineOptions, organization: Organization) throws -> String? {
+        try filter(options, "partner-id") { partner, name in
+            try ListFilters.partnerID(partner, name: name) { organization.records.isPartner($0, of: organization.id) }
+        }
+    }
+
+    /// `--starting-after`, which must be an id with `prefix` (a typo would otherwise print an empty page).
+    private static func startingAfter(_ options: CommandLineOptions, prefix: String, noun: String) throws -> String? {
+        try filter(options, "starting-after") { try ListFilters.cursor($0, name: $1, prefix: prefix, noun: noun) }
     }
 
     /// `--status`, one of `Status`'s values.
     private static func status<Status: RawRepresentable & CaseIterable>(
         _ options: CommandLineOptions, as: Status.Type
     ) throws -> Status? where Status.RawValue == String {
-        guard let text = options.value("status") else { return nil }
-        guard let status = Status(rawValue: text) else {
-            throw CommandLineOptions.UsageError(
-                message: "--status must be " + Status.allCases.map(\.rawValue).joined(separator: ", ", last: " or "))
-        }
-        return status
+        try filter(options, "status") { try ListFilters.status($0, name: $1, as: Status.self) }
     }
 
-    private static func organizationID(_ options: CommandLineOptions, store: any Store) throws -> String {
-        let organizations = try store.configRecords().organizations
+    private static func organization(_ options: CommandLineOptions, store: any Store) throws -> Organization {
+        let records = try store.configRecords()
+        let organizations = records.organizations
         if let id = options.value("org") {
             guard organizations.contains(where: { $0.id == id }) else {
                 throw CommandLineOptions.UsageError(message: "--org \(id): no such organization")
             }
-            return id
+            return Organization(id: id, records: records)
         }
         guard organizations.count == 1 else {
             throw CommandLineOptions.UsageError(
                 message: "--org is needed: the store holds \(organizations.count) organizations ("
                     + organizations.map(\.id).joined(separator: ", ") + ")")
         }
-        return organizations[0].id
+        return Organization(id: organizations[0].id, records: records)
     }
 }

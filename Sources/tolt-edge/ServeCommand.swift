@@ -63,7 +63,7 @@ enum ServeCommand {
                     "journal-max-bytes",
                     "dashboard-session",
                 ],
-                switches: ["demo", "help", "h2c"])
+                switches: ["demo", "help", "h2c"], repeatable: ["trusted-proxy"])
             if options.flags.contains("help") {
                 Output.out(usage)
                 return 0

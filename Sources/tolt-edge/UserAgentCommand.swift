@@ -45,6 +45,9 @@ enum UserAgentCommand {
                 return 0
             case "--explain" where mode == .classify: mode = .explain
             case "--bench" where mode == .classify: mode = .bench
+            case "--explain" where mode == .explain, "--bench" where mode == .bench:
+                Output.err("tolt-edge ua: \(argument) is given more than once\n")
+                return 2
             case "--explain", "--bench":
                 Output.err("tolt-edge ua: --explain and --bench cannot be combined\n")
                 return 2

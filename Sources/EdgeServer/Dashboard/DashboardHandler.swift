@@ -250,6 +250,9 @@ final class DashboardHandler: Sendable {
     /// A sign-in post. Only one that carries its form's token is an attempt, counted by ``signInLimiter``: one
     /// refused for its token cannot test a key, and counting it would let any site lock a network out of signing in
     /// by making its visitors' browsers post forms here (without the `SameSite=Strict` cookie, so each a `403`).
+    /// A wrong key is also a failed authentication (``APIHandler/countFailedAuthentication(_:)``), and a network
+    /// that failed too often, here or on `/v1`, is refused before its key is read: the two ways to try a key share
+    /// one budget.
     private func signIn(_ request: APIRequest, now: Int64) -> APIResponse {
         guard request.body.count <= Self.maximumFormSize else {
             return signInResponse(status: 400, message: "The form is too large.")
@@ -263,10 +266,14 @@ final class DashboardHandler: Sendable {
             return signInResponse(
                 status: 403, message: "The sign-in form expired or came from elsewhere; sign in again.")
         }
-        if let wait = signInLimiter.acquire(request.clientIP, now: Double(now)) {
+        // The failed authentications this network made, here and on `/v1` (``APIHandler/authenticationWait(_:)``),
+        // asked first: a sign-in they refuse is no attempt of the sign-in limit's.
+        let client = ClientNetwork(address: request.clientIP)
+        if let wait = api.authenticationWait(client) ?? signInLimiter.acquire(request.clientIP, now: Double(now)) {
             var response = signInResponse(
                 status: 429, message: "Too many sign-in attempts from your network. Try again in \(wait) seconds.")
             response.headers.append(("retry-after", String(wait)))
+            response.tally = .authentication(.rateLimited)
             return response
         }
         if let problem = body.problem {
@@ -282,7 +289,10 @@ final class DashboardHandler: Sendable {
         guard !key.isEmpty, key.utf8.count <= 256, let organization = api.watcher.table.organization(secretKey: key),
             SecretDigest.matches(key, digest: organization.secretKeyDigest)
         else {
-            return signInResponse(status: 401, message: "That secret key is not valid.")
+            api.countFailedAuthentication(client)
+            var response = signInResponse(status: 401, message: "That secret key is not valid.")
+            response.tally = .authentication(.wrongKey)
+            return response
         }
         guard let session = sessions.value(for: organization, now: now) else {
             return signInResponse(status: 503, message: "The store cannot be reached yet; try again in a moment.")

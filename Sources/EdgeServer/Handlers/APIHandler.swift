@@ -19,6 +19,9 @@ final class APIHandler: Sendable {
     let signer: ClickSigner
     /// 30 claims a minute per client (an IPv4 address or an IPv6 /64).
     let claimLimiter: RateLimiter
+    /// 10 failed authentications a minute per client, on `/v1` and the dashboard's sign-in together
+    /// (``refuseIfFailingTooOften(_:)``).
+    let authenticationFailures: RateLimiter
     /// Where timezones are read from (``ServerConfiguration/timeZoneDirectory``).
     let timeZoneDirectory: String
 
@@ -28,6 +31,8 @@ final class APIHandler: Sendable {
     ) {
         self.timeZoneDirectory = timeZoneDirectory
         claimLimiter = RateLimiter(limit: 30, window: 60, maximumClients: claimClients)
+        authenticationFailures = RateLimiter(
+            limit: Self.authenticationFailureLimit, window: 60, maximumClients: claimClients)
         self.writer = writer
         self.readers = readers.isEmpty ? [writer] : readers
         self.watcher = watcher
@@ -121,7 +126,17 @@ final class APIHandler: Sendable {
                 "query parameter \(shown(repeated)) is given more than once: give it once (it takes one value)")
         }
         if !allowingEmpty, let empty = request.query.filter({ $0.value.isEmpty && $0.key != "_" }).keys.min() {
-            throw APIError.invalidRequest("\(shown(empty)) is empty: give it a value, or leave it out")
+            throw APIError.invalidRequest(ListFilters.emptyValue(name: shown(empty)).message)
+        }
+    }
+
+    /// `body`'s value, with a filter it refuses (``ListFilters``) answered `400 invalid_request`, its message as
+    /// the refusal's.
+    static func filter<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let refusal as ListFilters.Refusal {
+            throw APIError.invalidRequest(refusal.message)
         }
     }
 
@@ -135,23 +150,18 @@ final class APIHandler: Sendable {
         return String(shown) + "…"
     }
 
-    /// `partner_id`: a partner id of at most 64 bytes, as the import allows (an empty one never reaches here), of one
-    /// of `organization`'s partners, active or not (partners are never deleted, so every partner a row names is one):
-    /// another organization's partner, or none, is `400 invalid_request`, never an empty list that reads as "no rows".
-    /// The table in force answers; a partner it does not know is looked up in the store before it is refused, since
-    /// one imported a moment ago is in the store before the next reload brings it to this node's table.
+    /// `partner_id` (an empty one never reaches here): one of `organization`'s partners
+    /// (``ListFilters/partnerID(_:name:isPartner:)``), else `400 invalid_request`, never an empty list that reads as
+    /// "no rows". The table in force answers; a partner it does not know is looked up in the store before it is
+    /// refused, since one imported a moment ago is in the store before the next reload brings it to this node's table.
     func partnerID(_ request: APIRequest, of organization: OrganizationRecord) throws -> String? {
         guard let partner = request.query["partner_id"] else { return nil }
-        guard partner.utf8.count <= 64 else {
-            throw APIError.invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
+        return try Self.filter {
+            try ListFilters.partnerID(partner, name: "partner_id") {
+                try configuredTable().isPartner($0, of: organization.id)
+                    || reader.configRecords().isPartner($0, of: organization.id)
+            }
         }
-        guard
-            try configuredTable().isPartner(partner, of: organization.id)
-                || reader.configRecords().isPartner(partner, of: organization.id)
-        else {
-            throw APIError.invalidRequest("partner_id \(partner) is not a partner of this organization")
-        }
-        return partner
     }
 
     /// The link table in force, or `503 unavailable` with `Retry-After` while the node has loaded no configuration
@@ -162,14 +172,22 @@ final class APIHandler: Sendable {
         return watcher.table
     }
 
-    /// The organization whose secret key the request carries.
+    /// The organization whose secret key the request carries. A client that failed too often in the last minute
+    /// is refused first, its key not read (`429`, ``refuseIfFailingTooOften(_:)``); then a request without an
+    /// `Authorization` line is `401` and not counted (it tries no key), and a wrong key, an `Authorization` that is
+    /// no `Bearer` one, or two lines of it (neither is read) are `401` and counted against the client.
     func authenticate(_ request: APIRequest) throws -> OrganizationRecord {
-        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
-            throw APIError.unauthorized
+        let client = ClientNetwork(address: request.clientIP)
+        try refuseIfFailingTooOften(client)
+        guard let header = request.authorization else {
+            guard request.repeatedHeaders.contains(.authorization) else { throw APIError.unauthorized }
+            throw failedAuthentication(client, .unauthorized)
         }
+        guard header.lowercased().hasPrefix("bearer ") else { throw failedAuthentication(client, .unauthorized) }
         let key = String(header.dropFirst(7)).trimmingSpaces
         guard let organization = try configuredTable().organization(secretKey: key) else {
-            throw APIError(status: 401, code: "unauthorized", message: "The secret key is not valid")
+            throw failedAuthentication(
+                client, APIError(status: 401, code: "unauthorized", message: "The secret key is not valid"))
         }
         return organization
     }
@@ -183,13 +201,10 @@ final class APIHandler: Sendable {
         return limit
     }
 
-    /// `starting_after`, which must be an id with `prefix`.
+    /// `starting_after`, which must be an id with `prefix` (``ListFilters/cursor(_:name:prefix:noun:)``).
     func startingAfter(_ request: APIRequest, prefix: String, noun: String) throws -> String? {
         guard let after = request.query["starting_after"] else { return nil }
-        guard after.hasPrefix(prefix), after.utf8.count <= 64 else {
-            throw APIError.invalidRequest("starting_after must be \(noun) (\(prefix)…)")
-        }
-        return after
+        return try Self.filter { try ListFilters.cursor(after, name: "starting_after", prefix: prefix, noun: noun) }
     }
 
     /// Said by the errors of parameters whose values may hold a `+` (an offset, `…T13:00:00+01:00`; a zone,
@@ -200,20 +215,13 @@ final class APIHandler: Sendable {
     func status<Status: RawRepresentable & CaseIterable>(_ request: APIRequest, as: Status.Type) throws -> Status?
     where Status.RawValue == String {
         guard let text = request.query["status"] else { return nil }
-        guard let status = Status(rawValue: text) else {
-            throw APIError.invalidRequest(
-                "status must be one of " + Status.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        return status
+        return try Self.filter { try ListFilters.status(text, name: "status", as: Status.self) }
     }
 
     /// `starting_after` of the clicks, which must be a click id.
     func clickCursor(_ request: APIRequest) throws -> String? {
         guard let after = request.query["starting_after"] else { return nil }
-        guard ClickID(parsing: after) != nil else {
-            throw APIError.invalidRequest("starting_after must be a click id (clk_…)")
-        }
-        return after
+        return try Self.filter { try ListFilters.clickCursor(after, name: "starting_after") }
     }
 
     func listClicks(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {

@@ -66,7 +66,7 @@ struct APIResponse: Sendable {
     /// What the loop counts in its metrics when this answer comes back from a worker (even if the client left).
     var tally: WorkerTally? = nil
 
-    /// `{"success":false,"message":…,"error":…}`, the one error shape of the API.
+    /// `{"success":false,"message":…,"error":…}`, the one error shape of the API, with the error's tally.
     static func error(_ error: APIError) -> APIResponse {
         var json = JSONWriter()
         json.object {
@@ -74,7 +74,7 @@ struct APIResponse: Sendable {
             $0.string("message", error.message)
             $0.string("error", error.code)
         }
-        return APIResponse(status: error.status, body: json.bytes + [0x0A], headers: error.headers)
+        return APIResponse(status: error.status, body: json.bytes + [0x0A], headers: error.headers, tally: error.tally)
     }
 
     /// `{"success":true,…}` with the members `body` writes.
@@ -94,6 +94,8 @@ struct APIError: Error, Sendable {
     var code: String
     var message: String
     var headers: [(name: String, value: String)] = []
+    /// What the metrics count for this answer (``APIResponse/tally``), when a counter keeps it.
+    var tally: WorkerTally? = nil
 
     static func invalidRequest(_ message: String) -> APIError {
         APIError(status: 400, code: "invalid_request", message: message)

@@ -27,7 +27,8 @@ struct MetricsLayout: Sendable {
     static let webhookOutcomes = webhookTypes + MetricLabels.webhookTypes.count
     static let claimReplays = webhookOutcomes + WebhookOutcome.allCases.count
     static let webhookReplays = claimReplays + WebhookOutcome.allCases.count
-    static let count = webhookReplays + WebhookOutcome.allCases.count
+    static let authenticationFailures = webhookReplays + WebhookOutcome.allCases.count
+    static let count = authenticationFailures + AuthenticationFailure.allCases.count
 
     /// The counter of claims answered with `outcome`.
     static func claim(_ outcome: ClaimOutcome) -> Int { claims + ClaimOutcome.allCases.firstIndex(of: outcome)! }
@@ -106,6 +107,8 @@ final class LoopMetrics: @unchecked Sendable {
             add(MetricsLayout.webhookTypes + typeSlot)
             add(MetricsLayout.webhookOutcomes + WebhookOutcome.allCases.firstIndex(of: outcome)!)
             count(replayed, base: MetricsLayout.webhookReplays)
+        case .authentication(let failure):
+            add(MetricsLayout.authenticationFailures + AuthenticationFailure.allCases.firstIndex(of: failure)!)
         }
     }
 

@@ -104,6 +104,14 @@ enum ClaimOutcome: String, CaseIterable, Sendable {
     init(errorCode: String) { self = ClaimOutcome(rawValue: errorCode) ?? .error }
 }
 
+/// A refused authentication (`tolt_edge_authentication_failures_total{outcome}`): a wrong key counted against its
+/// client (`/v1`'s `401` with an `Authorization`, a failed dashboard sign-in), or a client refused `429` for its
+/// failures before its key was read (``APIHandler/refuseIfFailingTooOften(_:)``).
+enum AuthenticationFailure: String, CaseIterable, Sendable {
+    case wrongKey = "wrong_key"
+    case rateLimited = "rate_limited"
+}
+
 /// What a worker did that a counter keeps, carried back to the loop with its answer (``APIResponse/tally``): the
 /// loop that owns the request counts it, so workers share no counter.
 enum WorkerTally: Sendable {
@@ -114,4 +122,6 @@ enum WorkerTally: Sendable {
     /// did, and what each event stored `unattributed` under ids it tied to a customer did when it applied them
     /// (``EdgeStore/Store/recordWebhookEvent(_:plan:)``).
     case webhook(typeSlot: Int, outcome: WebhookOutcome, replayed: [WebhookOutcome] = [])
+    /// An authentication refused.
+    case authentication(AuthenticationFailure)
 }

@@ -112,6 +112,13 @@ final class ServerMetrics: Sendable {
                 + " by what each did.",
             label: "outcome", values: WebhookOutcome.allCases.map(\.rawValue), base: MetricsLayout.webhookReplays,
             into: &out)
+        labelled(
+            "tolt_edge_authentication_failures_total",
+            help:
+                "Secret keys refused (/v1 and the dashboard's sign-in): wrong_key, counted against the client's"
+                + " address; rate_limited, refused 429 before the key was read.",
+            label: "outcome", values: AuthenticationFailure.allCases.map(\.rawValue),
+            base: MetricsLayout.authenticationFailures, into: &out)
         process(into: &out)
         return out.text
     }

@@ -71,6 +71,18 @@ struct RateLimitTable {
         return nil
     }
 
+    /// The seconds `network` must wait at `now` before a request of its would be allowed, without counting one:
+    /// `nil` when it has room (or is not tracked). For a limit on failures (``RateLimiter/wait(_:now:)``): a request
+    /// is let through while its client has room, and ``acquire(_:now:)`` counts it only once it failed.
+    func wait(_ network: ClientNetwork, now: Double) -> Int? {
+        guard let found = index[network] else { return nil }
+        let entry = Int(found)
+        // Its times are ordered oldest first: all of them are inside the window when the oldest is.
+        guard Int(entries[entry].count) >= limit, now - entries[entry].lastAllowed < window else { return nil }
+        let wait = wait(entry, at: Self.milliseconds(now))
+        return wait > 0 ? wait : nil
+    }
+
     /// A client not in the table: a new entry, in an unused slot, the oldest idle client's, or a limited client's
     /// whose window has passed; or, when every client is limited, a refusal.
     private mutating func admit(_ network: ClientNetwork, now: Double, at milliseconds: UInt32) -> Int? {

@@ -46,9 +46,21 @@ final class RateLimiter: Sendable {
 
     /// Counts a request from `network` at `now` (seconds); returns `nil` when allowed, or the seconds to wait.
     func acquire(_ network: ClientNetwork, now: Double) -> Int? {
-        // Hashing is seeded per process, so no one can aim a flood of addresses at one shard.
-        let shard = shards[Int(UInt(bitPattern: network.hashValue) % UInt(shards.count))]
-        return shard.table.withLock { $0.acquire(network, now: now) }
+        shard(network).table.withLock { $0.acquire(network, now: now) }
+    }
+
+    /// The seconds `network` must wait at `now` before its next request would be allowed, without counting one;
+    /// `nil` when it has room. With ``acquire(_:now:)`` called only for the requests that count, this limits those
+    /// alone: failed authentications (``APIHandler/authenticationFailures``), checked before a key is read and
+    /// counted once it proved wrong.
+    func wait(_ network: ClientNetwork, now: Double) -> Int? {
+        shard(network).table.withLock { $0.wait(network, now: now) }
+    }
+
+    /// The shard that tracks `network`. Hashing is seeded per process, so no one can aim a flood of addresses at
+    /// one shard.
+    private func shard(_ network: ClientNetwork) -> LockedShard {
+        shards[Int(UInt(bitPattern: network.hashValue) % UInt(shards.count))]
     }
 
     /// How many clients are tracked now.

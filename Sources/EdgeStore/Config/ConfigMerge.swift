@@ -52,6 +52,9 @@ struct ConfigMerge {
         if existing.organizations.contains(where: { $0.secretKeyDigest == secretKeyDigest && $0.id != id }) {
             throw StoreError.invalidConfig("\(path).secret_key: is already used by another organization")
         }
+        try checkKeysApart(
+            id: id, publicKey: publicKey, publicKeyIsNew: publicKey != stored?.publicKey,
+            secretKey: document.secretKey, secretKeyDigest: secretKeyDigest, path: path)
         var authorizationDigest = stored?.revenueCatAuthorizationDigest
         switch document.revenueCatAuthorization {
         case .absent: break
@@ -80,6 +83,48 @@ struct ConfigMerge {
         remember(record, stored: stored, kind: "organization", into: \.organizations, in: \ConfigChanges.organizations)
         for (index, program) in document.programs.enumerated() {
             try merge(program, organizationID: id, path: "\(path).programs[\(index)]")
+        }
+    }
+
+    /// Refuses a secret key that is a public key, its organization's or another's, and a public key that is
+    /// another organization's secret key: a public key is printed in every link an organization shares, so a secret
+    /// equal to one is no secret (`Authorization: Bearer pk_…` would read the organization's customers), and a
+    /// public key equal to another's secret publishes that secret. Secrets are kept as digests, so a public key is
+    /// compared with them by its digest. Only a key this import sets is refused, naming its field (the secret key
+    /// when both are set); keys stored alike before this rule are warned about, so an import that leaves them as
+    /// they are (an export, a dashboard form) still goes through. A generated secret key (120 random bits) is not
+    /// looked for among the other organizations' public keys: it cannot be one.
+    private mutating func checkKeysApart(
+        id: String, publicKey: String, publicKeyIsNew: Bool, secretKey: String?, secretKeyDigest: String, path: String
+    ) throws {
+        let publicDigest = SecretDigest.of(publicKey)
+        if publicDigest == secretKeyDigest {
+            if secretKey != nil {
+                throw StoreError.invalidConfig(
+                    "\(path).secret_key: must differ from the public key, which every link shows")
+            }
+            if publicKeyIsNew {
+                throw StoreError.invalidConfig(
+                    "\(path).public_key: must differ from the secret key, since every link shows the public key")
+            }
+            report.warnings.append(
+                "\(path).secret_key: the stored secret key is the organization's public key, which every link shows;"
+                    + " import a new secret_key")
+        }
+        let others = existing.organizations.filter { $0.id != id }
+        if let secretKey, others.contains(where: { $0.publicKey == secretKey }) {
+            throw StoreError.invalidConfig(
+                "\(path).secret_key: is another organization's public key, which its links show")
+        }
+        if let owner = others.first(where: { $0.secretKeyDigest == publicDigest }) {
+            guard publicKeyIsNew else {
+                report.warnings.append(
+                    "\(path).public_key: is the stored secret key of \(owner.id), which this organization's links"
+                        + " show; import a new secret_key for \(owner.id)")
+                return
+            }
+            throw StoreError.invalidConfig(
+                "\(path).public_key: is another organization's secret key, which links would show; choose another")
         }
     }
 
