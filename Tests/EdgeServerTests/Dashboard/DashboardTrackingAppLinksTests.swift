@@ -2,8 +2,8 @@ import LinkCore
 import TestSupport
 import Testing
 
-/// The Tracking form does not show a program's `ios_app_ids` and `android_apps`, and its save leaves them as they
-/// are: its import document names only the app links it has, and a field left out keeps its value.
+/// The Tracking page shows a program's `ios_app_ids` and `android_apps` but has no field for them, and its save leaves
+/// them as they are: its import document names only the app links it has, and a field left out keeps its value.
 @Suite struct DashboardTrackingAppLinksTests {
     @Test func savingTheTrackingFormKeepsTheApps() throws {
         let server = try TestServer()
@@ -20,7 +20,9 @@ import Testing
         let path = "/dashboard/programs/prg_play/tracking"
         // What a browser sends: every field of the form as loaded (`loaded_` values included), two of them changed.
         let page = try client.dashboardPage(path, session: session).text
-        #expect(!page.contains("ABCDE12345"), "the form does not show them")
+        // Shown, not as fields of the form.
+        #expect(page.contains("<li>iOS: <code>ABCDE12345.com.acme.lite</code></li>"), "\(page)")
+        #expect(page.contains("<li>Android: <code>com.acme.lite</code> (1 certificate fingerprint)</li>"))
         let fields = try DashboardForms.browserFields(in: page, form: #"action="\#(path)""#)
         let saved = try client.dashboardPost(
             path, session: session,
@@ -36,6 +38,10 @@ import Testing
         #expect(after.appStoreURL == nil, "an emptied field was cleared")
         #expect(after.iosAppIDs == before.iosAppIDs)
         #expect(after.androidApps == before.androidApps)
+        #expect(
+            try client.dashboardPage(path, session: session).text.contains("<li>iOS: <code>ABCDE12345.com.acme.lite"))
+        let bare = try client.dashboardPage("/dashboard/programs/prg_bare/tracking", session: session).text
+        #expect(bare.contains(#"id="direct-apps">No app opens these links directly"#), "\(bare)")
         #expect(
             try eventually(within: 2) {
                 try client.request("GET", "/.well-known/assetlinks.json").text.contains(#""com.acme.lite""#)
