@@ -13,6 +13,8 @@ final class EdgeApplication: Sendable {
     let api: APIHandler
     /// The `/dashboard` pages, on the API's workers and store connections.
     let dashboard: DashboardHandler
+    /// The host's association files (universal links, App Links), built once per configuration.
+    let associationFiles: AppAssociationFiles
     /// Link requests per second, counted per loop, read by the ingester.
     let load: LoadGauge
     /// Every loop's counters, summed by a scrape of `/metrics`.
@@ -42,6 +44,7 @@ final class EdgeApplication: Sendable {
         self.signer = signer
         classifier = UserAgentClassifier.standard
         pages = try Pages.standard.get()
+        associationFiles = AppAssociationFiles(publicURL: configuration.publicURL)
         load = LoadGauge(loops: configuration.threads)
         metrics = ServerMetrics(loops: configuration.threads, ingester: ingester, journal: journal)
         api = APIHandler(
@@ -58,6 +61,14 @@ final class EdgeApplication: Sendable {
             Route(
                 .exact("/healthz"), methods: [.get, .head],
                 handler: .constant(status: 200, contentType: .plain, body: Self.ok)))
+        // The association files phones fetch from the link host (iOS: Apple's CDN), at the paths the systems ask.
+        for (path, kind, name) in [
+            ("/.well-known/apple-app-site-association", AppAssociationFiles.Kind.apple, "apple_app_site_association"),
+            ("/apple-app-site-association", .apple, "apple_app_site_association_root"),
+            ("/.well-known/assetlinks.json", .android, "assetlinks"),
+        ] {
+            router.add(Route(.exact(path), methods: [.get, .head], name: name, handler: .appAssociation(kind)))
+        }
         api.register(in: &router)
         dashboard.register(in: &router)
         // On the main listener unless --metrics-host or --metrics-port gave it one of its own (MetricsListener).

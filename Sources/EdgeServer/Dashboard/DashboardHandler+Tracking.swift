@@ -334,6 +334,29 @@ extension DashboardHandler {
 
     /// The form with `values`, carrying `loaded` as what it was loaded with (``DashboardEdit``); `errors` beside
     /// their fields, `formError` above the form.
+    /// The apps that open the program's links directly (``ProgramRecord/iosAppIDs``, ``ProgramRecord/androidApps``),
+    /// shown, not edited: they are set by an import, and the form's save leaves them as they are.
+    static func directApps(_ program: ProgramRecord) -> String {
+        let setWith =
+            "set with <code>tolt-edge import</code> (<code>app_links.ios_app_ids</code>, "
+            + "<code>app_links.android_apps</code>); saving this form keeps them."
+        guard !program.iosAppIDs.isEmpty || !program.androidApps.isEmpty else {
+            return #"<p class="hint" id="direct-apps">No app opens these links directly where it is installed; "#
+                + "apps that should are \(setWith)</p>"
+        }
+        var html =
+            #"<div id="direct-apps"><p class="hint">Apps that open these links directly where they are installed "#
+            + "(iOS universal links, Android App Links), \(setWith)</p><ul>"
+        for id in program.iosAppIDs { html += "<li>iOS: <code>\(HTML.escape(id))</code></li>" }
+        for app in program.androidApps {
+            let count = app.fingerprints.count
+            html +=
+                "<li>Android: <code>\(HTML.escape(app.packageName))</code> (\(count) certificate fingerprint"
+                + "\(count == 1 ? "" : "s"))</li>"
+        }
+        return html + "</ul></div>"
+    }
+
     private func trackingPage(
         _ context: Context, program: ProgramRecord, values: [String: String], loaded: [String: String],
         errors: [String: String] = [:],
@@ -392,6 +415,7 @@ extension DashboardHandler {
                 + " placeholders (a desktop gets the code page unless it is an http(s):// link). Empty: none.")
         content += input("google_play_url", "Google Play URL", type: "url")
         content += input("app_store_url", "App Store URL", type: "url")
+        content += Self.directApps(program)
         content += "<h2>Code claim window</h2>"
         content += input(
             "claim_window_days", "Claim window (days)", hint: "1 to 3650 days after the first open; empty: no limit.",

@@ -14,6 +14,9 @@ final class Route: Sendable {
     enum Handler: Sendable {
         /// The link path: answered on the loop thread from the in-memory link table, by the loop's ``LinkHandler``.
         case link
+        /// One of the host's association files, answered on the loop thread from the link table in force
+        /// (``AppAssociationFiles``).
+        case appAssociation(AppAssociationFiles.Kind)
         /// A fixed answer, given on the loop thread.
         case constant(status: Int, contentType: StaticText, body: StaticText)
         /// Work that may block (on the store): it runs on a worker thread with a copy of the request, and its

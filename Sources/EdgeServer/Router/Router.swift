@@ -68,6 +68,8 @@ struct Router: Sendable {
         case .link:
             link.handle(
                 request, rest: UnsafeRawBufferPointer(rebasing: request.path[route.pathBytes.count...]), to: responder)
+        case .appAssociation(let kind):
+            link.handleAssociation(request, kind, to: responder)
         case .constant(let status, let contentType, let body):
             responder.send(HTTPResponse(status: status, contentType: contentType, body: body.bytes))
         case .worker(let work):

@@ -40,6 +40,10 @@ public struct ConfigDocument: Sendable, Equatable {
         public var deepLinkTemplate: Field<String> = .absent
         public var googlePlayURL: Field<String> = .absent
         public var appStoreURL: Field<String> = .absent
+        /// `app_links.ios_app_ids` and `app_links.android_apps`, as written (``ConfigMerge`` checks them and
+        /// normalizes fingerprints): absent keeps, `null` or `[]` clears, a value replaces the whole list.
+        public var iosAppIDs: Field<[String]> = .absent
+        public var androidApps: Field<[AndroidApp]> = .absent
         /// What the program pays partners: absent keeps the stored rule, `null` removes it, a value replaces it.
         public var commission: Field<Commission> = .absent
         /// Branding of the program's pages (``BrandingRules``): absent keeps, `null` clears, a value replaces.
@@ -158,13 +162,22 @@ public struct ConfigDocument: Sendable, Equatable {
             program.deepLinkTemplate = .null
             program.googlePlayURL = .null
             program.appStoreURL = .null
+            program.iosAppIDs = .null
+            program.androidApps = .null
         case let links?:
             let linkReader = JSONFieldReader(path: reader.path("app_links"))
             let linkObject = try linkReader.object(
-                links, allowed: ["deep_link_template", "google_play_url", "app_store_url"])
+                links,
+                allowed: ["deep_link_template", "google_play_url", "app_store_url", "ios_app_ids", "android_apps"])
             program.deepLinkTemplate = try linkReader.field(linkObject, "deep_link_template", linkReader.string)
             program.googlePlayURL = try linkReader.field(linkObject, "google_play_url", linkReader.string)
             program.appStoreURL = try linkReader.field(linkObject, "app_store_url", linkReader.string)
+            program.iosAppIDs = try linkReader.field(linkObject, "ios_app_ids") { value, path in
+                try linkReader.array(value, at: path, linkReader.string)
+            }
+            program.androidApps = try linkReader.field(linkObject, "android_apps") { value, path in
+                try linkReader.array(value, at: path) { try androidApp($0, path: $1) }
+            }
         }
         program.commission = try reader.field(object, "commission") { try commission($0, path: $1) }
         program.appName = try reader.field(object, "app_name", reader.string)
@@ -176,6 +189,19 @@ public struct ConfigDocument: Sendable, Equatable {
             try partner($0, path: $1)
         }
         return program
+    }
+
+    /// `{"package_name":"com.acme.app","sha256_cert_fingerprints":["14:6D:…"]}`, both required.
+    private static func androidApp(_ value: JSONValue, path: String) throws -> AndroidApp {
+        let reader = JSONFieldReader(path: path)
+        let object = try reader.object(value, allowed: ["package_name", "sha256_cert_fingerprints"])
+        guard let packageName = try reader.string(object, "package_name") else {
+            throw StoreError.invalidConfig("\(reader.path("package_name")): is required")
+        }
+        let fingerprints = try reader.array(
+            object["sha256_cert_fingerprints"], at: reader.path("sha256_cert_fingerprints"), required: true,
+            reader.string)
+        return AndroidApp(packageName: packageName, fingerprints: fingerprints)
     }
 
     private static func commission(_ value: JSONValue, path: String) throws -> Commission {

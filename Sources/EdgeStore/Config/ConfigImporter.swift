@@ -82,6 +82,14 @@ public enum ConfigImporter {
                     $0.string("deep_link_template", program.deepLinkTemplate)
                     $0.string("google_play_url", program.googlePlayURL)
                     $0.string("app_store_url", program.appStoreURL)
+                    $0.member("ios_app_ids") { json in
+                        if program.iosAppIDs.isEmpty { return json.raw("null") }
+                        json.array(program.iosAppIDs) { id, json in json.string(id) }
+                    }
+                    $0.member("android_apps") { json in
+                        if program.androidApps.isEmpty { return json.raw("null") }
+                        AndroidApp.write(program.androidApps, into: &json)
+                    }
                 }
                 json.raw(",")
                 json.key("commission"); commission(program.commission, into: &json); json.raw(",")

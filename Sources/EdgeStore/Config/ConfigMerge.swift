@@ -13,6 +13,9 @@ struct ConfigMerge {
     /// The codes stored before this import began: a lookalike of one is refused, while two spellings that both
     /// arrive in the document (the export of a store that held both) are only warned about.
     private let storedCodes: [CodeRecord]
+    /// The path of the last program whose app ids this import changed, for an error about the association files'
+    /// size (``checkAssociationSize()``).
+    private var lastAppLinksPath: String?
 
     /// Plans the merge of `document` into `existing`. Throws the first invalid field, by path.
     init(document: ConfigDocument, existing: ConfigRecords) throws {
@@ -21,6 +24,7 @@ struct ConfigMerge {
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
+        try checkAssociationSize()
         report.warnings += sharedCodeWarnings() + lookalikeCodeWarnings()
     }
 
@@ -166,6 +170,9 @@ struct ConfigMerge {
         record.appStoreURL = try Self.apply(document.appStoreURL, to: storedAppStoreURL) {
             try Self.validURL($0, path: "\(path).app_links.app_store_url", asStored: $0 == storedAppStoreURL)
         }
+        let storedApps = (record.iosAppIDs, record.androidApps)
+        try applyAppIDs(document, to: &record, path: "\(path).app_links")
+        if storedApps != (record.iosAppIDs, record.androidApps) { lastAppLinksPath = "\(path).app_links" }
         // A new template that phones without the app, or the SDK, cannot use is accepted (an app may not use the SDK,
         // or only reach people who have it), with a warning; once stored it is not repeated at every import.
         if let text = record.deepLinkTemplate, text != storedTemplate, let template = try? DeepLinkTemplate(text) {
@@ -184,6 +191,90 @@ struct ConfigMerge {
         remember(record, stored: stored, kind: "program", into: \.programs, in: \ConfigChanges.programs)
         for (index, partner) in document.partners.enumerated() {
             try merge(partner, programID: id, path: "\(path).partners[\(index)]")
+        }
+    }
+
+    /// Refuses an import that makes either association file larger than ``AppLinkRules/maximumDocumentSize``
+    /// (Apple's limit for its file), as the files hold every organization's apps. Measured with the links at the
+    /// host's root: a `--public-url` path adds its length to each iOS path.
+    private func checkAssociationSize() throws {
+        guard let path = lastAppLinksPath else { return }
+        let association = AppAssociation(existing)
+        for (name, document) in [
+            ("apple-app-site-association", association.appleAppSiteAssociation),
+            ("assetlinks.json", association.assetLinks),
+        ] {
+            guard let document, document.count > AppLinkRules.maximumDocumentSize else { continue }
+            throw StoreError.invalidConfig(
+                "\(path): the host's \(name) would be \(document.count) bytes with every program's apps, over the"
+                    + " \(AppLinkRules.maximumDocumentSize) bytes a phone reads; list fewer apps")
+        }
+    }
+
+    /// `ios_app_ids` and `android_apps` (``AppLinkRules``): absent keeps, `null` or `[]` clears, a list replaces the
+    /// stored one whole. The first bad value is named by its index; fingerprints are stored in uppercase.
+    private func applyAppIDs(_ document: ConfigDocument.Program, to record: inout ProgramRecord, path: String) throws {
+        func invalid(_ field: String, _ reason: String) -> StoreError {
+            StoreError.invalidConfig("\(path).\(field): \(reason)")
+        }
+        switch document.iosAppIDs {
+        case .absent: break
+        case .null: record.iosAppIDs = []
+        case .value(let ids):
+            guard ids.count <= AppLinkRules.maximumIOSAppIDs else {
+                throw invalid("ios_app_ids", "lists \(ids.count) apps; at most \(AppLinkRules.maximumIOSAppIDs)")
+            }
+            var seen: Set<String> = []
+            for (index, id) in ids.enumerated() {
+                do throws(ConfigValidationError) { try AppLinkRules.validateIOSAppID(id) } catch {
+                    throw invalid("ios_app_ids[\(index)]", "\(id) \(error.reason)")
+                }
+                // Bundle ids are case-insensitive (Apple): two spellings are one app.
+                guard seen.insert(ASCII.lowercased(id)).inserted else {
+                    throw invalid("ios_app_ids[\(index)]", "\(id) is listed twice")
+                }
+            }
+            record.iosAppIDs = ids
+        }
+        switch document.androidApps {
+        case .absent: break
+        case .null: record.androidApps = []
+        case .value(let apps):
+            guard apps.count <= AppLinkRules.maximumAndroidApps else {
+                throw invalid("android_apps", "lists \(apps.count) apps; at most \(AppLinkRules.maximumAndroidApps)")
+            }
+            var packages: Set<String> = []
+            var normalized: [AndroidApp] = []
+            for (index, app) in apps.enumerated() {
+                let appPath = "android_apps[\(index)]"
+                do throws(ConfigValidationError) { try AppLinkRules.validatePackageName(app.packageName) } catch {
+                    throw invalid("\(appPath).package_name", "\(app.packageName) \(error.reason)")
+                }
+                guard packages.insert(app.packageName).inserted else {
+                    throw invalid("\(appPath).package_name", "\(app.packageName) is listed twice")
+                }
+                guard (1...AppLinkRules.maximumFingerprints).contains(app.fingerprints.count) else {
+                    throw invalid(
+                        "\(appPath).sha256_cert_fingerprints",
+                        "must list 1–\(AppLinkRules.maximumFingerprints) fingerprints, not \(app.fingerprints.count)")
+                }
+                var fingerprints: [String] = []
+                for (position, text) in app.fingerprints.enumerated() {
+                    let fingerprintPath = "\(appPath).sha256_cert_fingerprints[\(position)]"
+                    let fingerprint: String
+                    do throws(ConfigValidationError) {
+                        fingerprint = try AppLinkRules.normalizedFingerprint(text)
+                    } catch {
+                        throw invalid(fingerprintPath, error.reason)
+                    }
+                    guard !fingerprints.contains(fingerprint) else {
+                        throw invalid(fingerprintPath, "\(fingerprint) is listed twice")
+                    }
+                    fingerprints.append(fingerprint)
+                }
+                normalized.append(AndroidApp(packageName: app.packageName, fingerprints: fingerprints))
+            }
+            record.androidApps = normalized
         }
     }
 

@@ -20,7 +20,8 @@ enum PostgresMigrations {
     ///
     /// 4: step 5 adds two nullable columns and a table an older build never reads; that build (a node not yet
     /// upgraded) claims without replaying stored events and ties ids without their time, as it always did. Step 6 is
-    /// an index, which PostgreSQL keeps up for a node that does not know it.
+    /// an index, which PostgreSQL keeps up for a node that does not know it. Step 7 adds two nullable columns to
+    /// `programs` that an older node neither reads nor writes (its imports update a program's other columns by name).
     static var compatibleVersion: Int { 4 }
 
     static let steps: [String] = [
@@ -152,6 +153,11 @@ enum PostgresMigrations {
         // order the list asks for (`customer_aliases.app_user_id` has the database's, which may be a locale's).
         """
         CREATE INDEX customer_aliases_by_customer ON customer_aliases (organization_id, customer, app_user_id COLLATE "C");
+        """,
+        // 7: the apps that open a program's links directly, as SQLite's step 12.
+        """
+        ALTER TABLE programs ADD COLUMN ios_app_ids text;
+        ALTER TABLE programs ADD COLUMN android_apps text;
         """,
     ]
 }

@@ -31,7 +31,8 @@ extension SQLStore {
                     """
                     SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
                         app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
-                        commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description
+                        commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description,
+                        ios_app_ids, android_apps
                     FROM programs ORDER BY id
                     """
                 ) {
@@ -41,7 +42,9 @@ extension SQLStore {
                         googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
                         commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
                         appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13),
-                        ogImageURL: $0.optionalText(14), ogDescription: $0.optionalText(15))
+                        ogImageURL: $0.optionalText(14), ogDescription: $0.optionalText(15),
+                        iosAppIDs: AppLinkColumns.iosAppIDs($0.optionalText(16)),
+                        androidApps: AppLinkColumns.androidApps($0.optionalText(17)))
                 }
                 records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
                     PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
@@ -88,8 +91,8 @@ extension SQLStore {
                         INSERT INTO programs (id, organization_id, name, claim_window_days, deep_link_template,
                             google_play_url, app_store_url, commission_percent_bp, commission_fixed_cents,
                             commission_recurring, commission_duration_months, app_name, app_icon_url, brand_color,
-                            og_image_url, og_description)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            og_image_url, og_description, ios_app_ids, android_apps)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id,
                             name = excluded.name, claim_window_days = excluded.claim_window_days,
                             deep_link_template = excluded.deep_link_template,
@@ -100,7 +103,8 @@ extension SQLStore {
                             commission_duration_months = excluded.commission_duration_months,
                             app_name = excluded.app_name, app_icon_url = excluded.app_icon_url,
                             brand_color = excluded.brand_color, og_image_url = excluded.og_image_url,
-                            og_description = excluded.og_description
+                            og_description = excluded.og_description, ios_app_ids = excluded.ios_app_ids,
+                            android_apps = excluded.android_apps
                         """,
                         [
                             .text(program.id), .text(program.organizationID), .text(program.name),
@@ -109,6 +113,8 @@ extension SQLStore {
                         ] + Self.commissionColumns(program.commission) + [
                             .optional(program.appName), .optional(program.appIconURL), .optional(program.brandColor),
                             .optional(program.ogImageURL), .optional(program.ogDescription),
+                            .optional(AppLinkColumns.text(program.iosAppIDs)),
+                            .optional(AppLinkColumns.text(program.androidApps)),
                         ])
                 }
                 for partner in changes.partners {

@@ -27,7 +27,9 @@ enum SQLiteMigrations {
     ///
     /// 9: step 10 adds two nullable columns and a table an older build never reads; that build claims without
     /// replaying stored events and ties ids without their time, which is what it always did. Step 11 is an index,
-    /// which SQLite keeps up for a build that does not know it.
+    /// which SQLite keeps up for a build that does not know it. Step 12 adds two nullable columns to `programs` that
+    /// an older build neither reads nor writes: its imports update a program's other columns by name and leave these
+    /// as they are, and it serves no association files.
     static var compatibleVersion: Int { 9 }
 
     static let steps: [Step] = [
@@ -141,5 +143,11 @@ enum SQLiteMigrations {
         attribution,
         // 11: the ids tied to each customer, for the customer list (SQLiteMigrations+Aliases).
         aliases,
+        // 12: the apps that open a program's links directly (universal links, App Links), as JSON arrays in the import
+        // form; null for none.
+        """
+        ALTER TABLE programs ADD COLUMN ios_app_ids TEXT;
+        ALTER TABLE programs ADD COLUMN android_apps TEXT;
+        """,
     ]
 }

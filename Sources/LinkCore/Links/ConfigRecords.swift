@@ -49,12 +49,19 @@ public struct ProgramRecord: Sendable, Equatable {
     public var ogImageURL: String?
     /// The text link previews show (`og:description`); `nil` shows the standard invitation sentence.
     public var ogDescription: String?
+    /// Apple app ids (`ABCDE12345.com.acme.app`) that open the organization's links directly where installed (iOS
+    /// universal links, ``AppAssociation``); empty for none.
+    public var iosAppIDs: [String]
+    /// Android apps that open the host's links directly where installed (App Links, ``AppAssociation``); empty for
+    /// none.
+    public var androidApps: [AndroidApp]
 
     public init(
         id: String, organizationID: String, name: String, claimWindowDays: Int? = nil,
         deepLinkTemplate: String? = nil, googlePlayURL: String? = nil, appStoreURL: String? = nil,
         commission: CommissionRule? = nil, appName: String? = nil, appIconURL: String? = nil,
-        brandColor: String? = nil, ogImageURL: String? = nil, ogDescription: String? = nil
+        brandColor: String? = nil, ogImageURL: String? = nil, ogDescription: String? = nil, iosAppIDs: [String] = [],
+        androidApps: [AndroidApp] = []
     ) {
         self.id = id
         self.organizationID = organizationID
@@ -69,6 +76,8 @@ public struct ProgramRecord: Sendable, Equatable {
         self.brandColor = brandColor
         self.ogImageURL = ogImageURL
         self.ogDescription = ogDescription
+        self.iosAppIDs = iosAppIDs
+        self.androidApps = androidApps
     }
 }
 

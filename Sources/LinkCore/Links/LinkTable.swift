@@ -22,6 +22,9 @@ public final class LinkTable: Sendable {
 
     public let revision: Int64
     public let organizations: [OrganizationRecord]
+    /// Every program, in the records' order (by id): what the host's association files are built from
+    /// (``AppAssociation``).
+    public let programs: [ProgramRecord]
     /// Every conflict, in the order its code first appears in the records (what `tolt-edge import` warns about).
     public let conflicts: [Conflict]
     private let organizationByPublicKey: [String: Int]
@@ -44,6 +47,7 @@ public final class LinkTable: Sendable {
     public init(_ records: ConfigRecords) {
         revision = records.revision
         organizations = records.organizations
+        programs = records.programs
         var byPublic: [String: Int] = [:]
         var bySecret: [String: Int] = [:]
         var organizationIndex: [String: Int] = [:]

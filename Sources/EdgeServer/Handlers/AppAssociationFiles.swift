@@ -1,0 +1,49 @@
+import LinkCore
+import Synchronization
+
+/// The host's association files, `GET /.well-known/apple-app-site-association` (and `/apple-app-site-association`,
+/// where iOS 9 looked) and `GET /.well-known/assetlinks.json`: built from the link table in force, once per
+/// configuration (the first request after a reload builds them; every loop then shares those bytes).
+final class AppAssociationFiles: Sendable {
+    /// Which of the two files a route serves.
+    enum Kind: Sendable {
+        case apple
+        case android
+    }
+
+    /// `--public-url`'s path (`/go` for `https://example.com/go`), before each link's `/a/` in the iOS paths: the
+    /// path phones see.
+    let linkPathPrefix: String
+    private let built = Mutex<(table: LinkTable, association: AppAssociation)?>(nil)
+
+    /// `Cache-Control` of a file. Short: a cache in front keeps a removed app vouched for at most this long after the
+    /// configuration changes. (Apple's CDN and phones keep their own copies on their own schedule: Apple's CDN
+    /// fetches the file within a day, and devices check about weekly; Android verifies when the app is installed or
+    /// updated.)
+    static let cacheControl = StaticText("public, max-age=300")
+
+    init(publicURL: PublicURL?) {
+        linkPathPrefix = publicURL.map(Self.path(of:)) ?? ""
+    }
+
+    /// The path of `url` (`https://example.com/go` → `/go`), empty for a host's root.
+    static func path(of url: PublicURL) -> String {
+        // `scheme://authority/path`: the path starts at the first `/` after the `//`.
+        let bytes = Array(url.text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            let slash = bytes[min(colon + 3, bytes.count)...].firstIndex(of: UInt8(ascii: "/"))
+        else { return "" }
+        return String(decoding: bytes[slash...], as: UTF8.self)
+    }
+
+    /// The files of `table`: built once for it, by whichever loop asks first.
+    func association(for table: LinkTable) -> AppAssociation {
+        built.withLock { built in
+            if let built, built.table === table { return built.association }
+            let association = AppAssociation(
+                organizations: table.organizations, programs: table.programs, linkPathPrefix: linkPathPrefix)
+            built = (table, association)
+            return association
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// The two files a phone's system reads from the link host to let an installed app open the host's links itself:
+/// `apple-app-site-association` (iOS universal links) and `assetlinks.json` (Android App Links), built from every
+/// organization's programs (``ProgramRecord/iosAppIDs``, ``ProgramRecord/androidApps``).
+///
+/// Built whole, once per configuration, and served as these bytes: nothing is computed per request.
+public struct AppAssociation: Sendable, Equatable {
+    /// The `apple-app-site-association` JSON, or `nil` when no program lists an iOS app.
+    public let appleAppSiteAssociation: [UInt8]?
+    /// The `assetlinks.json` JSON, or `nil` when no program lists an Android app.
+    public let assetLinks: [UInt8]?
+
+    /// `linkPathPrefix` is the path the links live under as phones see them, before `/a/` (`--public-url`'s path,
+    /// `/go` for `https://example.com/go`; empty for a host's root).
+    ///
+    /// iOS: one `details` entry per app id, naming the link paths of the organizations that list it
+    /// (`/a/<public_key>/*`), so an app opens only its own organization's links, never another tenant's. Each entry
+    /// has both forms Apple has documented: `appIDs` and `components` (iOS 13 and later), `appID` and `paths` (iOS 12
+    /// and earlier, which also wants `"apps":[]`). An app id two organizations list gets both paths in one entry.
+    ///
+    /// Android: one statement per package, with every fingerprint listed for it (in the order first listed).
+    /// Digital Asset Links has no paths: every app listed is trusted for the whole host, and the app's own manifest
+    /// chooses which of the host's links it opens.
+    public init(_ records: ConfigRecords, linkPathPrefix: String = "") {
+        self.init(organizations: records.organizations, programs: records.programs, linkPathPrefix: linkPathPrefix)
+    }
+
+    /// The files of a link table's configuration (``LinkTable/organizations``, ``LinkTable/programs``).
+    public init(organizations: [OrganizationRecord], programs: [ProgramRecord], linkPathPrefix: String = "") {
+        var publicKeys: [String: String] = [:]
+        for organization in organizations { publicKeys[organization.id] = organization.publicKey }
+        var appOrder: [String] = []
+        var pathsOfApp: [String: [String]] = [:]
+        var packageOrder: [String] = []
+        var fingerprintsOfPackage: [String: [String]] = [:]
+        for program in programs {
+            guard let publicKey = publicKeys[program.organizationID] else { continue }
+            let path = linkPathPrefix + "/a/" + publicKey + "/*"
+            for id in program.iosAppIDs {
+                if pathsOfApp[id] == nil { appOrder.append(id) }
+                if pathsOfApp[id, default: []].contains(path) { continue }
+                pathsOfApp[id, default: []].append(path)
+            }
+            for app in program.androidApps {
+                if fingerprintsOfPackage[app.packageName] == nil { packageOrder.append(app.packageName) }
+                for fingerprint in app.fingerprints
+                where fingerprintsOfPackage[app.packageName]?.contains(fingerprint) != true {
+                    fingerprintsOfPackage[app.packageName, default: []].append(fingerprint)
+                }
+            }
+        }
+        appleAppSiteAssociation =
+            appOrder.isEmpty ? nil : Self.appleDocument(appOrder.map { ($0, pathsOfApp[$0]!) })
+        assetLinks =
+            packageOrder.isEmpty ? nil : Self.androidDocument(packageOrder.map { ($0, fingerprintsOfPackage[$0]!) })
+    }
+
+    private static func appleDocument(_ apps: [(id: String, paths: [String])]) -> [UInt8] {
+        var json = JSONWriter()
+        json.raw(#"{"applinks":{"apps":[],"details":"#)
+        json.array(apps) { app, json in
+            json.object {
+                $0.string("appID", app.id)
+                $0.member("appIDs") { $0.array([app.id]) { id, json in json.string(id) } }
+                $0.member("components") {
+                    $0.array(app.paths) { path, json in json.object { $0.string("/", path) } }
+                }
+                $0.member("paths") { $0.array(app.paths) { path, json in json.string(path) } }
+            }
+        }
+        json.raw("}}\n")
+        return json.bytes
+    }
+
+    private static func androidDocument(_ packages: [(name: String, fingerprints: [String])]) -> [UInt8] {
+        var json = JSONWriter()
+        json.array(packages) { package, json in
+            json.raw(
+                #"{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","#)
+            json.key("package_name")
+            json.string(package.name)
+            json.raw(",")
+            json.key("sha256_cert_fingerprints")
+            json.array(package.fingerprints) { fingerprint, json in json.string(fingerprint) }
+            json.raw("}}")
+        }
+        json.raw("\n")
+        return json.bytes
+    }
+}
