@@ -33,11 +33,20 @@ extension APIHandler {
                     + " (set revenuecat.authorization in the import file, or in the dashboard's Settings → Integrations,"
                     + " and the same value in RevenueCat)")
         }
+        // Guessing the authorization would let a caller post purchases that pay partners: a wrong value counts
+        // against the client as a wrong `/v1` key does (APIHandler+Authentication), and a client that failed too often
+        // is refused before its value is read. A request without the header tries no value and is not counted.
+        let client = ClientNetwork(address: request.clientIP)
+        try refuseIfFailingTooOften(client)
         guard let given = request.authorization, SecretDigest.matches(given, digest: expected) else {
-            throw APIError(
+            let refusal = APIError(
                 status: 401, code: "unauthorized",
                 message: "The Authorization header is missing or is not the organization's RevenueCat authorization "
                     + "(set as revenuecat.authorization in the import file, and the same value in RevenueCat)")
+            guard request.authorization != nil || request.repeatedHeaders.contains(.authorization) else {
+                throw refusal
+            }
+            throw failedAuthentication(client, refusal)
         }
         guard request.body.count <= RevenueCatEvent.maximumBodySize else {
             throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)

@@ -148,4 +148,23 @@ import Testing
         let metrics = try MetricsTests.scrape(otherClient)
         #expect(metrics.value("tolt_edge_authentication_failures_total", ["outcome": "wrong_key"]) == 10)
     }
+
+    /// A wrong RevenueCat authorization would let a caller post purchases that pay partners: it counts as a wrong
+    /// key does, and past the limit the webhook is `429` before the value is read (RevenueCat retries a `429`); a
+    /// post without the header tries no value and is not counted.
+    @Test func wrongWebhookAuthorizationsCountToo() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        let client = server.client()
+        let body = Array(#"{"api_version":"1.0","event":{"id":"evt_x","type":"TEST","app_user_id":"u"}}"#.utf8)
+        for _ in 0..<20 { #expect(try client.webhook(body, authorization: nil).status == 401) }
+        for index in 0..<10 { #expect(try client.webhook(body, authorization: "Bearer guess-\(index)").status == 401) }
+        #expect(Self.isLimited(try client.webhook(body, authorization: "Bearer guess-10")))
+        #expect(Self.isLimited(try client.webhook(body)), "the right value waits too")
+        #expect(Self.isLimited(try client.request("GET", "/v1/clicks", headers: Self.right)), "one budget")
+        // Another address (another server here) is not held by this one's failures.
+        let other = try TestServer.webhooks()
+        defer { other.shutdown() }
+        #expect(try other.client().webhook(body).status == 200)
+    }
 }
