@@ -5,10 +5,10 @@ import LinkCore
 /// `tolt-edge clicks`, `customers` and `commissions`: the API's lists, straight from the store.
 enum ListCommands {
     static let clicksUsage = """
-        usage: tolt-edge clicks [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
+        usage: tolt-edge clicks [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
 
-        Prints an organization's clicks as JSON, newest first (--org may be left out when there is one
-        organization). Clicks reach the store within about a second of their response. Each click's ip is
+        Prints an organization's clicks as JSON, newest first. ORG is the organization's id (org_…) or its
+        public key; --org may be left out when there is one organization. Clicks reach the store within about a second of their response. Each click's ip is
         what serve's --ip-storage kept (null for none) and its country the --geoip lookup's (or null).
 
         \(DataDirectory.storeHelp)
@@ -16,10 +16,11 @@ enum ListCommands {
         """
 
     static let customersUsage = """
-        usage: tolt-edge customers [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status STATUS]
+        usage: tolt-edge customers [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--status STATUS]
                                    [--customer-id ID] [--limit N] [--starting-after CUSTOMER_ID]
 
-        Prints an organization's customers (users claimed for a partner) as JSON, newest first, with what
+        Prints an organization's customers (users claimed for a partner) as JSON, newest first (ORG: the
+        organization's id or public key; --org may be left out when there is one), with what
         they paid (revenue_cents) and earned their partner (commission_cents), and the other app user ids
         RevenueCat tied to them (aliases: the first 100 in byte order; aliases_truncated when there are
         more). STATUS is lead, trialing, paying, canceled or refunded; ID is the app user id, the cust_… id
@@ -30,11 +31,12 @@ enum ListCommands {
         """
 
     static let commissionsUsage = """
-        usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG_ID] [--partner-id ID] [--status pending|reversed]
+        usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--status pending|reversed]
                                      [--customer-id ID] [--limit N] [--starting-after COMMISSION_ID]
 
         Prints an organization's commissions (one per paid purchase of a claimed customer, from RevenueCat's
-        webhook) as JSON, newest first. Amounts are in US cents. ID is the customer's app user id or cust_… id.
+        webhook) as JSON, newest first (ORG: the organization's id or public key; --org may be left out when
+        there is one). Amounts are in US cents. ID is the customer's app user id or cust_… id.
 
         \(DataDirectory.storeHelp)
 
@@ -153,11 +155,17 @@ enum ListCommands {
     private static func organization(_ options: CommandLineOptions, store: any Store) throws -> Organization {
         let records = try store.configRecords()
         let organizations = records.organizations
-        if let id = options.value("org") {
-            guard organizations.contains(where: { $0.id == id }) else {
-                throw CommandLineOptions.UsageError(message: "--org \(id): no such organization")
+        if let named = options.value("org") {
+            // The id, or the public key, which the user has at hand (the demo's banner, the app's configuration): an
+            // id is looked for first, in case another organization's public key were written like it.
+            guard
+                let organization = organizations.first(where: { $0.id == named })
+                    ?? organizations.first(where: { $0.publicKey == named })
+            else {
+                throw CommandLineOptions.UsageError(
+                    message: "--org \(named): no organization has this id or public key (tolt-edge export lists them)")
             }
-            return Organization(id: id, records: records)
+            return Organization(id: organization.id, records: records)
         }
         guard organizations.count == 1 else {
             throw CommandLineOptions.UsageError(

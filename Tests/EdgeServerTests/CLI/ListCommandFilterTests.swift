@@ -108,6 +108,28 @@ import Testing
         #expect(idle.stdout.contains(#""data":[]"#), "\(idle.stdout)")
     }
 
+    /// `--org` takes the public key as well as the id: a new user has the key at hand (the demo's banner, the app's
+    /// configuration) and got "no such organization" for it.
+    @Test func anOrganizationIsNamedByItsIdOrItsPublicKey() throws {
+        let server = try Self.populated()
+        defer { server.shutdown() }
+        let byID = try ChildProcess.run(
+            ["commissions", "--org", "org_acme", "--data", server.directory], outputIn: server.directory)
+        let byKey = try ChildProcess.run(
+            ["commissions", "--org", "pk_acme", "--data", server.directory], outputIn: server.directory)
+        #expect(byID.status == 0 && byKey.status == 0, "\(byID.stderr) \(byKey.stderr)")
+        #expect(byKey.stdout == byID.stdout && byID.stdout.contains(#""partner_id":"part_sam""#), "\(byKey.stdout)")
+        let other = try ChildProcess.run(
+            ["customers", "--org", "pk_other", "--data", server.directory], outputIn: server.directory)
+        #expect(other.status == 0 && !other.stdout.contains("part_sam"), "\(other.stdout)")
+        for unknown in ["pk_nope", "sk_acme_secret", "PK_ACME"] {
+            let run = try ChildProcess.run(
+                ["clicks", "--org", unknown, "--data", server.directory], outputIn: server.directory)
+            #expect(run.status == 2, "\(unknown): \(run.stdout)")
+            #expect(run.stderr.hasPrefix("tolt-edge: --org \(unknown): no organization has this id or public key"))
+        }
+    }
+
     @Test func anOptionGivenTwiceIsAUsageErrorOnEveryCommand() throws {
         let server = try PruneCommandTests.seeded()
         defer { server.shutdown() }
