@@ -106,7 +106,7 @@ struct ConfigMerge {
             }
         } else if !TimeZoneName.isValid(timezone) {
             report.warnings.append(
-                "\(path).timezone: the stored time zone \(timezone) is no tz database name, and the dashboard counts"
+                "\(path).timezone: the stored time zone \(QuotedText.shown(timezone)) is no tz database name, and the dashboard counts"
                     + " its days in UTC; set \(TimeZoneName.replacement(for: timezone)) or another zone")
         }
         let record = OrganizationRecord(
@@ -251,7 +251,8 @@ struct ConfigMerge {
         if let id = document.id {
             guard let stored = existing.programs.first(where: { $0.id == id }) else { return nil }
             guard stored.organizationID == organizationID else {
-                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.organizationID)")
+                throw StoreError.invalidConfig(
+                    "\(path).id: \(QuotedText.shown(id)) belongs to \(stored.organizationID)")
             }
             return stored
         }
@@ -263,7 +264,7 @@ struct ConfigMerge {
         if let id = document.id {
             stored = partners.first(id)
             if let stored, stored.programID != programID {
-                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.programID)")
+                throw StoreError.invalidConfig("\(path).id: \(QuotedText.shown(id)) belongs to \(stored.programID)")
             }
         } else if let name = document.name {
             stored = partners.first(in: PartnerName(programID: programID, name: name))
@@ -346,9 +347,10 @@ struct ConfigMerge {
         codes.lazy.compactMap { stored in CodeLookalikes.kind(stored.code, code).map { (stored, $0) } }.first
     }
 
-    /// That `code` looks the same as the partner's `other`, with the code points of both.
+    /// That `code` looks the same as the partner's `other`, with the code points of both (`other` is stored, perhaps
+    /// by another tool: quoted as errors quote input).
     private static func looksLike(_ code: String, _ other: String) -> String {
-        "\(code) looks the same as the partner's code \(other) but is written with other Unicode characters"
+        "\(code) looks the same as the partner's code \(QuotedText.shown(other)) but is written with other Unicode characters"
             + " (\(codePoints(code)) against \(codePoints(other)))"
     }
 
@@ -380,7 +382,7 @@ struct ConfigMerge {
     /// holding the code active, in any case (a code is per organization: `/a/<public_key>/<code>`).
     private func sharedCodeWarnings() -> [String] {
         LinkTable(existing).conflicts.map {
-            "code \($0.code) is held by more than one partner of \($0.organizationID) "
+            "code \(QuotedText.shown($0.code)) is held by more than one partner of \($0.organizationID) "
                 + "(\($0.partnerIDs.joined(separator: ", "))): "
                 + "its link answers 404 and claims answer 409 until only one holds it"
         }
@@ -424,7 +426,8 @@ struct ConfigMerge {
                     : "each matches as written (in any ASCII case), and a spelling between the two (part "
                         + "full-width, say) matches both and is refused as a shared code is (links 404, claims 409)"
                 warnings.append(
-                    "code \(first.code) of \(first.partnerID) and code \(other.code) of \(other.partnerID) (\(organization)) "
+                    "code \(QuotedText.shown(first.code)) of \(first.partnerID) and code \(QuotedText.shown(other.code)) of "
+                        + "\(other.partnerID) (\(organization)) "
                         + "read the same but are written with other Unicode characters (\(Self.codePoints(first.code)) "
                         + "and \(Self.codePoints(other.code))): \(consequence)")
             }
