@@ -52,15 +52,19 @@ enum ConfigCommands {
                 let store = try DataDirectory.openStore(options)
                 report = try ConfigImporter.importDocument(document, into: store)
             } catch let error as StoreError where error.isInvalidConfig {
-                Output.err("tolt-edge: \(file): \(error.message)\nnothing was imported\n")
+                // The importer quotes what it names of the file bounded and escaped (QuotedText); a message is also
+                // escaped whole here, so that nothing it quotes, now or later, reaches the terminal as a control.
+                Output.err(
+                    "tolt-edge: \(QuotedText.escapingControls(file)): \(QuotedText.escapingControls(error.message))\n"
+                        + "nothing was imported\n")
                 return 1
             }
-            for line in report.changes { Output.out(line + "\n") }
+            for line in report.changes { Output.out(QuotedText.escapingControls(line) + "\n") }
             if report.changes.isEmpty { Output.out("nothing to change: the store already matches \(file)\n") }
             for (organization, key) in report.generatedSecrets {
                 Output.out("secret key for \(organization) (shown once, keep it safe): \(key)\n")
             }
-            for warning in report.warnings { Output.err("warning: \(warning)\n") }
+            for warning in report.warnings { Output.err("warning: \(QuotedText.escapingControls(warning))\n") }
             return 0
         }
     }

@@ -73,8 +73,8 @@ enum DashboardForm {
         return plain ? text : stringOrNull(text)
     }
 
-    /// Imports `json` (an import document) into the store; returns the importer's error message, or `nil` when it
-    /// was saved.
+    /// Imports `json` (an import document) into the store; returns the importer's error message (its control
+    /// characters written as `\u001B`, as the command line prints it: ``QuotedText``), or `nil` when it was saved.
     static func save(_ json: String, into store: any Store, check: (ConfigRecords) throws -> Void = { _ in }) throws
         -> String?
     {
@@ -82,7 +82,7 @@ enum DashboardForm {
             try ConfigImporter.importDocument(try ConfigDocument(json: Array(json.utf8)), into: store, check: check)
             return nil
         } catch let error as StoreError where error.isInvalidConfig {
-            return error.message
+            return QuotedText.escapingControls(error.message)
         }
     }
 
@@ -93,7 +93,7 @@ enum DashboardForm {
             try ConfigImporter.validate(try ConfigDocument(json: Array(json.utf8)), against: records)
             return nil
         } catch let error as StoreError where error.isInvalidConfig {
-            return error.message
+            return QuotedText.escapingControls(error.message)
         }
     }
 

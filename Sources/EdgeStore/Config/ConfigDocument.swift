@@ -87,13 +87,16 @@ public struct ConfigDocument: Sendable, Equatable {
     public static let maximumSize = 64 << 20
 
     /// Parses the JSON form. Errors name the field, e.g. `organizations[0].programs[1].name: must be a string`.
+    ///
+    /// One UTF-8 byte-order mark before the JSON is skipped: Windows Notepad saves one at the start of a file, and
+    /// the file was refused with "unexpected character at byte 0" (RFC 8259 §8.1 lets a parser ignore it).
     public init(json: [UInt8]) throws {
         guard json.count <= Self.maximumSize else {
             throw StoreError.invalidConfig("the file is larger than \(Self.maximumSize >> 20) MiB")
         }
         let root: JSONValue
         do {
-            root = try JSONParser.parse(json)
+            root = try JSONParser.parse(json.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(json.dropFirst(3)) : json)
         } catch {
             throw StoreError.invalidConfig("not valid JSON: \(error)")
         }
@@ -253,11 +256,13 @@ struct JSONFieldReader {
         }
         var object: [String: JSONValue] = [:]
         for member in members {
+            // Any name the file holds, quoted as errors quote input: an unknown one of 1 MB was echoed whole, and
+            // one holding ESC, CR or LF reached the terminal as those bytes.
             guard allowed.contains(member.key) else {
-                throw StoreError.invalidConfig("\(path(member.key)): is not a known field")
+                throw StoreError.invalidConfig("\(path(QuotedText.shown(member.key))): is not a known field")
             }
             guard object[member.key] == nil else {
-                throw StoreError.invalidConfig("\(path(member.key)): appears twice")
+                throw StoreError.invalidConfig("\(path(QuotedText.shown(member.key))): appears twice")
             }
             object[member.key] = member.value
         }

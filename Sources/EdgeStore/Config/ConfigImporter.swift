@@ -59,6 +59,11 @@ public enum ConfigImporter {
     /// RevenueCat authorization.
     public static func exportDocument(from store: any Store) throws -> [UInt8] {
         let records = try store.configRecords()
+        // Each parent's children gathered once, in their order: filtering every list for each parent took 11.5 s
+        // for 50,000 partners.
+        let programsByOrganization = Dictionary(grouping: records.programs, by: \.organizationID)
+        let partnersByProgram = Dictionary(grouping: records.partners, by: \.programID)
+        let codesByPartner = Dictionary(grouping: records.codes, by: \.partnerID)
         var json = JSONWriter()
         json.raw("{\"organizations\":[")
         for (organizationIndex, organization) in records.organizations.enumerated() {
@@ -69,7 +74,7 @@ public enum ConfigImporter {
             json.key("public_key"); json.string(organization.publicKey); json.raw(",")
             json.key("timezone"); json.string(organization.timezone); json.raw(",")
             json.key("programs"); json.raw("[")
-            let programs = records.programs.filter { $0.organizationID == organization.id }
+            let programs = programsByOrganization[organization.id] ?? []
             for (programIndex, program) in programs.enumerated() {
                 if programIndex > 0 { json.raw(",") }
                 json.raw("\n    {")
@@ -99,7 +104,7 @@ public enum ConfigImporter {
                 json.key("og_image_url"); json.optionalString(program.ogImageURL); json.raw(",")
                 json.key("og_description"); json.optionalString(program.ogDescription); json.raw(",")
                 json.key("partners"); json.raw("[")
-                let partners = records.partners.filter { $0.programID == program.id }
+                let partners = partnersByProgram[program.id] ?? []
                 for (partnerIndex, partner) in partners.enumerated() {
                     if partnerIndex > 0 { json.raw(",") }
                     json.raw("\n      {")
@@ -107,7 +112,7 @@ public enum ConfigImporter {
                     json.key("name"); json.string(partner.name); json.raw(",")
                     json.key("status"); json.string(partner.status); json.raw(",")
                     json.key("codes"); json.raw("[")
-                    for (codeIndex, code) in records.codes.filter({ $0.partnerID == partner.id }).enumerated() {
+                    for (codeIndex, code) in (codesByPartner[partner.id] ?? []).enumerated() {
                         if codeIndex > 0 { json.raw(",") }
                         json.object {
                             $0.string("code", code.code)

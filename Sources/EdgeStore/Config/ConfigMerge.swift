@@ -9,21 +9,56 @@ import LinkCore
 struct ConfigMerge {
     private(set) var changes = ConfigChanges()
     private(set) var report = ImportReport()
+    /// The organizations and programs as stored, with this import's changes so far; its partners and codes are in
+    /// ``partners`` and ``codes`` until the end.
     private var existing: ConfigRecords
-    /// The codes stored before this import began: a lookalike of one is refused, while two spellings that both
-    /// arrive in the document (the export of a store that held both) are only warned about.
-    private let storedCodes: [CodeRecord]
+    /// The partners as stored, with this import's changes so far, by id and by program and name.
+    private var partners: MergeRecords<PartnerRecord, String, PartnerName>
+    /// The codes as stored, with this import's changes so far, by partner and text (``CodeKey``) and by partner.
+    private var codes: MergeRecords<CodeRecord, CodeKey, String>
+    /// The partners this import changes, by id.
+    private var changedPartners: MergeRecords<PartnerRecord, String, String>
+    /// The codes stored before this import began, by partner: a lookalike of one is refused, while two spellings
+    /// that both arrive in the document (the export of a store that held both) are only warned about.
+    private let storedCodes: [String: [CodeRecord]]
     /// The path of the last program whose app ids this import changed, for an error about the association files'
     /// size (``checkAssociationSize()``).
     private var lastAppLinksPath: String?
 
+    /// A partner's program and name, by which a partner without an id is found (Swift's `==` and hashing of the
+    /// name: canonical equivalence, as the merge always compared names).
+    struct PartnerName: Hashable {
+        let programID: String
+        let name: String
+    }
+
+    /// A code's partner and text as links, claims and the store's unique index tell codes apart (``ASCII/sameCode``):
+    /// its bytes with ASCII letters folded.
+    struct CodeKey: Hashable {
+        let partnerID: String
+        let folded: [UInt8]
+
+        init(partnerID: String, code: String) {
+            self.partnerID = partnerID
+            folded = code.utf8.map(ASCII.lowercased)
+        }
+    }
+
     /// Plans the merge of `document` into `existing`. Throws the first invalid field, by path.
     init(document: ConfigDocument, existing: ConfigRecords) throws {
         self.existing = existing
-        storedCodes = existing.codes
+        partners = MergeRecords(
+            existing.partners, identity: \.id, group: { PartnerName(programID: $0.programID, name: $0.name) })
+        codes = MergeRecords(
+            existing.codes, identity: { CodeKey(partnerID: $0.partnerID, code: $0.code) }, group: \.partnerID)
+        changedPartners = MergeRecords([], identity: \.id, group: \.id)
+        storedCodes = Dictionary(grouping: existing.codes, by: \.partnerID)
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
+        self.existing.partners = partners.records
+        self.existing.codes = codes.records
+        changes.partners = changedPartners.records
         try checkAssociationSize()
         report.warnings += sharedCodeWarnings() + lookalikeCodeWarnings()
     }
@@ -78,7 +113,7 @@ struct ConfigMerge {
             }
         } else if !TimeZoneName.isValid(timezone) {
             report.warnings.append(
-                "\(path).timezone: the stored time zone \(timezone) is no tz database name, and the dashboard counts"
+                "\(path).timezone: the stored time zone \(QuotedText.shown(timezone)) is no tz database name, and the dashboard counts"
                     + " its days in UTC; set \(TimeZoneName.replacement(for: timezone)) or another zone")
         }
         let record = OrganizationRecord(
@@ -352,7 +387,8 @@ struct ConfigMerge {
         if let id = document.id {
             guard let stored = existing.programs.first(where: { $0.id == id }) else { return nil }
             guard stored.organizationID == organizationID else {
-                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.organizationID)")
+                throw StoreError.invalidConfig(
+                    "\(path).id: \(QuotedText.shown(id)) belongs to \(stored.organizationID)")
             }
             return stored
         }
@@ -362,12 +398,12 @@ struct ConfigMerge {
     private mutating func merge(_ document: ConfigDocument.Partner, programID: String, path: String) throws {
         var stored: PartnerRecord?
         if let id = document.id {
-            stored = existing.partners.first { $0.id == id }
+            stored = partners.first(id)
             if let stored, stored.programID != programID {
-                throw StoreError.invalidConfig("\(path).id: \(id) belongs to \(stored.programID)")
+                throw StoreError.invalidConfig("\(path).id: \(QuotedText.shown(id)) belongs to \(stored.programID)")
             }
-        } else {
-            stored = existing.partners.first { $0.programID == programID && $0.name == document.name }
+        } else if let name = document.name {
+            stored = partners.first(in: PartnerName(programID: programID, name: name))
         }
         let id =
             try document.id.map { try Self.validID($0, prefix: "part_", path: "\(path).id") } ?? stored?.id
@@ -377,9 +413,12 @@ struct ConfigMerge {
         guard status == "active" || status == "inactive" else {
             throw StoreError.invalidConfig("\(path).status: must be \"active\" or \"inactive\"")
         }
-        remember(
-            PartnerRecord(id: id, programID: programID, name: name, status: status), stored: stored, kind: "partner",
-            into: \.partners, in: \ConfigChanges.partners)
+        let record = PartnerRecord(id: id, programID: programID, name: name, status: status)
+        if stored != record {
+            changedPartners.replace(with: record)
+            partners.replace(with: record)
+            report.changes.append("\(stored == nil ? "created" : "updated") partner \(id)")
+        }
         var seen: Set<[UInt8]> = []
         for (index, code) in document.codes.enumerated() {
             let codePath = "\(path).codes[\(index)].code"
@@ -391,7 +430,7 @@ struct ConfigMerge {
             // The stored code this one is, as the store's unique index and the links tell codes apart: by bytes,
             // ASCII letters folded (Swift's `==` is canonical equivalence, and would update a code the upsert then
             // does not touch).
-            let stored = existing.codes.first { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
+            let stored = codes.first(CodeKey(partnerID: id, code: code.code))
             if stored == nil {
                 do {
                     try CodeRules.refuseDotSegment(code.code)
@@ -413,7 +452,7 @@ struct ConfigMerge {
             // another code (`CAFE` and U+0301 for `CAFÉ`); equal once folded (`ＳＡＭ２０` for `SAM20`), its other
             // spellings would match both codes of the one partner. A pair that both arrive in this import is a copy of
             // a store that held both (possible before the rule): accepted with a warning, as the link table serves it.
-            if stored == nil, let (lookalike, kind) = Self.lookalike(of: code.code, partnerID: id, in: storedCodes) {
+            if stored == nil, let (lookalike, kind) = Self.lookalike(of: code.code, in: storedCodes[id] ?? []) {
                 // A canonical pair whose folds are the same bytes (the Kelvin sign's `K`) is the stored code to a link
                 // or claim typed with it, as a compatibility one is.
                 let consequence =
@@ -424,9 +463,7 @@ struct ConfigMerge {
                 throw StoreError.invalidConfig(
                     "\(codePath): \(Self.looksLike(code.code, lookalike.code)); \(consequence): use the stored spelling"
                 )
-            } else if stored == nil,
-                let (lookalike, _) = Self.lookalike(of: code.code, partnerID: id, in: existing.codes)
-            {
+            } else if stored == nil, let (lookalike, _) = Self.lookalike(of: code.code, in: codes.all(in: id)) {
                 report.warnings.append(
                     "\(codePath): \(Self.looksLike(code.code, lookalike.code)); both are new in this import and both"
                         + " are kept (a copy of a store that held both): either reaches this partner")
@@ -436,24 +473,20 @@ struct ConfigMerge {
             if stored?.code.utf8.elementsEqual(code.code.utf8) != true || stored?.active != code.active {
                 changes.codes.append(record)
                 report.changes.append("\(stored == nil ? "created" : "updated") code \(code.code) of \(id)")
-                existing.codes.removeAll { $0.partnerID == id && ASCII.sameCode($0.code, code.code) }
-                existing.codes.append(record)
+                codes.replace(with: record)
             }
         }
     }
 
-    /// The first of `codes` that `partnerID` holds and `code` is a lookalike of (``CodeLookalikes``), and how.
-    private static func lookalike(of code: String, partnerID: String, in codes: [CodeRecord])
-        -> (CodeRecord, CodeLookalikes.Kind)?
-    {
-        codes.lazy.filter { $0.partnerID == partnerID }.compactMap { stored in
-            CodeLookalikes.kind(stored.code, code).map { (stored, $0) }
-        }.first
+    /// The first of a partner's `codes` that `code` is a lookalike of (``CodeLookalikes``), and how.
+    private static func lookalike(of code: String, in codes: [CodeRecord]) -> (CodeRecord, CodeLookalikes.Kind)? {
+        codes.lazy.compactMap { stored in CodeLookalikes.kind(stored.code, code).map { (stored, $0) } }.first
     }
 
-    /// That `code` looks the same as the partner's `other`, with the code points of both.
+    /// That `code` looks the same as the partner's `other`, with the code points of both (`other` is stored, perhaps
+    /// by another tool: quoted as errors quote input).
     private static func looksLike(_ code: String, _ other: String) -> String {
-        "\(code) looks the same as the partner's code \(other) but is written with other Unicode characters"
+        "\(code) looks the same as the partner's code \(QuotedText.shown(other)) but is written with other Unicode characters"
             + " (\(codePoints(code)) against \(codePoints(other)))"
     }
 
@@ -485,7 +518,7 @@ struct ConfigMerge {
     /// holding the code active, in any case (a code is per organization: `/a/<public_key>/<code>`).
     private func sharedCodeWarnings() -> [String] {
         LinkTable(existing).conflicts.map {
-            "code \($0.code) is held by more than one partner of \($0.organizationID) "
+            "code \(QuotedText.shown($0.code)) is held by more than one partner of \($0.organizationID) "
                 + "(\($0.partnerIDs.joined(separator: ", "))): "
                 + "its link answers 404 and claims answer 409 until only one holds it"
         }
@@ -529,7 +562,8 @@ struct ConfigMerge {
                     : "each matches as written (in any ASCII case), and a spelling between the two (part "
                         + "full-width, say) matches both and is refused as a shared code is (links 404, claims 409)"
                 warnings.append(
-                    "code \(first.code) of \(first.partnerID) and code \(other.code) of \(other.partnerID) (\(organization)) "
+                    "code \(QuotedText.shown(first.code)) of \(first.partnerID) and code \(QuotedText.shown(other.code)) of "
+                        + "\(other.partnerID) (\(organization)) "
                         + "read the same but are written with other Unicode characters (\(Self.codePoints(first.code)) "
                         + "and \(Self.codePoints(other.code))): \(consequence)")
             }
@@ -608,4 +642,3 @@ struct ConfigMerge {
 protocol Identified { var id: String { get } }
 extension OrganizationRecord: Identified {}
 extension ProgramRecord: Identified {}
-extension PartnerRecord: Identified {}

@@ -72,7 +72,8 @@ extension SQLStore {
                     "DELETE FROM unattributed_user_ids WHERE organization_id = ? AND event_id = ?",
                     [organization, .text(eventID)])
                 // Stored only once it parsed, so it parses again (but for one an older version stored with an id
-                // now refused as too long or for a control character, which stays as it is); read as it was on
+                // now refused as too long or for a control character, or a field read of another type than
+                // RevenueCat documents, which stays as it is); read as it was on
                 // arrival: times checked against the arrival's clock, and a missing event time is the arrival's, as
                 // it was then.
                 guard

@@ -1,11 +1,12 @@
 /// The fields of a RevenueCat webhook event that attribution reads, parsed from the body RevenueCat posts:
 /// `{"api_version":"1.0","event":{"id":…,"type":…,…}}`.
 ///
-/// Only the envelope is strict (`api_version`, an `event` object with a string `id` and `type`, no object that
-/// names a member twice, at any depth, and no user, transaction or product id over ``maximumIDLength`` bytes, which
-/// would otherwise go unread): every other field is read when it has the documented type and ignored otherwise, so
-/// an event RevenueCat changes or adds later is still stored and answered `200` rather than refused and retried for
-/// hours.
+/// The envelope is strict (`api_version`, an `event` object with a string `id` and `type`, no object that names a
+/// member twice, at any depth), and so is each field attribution reads (``typedFields``): it has the type
+/// RevenueCat documents, or is null or absent, and a user, transaction or product id is at most
+/// ``maximumIDLength`` bytes without control characters; any of these read as absent would pay or refund wrongly
+/// and be answered `200`, so never retried. Every other field is not looked at, so an event RevenueCat changes or
+/// adds later is still stored and answered `200` rather than refused and retried for hours.
 public struct RevenueCatEvent: Sendable, Equatable {
     /// The largest body accepted, in bytes.
     public static let maximumBodySize = 1 << 20
@@ -42,10 +43,11 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var periodType: String?
     /// A `CANCELLATION`'s reason: `CUSTOMER_SUPPORT` is a refund.
     public var cancelReason: String?
-    /// The price in US dollars, negative for a refund; `nil` when absent, null, not a number or out of range.
+    /// The price in US dollars, negative for a refund; `nil` when absent, null or out of range.
     public var price: USDAmount?
-    /// Whether `price` is null, which RevenueCat documents as "the price is unknown" (an absent price, a number out
-    /// of range, a string or a boolean is no price rather than an unknown one, as before RevenueCat said so).
+    /// Whether `price` is null, which RevenueCat documents as "the price is unknown" (an absent price or a number out
+    /// of range is no price rather than an unknown one, as before RevenueCat said so; a string or a boolean is
+    /// refused).
     public var priceIsUnknown = false
     /// Milliseconds since 1970.
     public var purchasedAt: Int64?
@@ -92,6 +94,14 @@ public struct RevenueCatEvent: Sendable, Equatable {
         else {
             throw .init("event.type must be a string of 1–64 bytes without control characters")
         }
+        // Every field read has the type RevenueCat documents, or is null or absent (null is how RevenueCat sends a
+        // value it has not: a `TEST` event's `transaction_id`, an unknown `price`). One of another type is refused,
+        // naming it, rather than read as absent: `"transaction_id":2000000123456789` (a number) went unread, so the
+        // purchase paid again on a redelivery under another event id and its refund was `ignored`, and
+        // `"price":"9.99"` was a `free_purchase`, each answered `200` and so never retried.
+        for (name, kind) in Self.typedFields {
+            try Self.checkType(of: event[name], kind, "event.\(name)")
+        }
         self.init(id: id, type: type)
         func text(_ name: String) -> String? {
             guard case .string(let value)? = event[name], Self.isUsableID(value) else { return nil }
@@ -109,8 +119,9 @@ public struct RevenueCatEvent: Sendable, Equatable {
             }
             return text(name)
         }
-        // A list's id too long to read is skipped, not refused: it only ties users, and refusing the event would leave
-        // its purchase unpaid through every redelivery, for an alias no store could find anyway.
+        // A list's id too long to read is skipped, not refused (its elements' type is checked above; a null one is
+        // skipped too): it only ties users, and refusing the event would leave its purchase unpaid through every
+        // redelivery, for an alias no store could find anyway.
         func identifiers(_ name: String) -> [String] {
             guard case .array(let items)? = event[name] else { return [] }
             // By bytes, as the store finds users: a `Set<String>` is canonical equivalence, and would drop an id
@@ -160,6 +171,58 @@ public struct RevenueCatEvent: Sendable, Equatable {
         let latest = now + 86_400_000
         if let time = timestamp, time > latest { timestamp = nil }
         if let time = purchasedAt, time > latest { purchasedAt = nil }
+    }
+
+    /// The JSON type of a field read, as RevenueCat's "Event Types and Fields" documents it.
+    enum FieldType: Sendable {
+        /// A JSON string.
+        case string
+        /// A JSON number.
+        case number
+        /// `true` or `false`.
+        case boolean
+        /// An array of strings (a null element is skipped, as an absent id).
+        case strings
+
+        /// The type as an error message names it.
+        var name: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .boolean: "a boolean"
+            case .strings: "an array of strings"
+            }
+        }
+    }
+
+    /// Every field of the event read (besides `id` and `type`), with its documented type: one present with another
+    /// type (but null) refuses the event. The rest of the event is not looked at.
+    static let typedFields: [(name: String, type: FieldType)] = [
+        ("environment", .string), ("app_user_id", .string), ("original_app_user_id", .string),
+        ("aliases", .strings), ("transferred_from", .strings), ("transferred_to", .strings),
+        ("transaction_id", .string), ("original_transaction_id", .string), ("product_id", .string),
+        ("period_type", .string), ("cancel_reason", .string), ("price", .number), ("purchased_at_ms", .number),
+        ("event_timestamp_ms", .number), ("is_family_share", .boolean),
+    ]
+
+    /// Refuses `value` (the field `field`) unless it is absent, null or of type `type`; for a list, each element
+    /// too, naming the first of another type (`event.aliases[2]`).
+    private static func checkType(of value: JSONValue?, _ type: FieldType, _ field: String)
+        throws(RevenueCatEventError)
+    {
+        switch (type, value) {
+        case (_, nil), (_, .null?), (.string, .string?), (.number, .number?), (.boolean, .bool?): return
+        case (.strings, .array(let items)?):
+            for (index, item) in items.enumerated() {
+                switch item {
+                case .string, .null: continue
+                default: throw .init("\(field)[\(index)] must be a string, not \(item.typeName)")
+                }
+            }
+            return
+        case (_, let value?):
+            throw .init("\(field) must be \(type.name) or null, not \(value.typeName)")
+        }
     }
 
     /// Refuses an id longer than ``maximumIDLength`` bytes, naming where it is (`event.aliases[2]`) and the limit.

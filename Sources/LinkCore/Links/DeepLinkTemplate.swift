@@ -93,7 +93,8 @@ public struct DeepLinkTemplate: Sendable, Equatable {
                 throw .invalid(
                     "has a lone { or }: only {code} and {click_id} are filled in (write a brace as %7B or %7D)")
             }
-            let placeholder = String(decoding: bytes[brace...close], as: UTF8.self)
+            // Quoted as errors quote input (``QuotedText``): a brace can enclose most of the template's 2,048 bytes.
+            let placeholder = QuotedText.shown(String(decoding: bytes[brace...close], as: UTF8.self))
             throw .invalid("has an unknown placeholder \(placeholder): only {code} and {click_id} are filled in")
         }
         if let malformedEscape { throw URLRules.malformedEscapeError(malformedEscape) }

@@ -186,6 +186,23 @@ import Testing
         #expect(!clean.contains(#"id="template-warning""#))
     }
 
+    /// An unknown placeholder is quoted as errors quote input: a brace could enclose most of a 2,048-byte template,
+    /// shown whole beside the field; now its first 100 scalars, and "…".
+    @Test func aLongUnknownPlaceholderIsQuotedCut() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let (client, session, token) = try DashboardFormTests.signedIn(server)
+        let name = "{" + String(repeating: "x", count: 1_500) + "}"
+        let refused = try client.dashboardPost(
+            "/dashboard/programs/prg_play/tracking", session: session,
+            fields: Self.replacing(Self.validFields(token), [("deep_link_template", "myapp://c/\(name)/{code}")]))
+        #expect(refused.status == 400)
+        let error = try #require(Self.templateError(refused.text), "\(refused.text)")
+        #expect(
+            error == "has an unknown placeholder {" + String(repeating: "x", count: 99)
+                + "…: only {code} and {click_id} are filled in")
+    }
+
     /// README: "an invalid value is shown beside its field". Every invalid field of one post is marked at once, each
     /// with its own reason, the values kept, and nothing saved.
     @Test func everyInvalidFieldIsMarkedInOnePost() throws {

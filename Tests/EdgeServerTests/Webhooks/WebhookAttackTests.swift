@@ -261,6 +261,86 @@ import Testing
         #expect(try client.commissions().count == 1)
     }
 
+    /// A field read with another type than RevenueCat documents was read as absent and answered `200`: a purchase
+    /// whose `transaction_id` was a number was `commission_created`, the same purchase again under another event id
+    /// `commission_created` again (paid twice), and its refund `ignored`; a `price` of `"9.99"`, `true` or `[9.99]`
+    /// was a `free_purchase` (nothing paid, never retried); an `app_user_id` of `5` left the event `unattributed`.
+    /// Now each is `400 invalid_request` naming the field, and nothing is stored; `null` is still absent.
+    @Test(arguments: StoreKind.allCases) func aFieldOfTheWrongTypeIsRefusedAndNothingIsStored(_ kind: StoreKind)
+        throws
+    {
+        let server = try TestServer.webhooks(kind)
+        defer { server.shutdown() }
+        try server.claimUser("numtx")
+        let client = server.client()
+        let number = RevenueCatPayload.Raw("2000000123456789")
+        let refused: [(body: [UInt8], field: String, type: String)] = [
+            (
+                RevenueCatPayload.purchase(
+                    user: "numtx", price: "9.99", transaction: "x", ["transaction_id": number]),
+                "transaction_id", "a number"
+            ),
+            (
+                RevenueCatPayload.purchase(
+                    user: "numtx", price: "9.99", transaction: "x",
+                    ["transaction_id": number, "original_transaction_id": number]),
+                "transaction_id", "a number"
+            ),
+            (
+                RevenueCatPayload.refund(user: "numtx", transaction: "x", ["transaction_id": number]),
+                "transaction_id", "a number"
+            ),
+            (
+                RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "p1", ["price": "9.99"]),
+                "price", "a string"
+            ),
+            (
+                RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "p2", ["price": true]),
+                "price", "a boolean"
+            ),
+            (
+                RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "p3", ["price": [9.99]]),
+                "price", "an array"
+            ),
+            (
+                RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "u1", ["app_user_id": 5]),
+                "app_user_id", "a number"
+            ),
+            (
+                RevenueCatPayload.purchase(
+                    user: "numtx", price: "9.99", transaction: "f1", ["is_family_share": "false"]),
+                "is_family_share", "a string"
+            ),
+        ]
+        for (body, field, type) in refused {
+            let response = try client.webhook(body)
+            #expect(response.isError(400, "invalid_request"), "\(field): \(response.status) \(response.text)")
+            #expect(response.message.hasPrefix("event.\(field) must be a"), "\(response.message)")
+            #expect(response.message.hasSuffix("or null, not \(type)"), "\(response.message)")
+        }
+        let alias = RevenueCatPayload.purchase(
+            user: "numtx", price: "9.99", transaction: "a1", ["aliases": ["numtx", NSNull(), 7]])
+        let aliasResponse = try client.webhook(alias)
+        #expect(aliasResponse.isError(400, "invalid_request"))
+        #expect(aliasResponse.message == "event.aliases[2] must be a string, not a number")
+        #expect(try client.commissions().isEmpty)
+        #expect(try WebhookTieReplayTests.events(client).isEmpty, "a refused event is not stored")
+        #expect(try client.customer("numtx")["revenue_cents"] as? Int == 0)
+
+        // The same purchase with its ids as strings pays once, and its refund takes it back; null is absent.
+        let purchase = RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "2000000123456789")
+        #expect(try client.deliver(purchase) == "commission_created")
+        let again = RevenueCatPayload.purchase(user: "numtx", price: "9.99", transaction: "2000000123456789")
+        #expect(try client.deliver(again) == "duplicate_transaction")
+        #expect(
+            try client.deliver(RevenueCatPayload.refund(user: "numtx", transaction: "2000000123456789")) == "refunded")
+        let nulls = RevenueCatPayload.purchase(
+            user: "numtx", price: "9.99", transaction: "n1",
+            ["price": NSNull(), "transaction_id": NSNull(), "is_family_share": NSNull(), "aliases": NSNull()])
+        #expect(try client.webhook(nulls).status == 200)
+        #expect(try client.commissions().map { $0["status"] as? String } == ["reversed"])
+    }
+
     /// Two `Authorization` lines are two credentials: neither is taken, whichever comes first.
     @Test func twoAuthorizationLinesAreRefused() throws {
         let server = try TestServer.webhooks()

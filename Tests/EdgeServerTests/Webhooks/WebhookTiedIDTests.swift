@@ -57,6 +57,36 @@ import Testing
         #expect(try client.commissions().map { $0["partner_id"] as? String } == Array(repeating: "part_sam", count: 3))
     }
 
+    /// README's event table: a type that pays nothing (`TEST`, `BILLING_ISSUE`, one added later) is `ignored`, and
+    /// still ties its user ids to the customer they lead to, as every production event of a customer does: a claim of
+    /// its alias is then `already_claimed`. One whose ids lead to no customer is `ignored` too, not `unattributed`: no
+    /// claim applies it later, so it ties nothing. A sandbox one ties nothing.
+    @Test func anEventThatPaysNothingStillTiesItsUserIDs() throws {
+        let server = try TestServer.webhooks()
+        defer { server.shutdown() }
+        try server.claimUser("user_7")
+        let client = server.client()
+        for (type, alias) in [("BILLING_ISSUE", "anon-7a"), ("TEST", "anon-7b"), ("A_TYPE_FROM_2030", "anon-7c")] {
+            let event = RevenueCatPayload.make(
+                type, ["app_user_id": "user_7", "original_app_user_id": "user_7", "aliases": ["user_7", alias]])
+            #expect(try client.deliver(event) == "ignored", "\(type)")
+            let claim = try client.claim(ClaimBody.recent(user: alias, code: "LEE"))
+            #expect(claim.isAlreadyClaimed(user: alias, sameClaim: false), "\(type): \(claim.text)")
+        }
+        let sandbox = RevenueCatPayload.make(
+            "BILLING_ISSUE", ["app_user_id": "user_7", "aliases": ["user_7", "anon-7s"], "environment": "SANDBOX"])
+        #expect(try client.deliver(sandbox) == "sandbox")
+        #expect(try client.claim(ClaimBody.recent(user: "anon-7s", code: "LEE")).status == 200)
+
+        let early = RevenueCatPayload.make(
+            "BILLING_ISSUE", ["app_user_id": "user_8", "original_app_user_id": "user_8", "aliases": ["anon-8"]])
+        #expect(try client.deliver(early) == "ignored")
+        try server.claimUser("user_8")
+        let claim = try client.claim(ClaimBody.recent(user: "anon-8", code: "LEE"))
+        #expect(claim.status == 200 && !claim.text.contains("already_claimed"), "\(claim.text)")
+        #expect(try client.customers().count == 4, "user_7, anon-7s, user_8 and anon-8")
+    }
+
     /// A `TRANSFER` moves the subscription to a new id; its renewals, found by the subscription, name the new id and
     /// the new device's anonymous id, which become the subscription's customer too.
     @Test(arguments: StoreKind.allCases) func renewalsAfterATransferTieTheNewUsersIDs(kind: StoreKind) throws {

@@ -1,0 +1,56 @@
+import Foundation
+import LinkCore
+import TestSupport
+import Testing
+
+/// `tolt-edge import FILE` as a person runs it: a file saved by Windows Notepad (a UTF-8 byte-order mark first) is
+/// read, and what an error quotes of the file reaches the terminal bounded and without control characters.
+@Suite struct ImportFileTests {
+    static let document = """
+        {"organizations":[{"id":"org_bom","name":"Bom","public_key":"pk_bom","secret_key":"sk_bom_secret",
+          "programs":[{"id":"prg_bom","name":"Bom","partners":[{"id":"part_bom","name":"Sam",
+            "codes":[{"code":"BOM20"}]}]}]}]}
+        """
+
+    /// Runs `tolt-edge import` on a file holding `bytes`, with a data directory of its own.
+    static func importing(_ bytes: [UInt8]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path + "/config.json"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return try ChildProcess.run(
+            ["import", file, "--data", directory.path + "/data"], outputIn: directory.path)
+    }
+
+    /// Was refused with "unexpected character at byte 0".
+    @Test func aFileStartingWithAByteOrderMarkIsImported() throws {
+        let result = try Self.importing([0xEF, 0xBB, 0xBF] + Array(Self.document.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("created code BOM20 of part_bom"), "\(result.stdout)")
+        // One mark, at the start: a second one is no JSON.
+        let twice = try Self.importing([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(Self.document.utf8))
+        #expect(twice.status == 1 && twice.stderr.contains("not valid JSON"), "\(twice.stderr)")
+    }
+
+    /// An unknown member of 1 MB was echoed whole (1,000,086 bytes of standard error); one holding ESC, CR and LF
+    /// reached the terminal as those bytes. Now the error quotes its first 100 scalars with "…", control characters
+    /// written as `\u001B`.
+    @Test func anUnknownMemberIsQuotedCutAndWithoutControlCharacters() throws {
+        let long = String(repeating: "k", count: 1_000_000)
+        let result = try Self.importing(Array(#"{"organizations":[],"\#(long)":1}"#.utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.utf8.count < 400, "\(result.stderr.utf8.count) bytes")
+        #expect(
+            result.stderr.contains(String(repeating: "k", count: 100) + "…: is not a known field"), "\(result.stderr)")
+
+        let hostile = try Self.importing(
+            Array(#"{"organizations":[{"id":"org_x","\u001b[31mred\r\nfake: ok":1}]}"#.utf8))
+        #expect(hostile.status == 1)
+        let controls = hostile.stderr.unicodeScalars.filter { QuotedText.isControl($0) && $0 != "\n" }
+        #expect(controls.isEmpty, "\(hostile.stderr.debugDescription)")
+        #expect(
+            hostile.stderr.contains(#"organizations[0].\u001B[31mred\u000D\u000Afake: ok: is not a known field"#),
+            "\(hostile.stderr.debugDescription)")
+        #expect(hostile.stderr.split(separator: "\n").count == 2, "the message, then 'nothing was imported'")
+    }
+}
