@@ -44,7 +44,7 @@ final class EdgeApplication: Sendable {
         self.signer = signer
         classifier = UserAgentClassifier.standard
         pages = try Pages.standard.get()
-        associationFiles = AppAssociationFiles(publicURL: configuration.publicURL)
+        associationFiles = AppAssociationFiles(publicURL: configuration.publicURL, log: log)
         load = LoadGauge(loops: configuration.threads)
         metrics = ServerMetrics(loops: configuration.threads, ingester: ingester, journal: journal)
         api = APIHandler(

@@ -255,6 +255,12 @@ enum DataDirectory {
 
     /// The location the options name; a bad URL is a usage error.
     static func location(_ options: CommandLineOptions, dataDirectory: String? = nil) throws -> StoreLocation {
+        // An option given empty is a script's unset variable (`--store "$PG_URL"`): refused, as the lists refuse an
+        // empty filter, rather than read as left out, which wrote to a new SQLite store in ./data (or to TOLT_STORE's)
+        // and reported success. An empty TOLT_STORE stays "not set", as shells have it.
+        for name in ["store", "data"] where options.value(name)?.isEmpty == true {
+            throw CommandLineOptions.UsageError(message: "--\(name) is empty: give it a value, or leave it out")
+        }
         let environment = getenv("TOLT_STORE").map { String(cString: $0) }
         do {
             return try StoreLocation.choose(

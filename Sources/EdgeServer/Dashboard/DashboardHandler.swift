@@ -285,8 +285,13 @@ final class DashboardHandler: Sendable {
                 status: 503, message: "This node has not loaded its configuration yet; try again shortly.")
         }
         let key = (form["secret_key"] ?? "").trimmingSpaces
+        // An empty field tries no key (Enter pressed on the empty form), as a request without `Authorization` does on
+        // `/v1`: refused, and not counted against the network's other clients.
+        guard !key.isEmpty else {
+            return signInResponse(status: 400, message: "Enter the organization's secret key.")
+        }
         // The table finds the organization by the key's digest; the digest is then compared in constant time.
-        guard !key.isEmpty, key.utf8.count <= 256, let organization = api.watcher.table.organization(secretKey: key),
+        guard key.utf8.count <= 256, let organization = api.watcher.table.organization(secretKey: key),
             SecretDigest.matches(key, digest: organization.secretKeyDigest)
         else {
             api.countFailedAuthentication(client)

@@ -95,7 +95,7 @@ struct H2OResponder: HTTPResponder {
         writeHead(
             status: response.status, length: response.body.count,
             contentType: response.body.isEmpty ? nil : response.contentType ?? .json,
-            cacheControl: .noStore)
+            cacheControl: response.cacheControl ?? .noStore)
     }
 
     /// Adds a response header whose value lives at least as long as the request.

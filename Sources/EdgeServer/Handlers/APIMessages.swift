@@ -63,6 +63,8 @@ struct APIResponse: Sendable {
     var headers: [(name: String, value: String)] = []
     /// The body's type, when it is not JSON.
     var contentType: StaticText? = nil
+    /// `Cache-Control`, when it is not `no-store` (the association files, which phones' systems and caches may keep).
+    var cacheControl: StaticText? = nil
     /// What the loop counts in its metrics when this answer comes back from a worker (even if the client left).
     var tally: WorkerTally? = nil
 

@@ -15,6 +15,8 @@ final class AppAssociationFiles: Sendable {
     /// path phones see.
     let linkPathPrefix: String
     private let built = Mutex<(table: LinkTable, association: AppAssociation)?>(nil)
+    /// Where a file over ``AppLinkRules/maximumDocumentSize`` is reported, once per configuration that builds it.
+    private let log: @Sendable (String) -> Void
 
     /// `Cache-Control` of a file. Short: a cache in front keeps a removed app vouched for at most this long after the
     /// configuration changes. (Apple's CDN and phones keep their own copies on their own schedule: Apple's CDN
@@ -22,8 +24,9 @@ final class AppAssociationFiles: Sendable {
     /// updated.)
     static let cacheControl = StaticText("public, max-age=300")
 
-    init(publicURL: PublicURL?) {
+    init(publicURL: PublicURL?, log: @escaping @Sendable (String) -> Void = { _ in }) {
         linkPathPrefix = publicURL.map(Self.path(of:)) ?? ""
+        self.log = log
     }
 
     /// The path of `url` (`https://example.com/go` → `/go`), empty for a host's root.
@@ -43,6 +46,19 @@ final class AppAssociationFiles: Sendable {
             let association = AppAssociation(
                 organizations: table.organizations, programs: table.programs, linkPathPrefix: linkPathPrefix)
             built = (table, association)
+            // The import measures the files with links at the host's root: a --public-url path lengthens each iOS
+            // path, and can take a file the import accepted past what phones read. Served all the same (a phone
+            // decides), and said, so that the operator lists fewer apps or uses a shorter path.
+            for (name, file) in [
+                ("apple-app-site-association", association.appleAppSiteAssociation),
+                ("assetlinks.json", association.assetLinks),
+            ] {
+                guard let size = file?.count, size > AppLinkRules.maximumDocumentSize else { continue }
+                log(
+                    "warning: the host's \(name) is \(size) bytes, over the \(AppLinkRules.maximumDocumentSize) a"
+                        + " phone reads (with the --public-url path \"\(linkPathPrefix)\"): its apps may not open"
+                        + " these links; list fewer apps")
+            }
             return association
         }
     }

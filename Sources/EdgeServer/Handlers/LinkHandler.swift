@@ -126,7 +126,7 @@ final class LinkHandler {
     }
 
     /// Answers `GET` or `HEAD` of an association file from the link table in force: `200` with the file's bytes
-    /// (copied into the request's memory, as a reload may free the table's while the answer is still being sent),
+    /// (copied into the answer, as a reload may free the table's while the answer is still being sent),
     /// `404` in the API's error shape, as an unknown path, when no program lists an app of that kind, and `503` before
     /// the first configuration, as a link.
     func handleAssociation<Responder: HTTPResponder>(
@@ -140,12 +140,8 @@ final class LinkHandler {
             let shown = String(decoding: request.path.prefix(200), as: UTF8.self)
             return responder.send(APIResponse.error(.notFound("No such path: \(shown)")))
         }
-        let memory = responder.allocate(file.count)
-        file.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        responder.send(
-            HTTPResponse(
-                status: 200, contentType: .json, cacheControl: AppAssociationFiles.cacheControl,
-                body: UnsafeRawBufferPointer(start: memory, count: file.count)))
+        // As an API answer, which carries `X-Content-Type-Options: nosniff` as every JSON answer does.
+        responder.send(APIResponse(status: 200, body: file, cacheControl: AppAssociationFiles.cacheControl))
     }
 
     @inline(__always)

@@ -115,7 +115,7 @@ final class ServerMetrics: Sendable {
         labelled(
             "tolt_edge_authentication_failures_total",
             help:
-                "Secret keys refused (/v1 and the dashboard's sign-in): wrong_key, counted against the client's"
+                "Secret keys refused (/v1 and the dashboard's sign-in) and RevenueCat authorizations refused (the webhook): wrong_key, counted against the client's"
                 + " address; rate_limited, refused 429 before the key was read.",
             label: "outcome", values: AuthenticationFailure.allCases.map(\.rawValue),
             base: MetricsLayout.authenticationFailures, into: &out)

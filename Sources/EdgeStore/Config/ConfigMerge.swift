@@ -53,13 +53,14 @@ struct ConfigMerge {
             existing.codes, identity: { CodeKey(partnerID: $0.partnerID, code: $0.code) }, group: \.partnerID)
         changedPartners = MergeRecords([], identity: \.id, group: \.id)
         storedCodes = Dictionary(grouping: existing.codes, by: \.partnerID)
+        let storedAssociation = AppAssociation(existing)
         for (index, organization) in document.organizations.enumerated() {
             try merge(organization, path: "organizations[\(index)]")
         }
         self.existing.partners = partners.records
         self.existing.codes = codes.records
         changes.partners = changedPartners.records
-        try checkAssociationSize()
+        try checkAssociationSize(stored: storedAssociation)
         report.warnings += sharedCodeWarnings() + lookalikeCodeWarnings()
     }
 
@@ -229,19 +230,23 @@ struct ConfigMerge {
         }
     }
 
-    /// Refuses an import that makes either association file larger than ``AppLinkRules/maximumDocumentSize``
-    /// (Apple's limit for its file), as the files hold every organization's apps. Measured with the links at the
-    /// host's root: a `--public-url` path adds its length to each iOS path.
-    private func checkAssociationSize() throws {
-        guard let path = lastAppLinksPath else { return }
+    /// Refuses an import after which either association file would be over ``AppLinkRules/maximumDocumentSize`` and
+    /// larger than `stored`'s: not only one that lists apps, since a longer public key lengthens every path its apps
+    /// name. One that leaves a file over the limit but smaller (removing some apps from a store an earlier build let
+    /// grow) goes through, so such a store can be mended a step at a time. Measured with links at the host's root: a
+    /// `--public-url` path adds its length to each iOS path, which `serve` warns about when it passes the limit.
+    private func checkAssociationSize(stored: AppAssociation) throws {
         let association = AppAssociation(existing)
-        for (name, document) in [
-            ("apple-app-site-association", association.appleAppSiteAssociation),
-            ("assetlinks.json", association.assetLinks),
+        for (name, document, before) in [
+            ("apple-app-site-association", association.appleAppSiteAssociation, stored.appleAppSiteAssociation),
+            ("assetlinks.json", association.assetLinks, stored.assetLinks),
         ] {
-            guard let document, document.count > AppLinkRules.maximumDocumentSize else { continue }
+            guard let document, document.count > AppLinkRules.maximumDocumentSize,
+                document.count > before?.count ?? 0
+            else { continue }
             throw StoreError.invalidConfig(
-                "\(path): the host's \(name) would be \(document.count) bytes with every program's apps, over the"
+                "\(lastAppLinksPath ?? "organizations"): the host's \(name) would be \(document.count) bytes with every"
+                    + " program's apps and every organization's public key, over the"
                     + " \(AppLinkRules.maximumDocumentSize) bytes a phone reads; list fewer apps")
         }
     }
@@ -262,11 +267,11 @@ struct ConfigMerge {
             var seen: Set<String> = []
             for (index, id) in ids.enumerated() {
                 do throws(ConfigValidationError) { try AppLinkRules.validateIOSAppID(id) } catch {
-                    throw invalid("ios_app_ids[\(index)]", "\(id) \(error.reason)")
+                    throw invalid("ios_app_ids[\(index)]", "\(QuotedText.shown(id)) \(error.reason)")
                 }
                 // Bundle ids are case-insensitive (Apple): two spellings are one app.
                 guard seen.insert(ASCII.lowercased(id)).inserted else {
-                    throw invalid("ios_app_ids[\(index)]", "\(id) is listed twice")
+                    throw invalid("ios_app_ids[\(index)]", "\(QuotedText.shown(id)) is listed twice")
                 }
             }
             record.iosAppIDs = ids
@@ -283,10 +288,10 @@ struct ConfigMerge {
             for (index, app) in apps.enumerated() {
                 let appPath = "android_apps[\(index)]"
                 do throws(ConfigValidationError) { try AppLinkRules.validatePackageName(app.packageName) } catch {
-                    throw invalid("\(appPath).package_name", "\(app.packageName) \(error.reason)")
+                    throw invalid("\(appPath).package_name", "\(QuotedText.shown(app.packageName)) \(error.reason)")
                 }
                 guard packages.insert(app.packageName).inserted else {
-                    throw invalid("\(appPath).package_name", "\(app.packageName) is listed twice")
+                    throw invalid("\(appPath).package_name", "\(QuotedText.shown(app.packageName)) is listed twice")
                 }
                 guard (1...AppLinkRules.maximumFingerprints).contains(app.fingerprints.count) else {
                     throw invalid(

@@ -30,15 +30,22 @@ public struct AppAssociation: Sendable, Equatable {
         for organization in organizations { publicKeys[organization.id] = organization.publicKey }
         var appOrder: [String] = []
         var pathsOfApp: [String: [String]] = [:]
+        var spelling: [String: String] = [:]
         var packageOrder: [String] = []
         var fingerprintsOfPackage: [String: [String]] = [:]
         for program in programs {
             guard let publicKey = publicKeys[program.organizationID] else { continue }
             let path = linkPathPrefix + "/a/" + publicKey + "/*"
             for id in program.iosAppIDs {
-                if pathsOfApp[id] == nil { appOrder.append(id) }
-                if pathsOfApp[id, default: []].contains(path) { continue }
-                pathsOfApp[id, default: []].append(path)
+                // Bundle ids are case-insensitive (Apple), as the import compares them within a program: two
+                // programs' spellings of one app are one entry, under the first spelling listed.
+                let app = ASCII.lowercased(id)
+                if pathsOfApp[app] == nil {
+                    appOrder.append(app)
+                    spelling[app] = id
+                }
+                if pathsOfApp[app, default: []].contains(path) { continue }
+                pathsOfApp[app, default: []].append(path)
             }
             for app in program.androidApps {
                 if fingerprintsOfPackage[app.packageName] == nil { packageOrder.append(app.packageName) }
@@ -49,7 +56,7 @@ public struct AppAssociation: Sendable, Equatable {
             }
         }
         appleAppSiteAssociation =
-            appOrder.isEmpty ? nil : Self.appleDocument(appOrder.map { ($0, pathsOfApp[$0]!) })
+            appOrder.isEmpty ? nil : Self.appleDocument(appOrder.map { (spelling[$0]!, pathsOfApp[$0]!) })
         assetLinks =
             packageOrder.isEmpty ? nil : Self.androidDocument(packageOrder.map { ($0, fingerprintsOfPackage[$0]!) })
     }

@@ -53,4 +53,25 @@ import Testing
             "\(hostile.stderr.debugDescription)")
         #expect(hostile.stderr.split(separator: "\n").count == 2, "the message, then 'nothing was imported'")
     }
+
+    /// `--store "$PG_URL"` with the variable unset wrote to a new SQLite store in `./data` and reported success; an
+    /// empty `--data` said only "cannot create ". Both are usage errors now, for every command that opens a store.
+    @Test func anEmptyStoreOrDataOptionIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path + "/config.json"
+        try Data(Self.document.utf8).write(to: URL(fileURLWithPath: file))
+        for (arguments, option) in [
+            (["import", file, "--store", ""], "--store"), (["import", file, "--data", ""], "--data"),
+            (["export", "--store", ""], "--store"), (["prune", "--before", "2026-01-01", "--store", ""], "--store"),
+            (["clicks", "--data", ""], "--data"), (["migrate", "--store="], "--store"),
+        ] {
+            let result = try ChildProcess.run(arguments, outputIn: directory.path)
+            #expect(result.status == 2, "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("tolt-edge: \(option) is empty: give it a value, or leave it out"),
+                "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/data"), "nothing was created")
+    }
 }

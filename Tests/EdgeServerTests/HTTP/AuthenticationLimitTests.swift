@@ -167,4 +167,18 @@ import Testing
         defer { other.shutdown() }
         #expect(try other.client().webhook(body).status == 200)
     }
+
+    /// An empty sign-in tries no key (Enter pressed on the empty form), as a request without `Authorization` does:
+    /// refused, and not counted against the network's API scripts.
+    @Test func anEmptySignInIsNotCounted() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        for _ in 0..<9 {
+            let empty = try client.dashboardSignIn("")
+            #expect(empty.status == 400 && empty.text.contains("Enter the organization"), "\(empty.status)")
+        }
+        try Self.send(10, Self.wrong, client, expecting: 401)
+        #expect(Self.isLimited(try client.request("GET", "/v1/clicks", headers: Self.wrong)))
+    }
 }

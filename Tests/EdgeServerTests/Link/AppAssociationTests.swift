@@ -54,6 +54,7 @@ import Testing
         #expect(response.header("content-type") == "application/json", "\(path)")
         #expect(response.header("content-length") == String(file.utf8.count), "\(path)")
         #expect(response.header("cache-control") == "public, max-age=300", "\(path)")
+        #expect(response.header("x-content-type-options") == "nosniff", "\(path): as every JSON answer")
         #expect(response.header("location") == nil, "\(path): served directly, never redirected")
         let head = try client.request("HEAD", path)
         #expect(head.status == 200, "\(path)")

@@ -223,4 +223,32 @@ import Testing
         #expect(error.message.hasSuffix("over the 131072 bytes a phone reads; list fewer apps"))
         #expect(try fixture.store.configRecords() == before)
     }
+
+    /// A longer public key lengthens every iOS path its apps name: an import that takes the file past the limit that
+    /// way is refused as one listing apps is (it went through unmeasured, and the file grew to 300 KB). One that
+    /// leaves the file smaller goes through.
+    @Test func aLongerPublicKeyCannotTakeTheAppleFilePastTheLimit() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        // 79 programs of 10 app ids: about 107 KB with the key pk_acme.
+        let programs = (0..<79).map { program in
+            let ids = (0..<10).map { #""ABCDE12345.com.acme.app\#(program)x\#($0)""# }.joined(separator: ",")
+            return #"{"id":"prg_p\#(program)","name":"P\#(program)","app_links":{"ios_app_ids":[\#(ids)]}}"#
+        }
+        try fixture.importJSON(
+            #"{"organizations":[{"id":"org_acme","programs":[\#(programs.joined(separator: ","))]}]}"#)
+        let before = try fixture.store.configRecords()
+        let longKey = "pk_" + String(repeating: "k", count: 125)
+        let error = try #require(throws: StoreError.self) {
+            try fixture.importJSON(#"{"organizations":[{"id":"org_acme","public_key":"\#(longKey)"}]}"#)
+        }
+        #expect(
+            error.message.hasPrefix("organizations: the host's apple-app-site-association would be "),
+            "\(error.message)")
+        #expect(try fixture.store.configRecords() == before)
+        // Removing apps while the key stays is fine, as is a shorter key.
+        try fixture.importJSON(#"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_p0","app_links":null}]}]}"#)
+        try fixture.importJSON(#"{"organizations":[{"id":"org_acme","public_key":"pk_a"}]}"#)
+        #expect(try fixture.store.configRecords().organizations.first { $0.id == "org_acme" }?.publicKey == "pk_a")
+    }
 }

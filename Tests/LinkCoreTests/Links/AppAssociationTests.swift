@@ -42,6 +42,21 @@ import Testing
         #expect(association.assetLinks == nil)
     }
 
+    /// Bundle ids are case-insensitive (Apple), as the import compares them within a program: two programs'
+    /// spellings of one app are one entry, under the first spelling, naming both organizations' paths.
+    @Test func twoSpellingsOfOneAppIdAreOneEntry() {
+        let association = AppAssociation(
+            Self.records([
+                ProgramRecord(id: "prg_a", organizationID: "org_a", name: "A", iosAppIDs: ["TEAMAAAAAA.COM.X"]),
+                ProgramRecord(id: "prg_b", organizationID: "org_b", name: "B", iosAppIDs: ["TEAMAAAAAA.com.x"]),
+            ]))
+        #expect(
+            String(decoding: association.appleAppSiteAssociation ?? [], as: UTF8.self)
+                == #"{"applinks":{"apps":[],"details":["#
+                + #"{"appID":"TEAMAAAAAA.COM.X","appIDs":["TEAMAAAAAA.COM.X"],"#
+                + #""components":[{"/":"/a/pk_a/*"},{"/":"/a/pk_b/*"}],"paths":["/a/pk_a/*","/a/pk_b/*"]}]}}"# + "\n")
+    }
+
     @Test func aPackageListedTwiceIsOneStatementWithEveryFingerprint() {
         let association = AppAssociation(
             Self.records([
