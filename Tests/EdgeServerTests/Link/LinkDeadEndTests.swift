@@ -135,6 +135,28 @@ import Testing
         #expect(bare.status == 404 && bare.text.contains("<title>Link not found</title>"))
     }
 
+    /// A code rotated by an import (deactivated) is a branded `404` as soon as the table in force has it: the partner's
+    /// old post now offers its program's app, not the code.
+    @Test func aCodeDeactivatedByAnImportOffersItsProgramsApp() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = server.client()
+        #expect(try Self.get(client, "/a/pk_acme/LEE", agent: Agents.desktop).status == 200)
+        try server.importConfig(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_play","partners":[{"id":"part_lee","#
+                + #""codes":[{"code":"LEE","active":false}]}]}]}]}"#)
+        var response: HTTPResponse?
+        let rotated = eventually {
+            response = try? Self.get(client, "/a/pk_acme/LEE", agent: Agents.android)
+            return response?.status == 404
+        }
+        #expect(rotated)
+        let page = try #require(response)
+        #expect(Self.isBranded(page, appName: "Acme Lite"), "\(page.text)")
+        #expect(page.text.contains(#"href="https://play.google.com/store/apps/details?id=com.acme.lite&amp;hl=en""#))
+        #expect(!page.text.contains("apps.apple.com") && !page.text.contains("LEE"))
+    }
+
     /// Every language of the pages says the code is not active and that the app can still be had.
     @Test func theBrandedPageSpeaksEveryLanguage() throws {
         let server = try TestServer()
