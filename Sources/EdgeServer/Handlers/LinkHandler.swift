@@ -112,6 +112,9 @@ final class LinkHandler {
             let match =
                 table.match(publicKey: publicKey, lowercasedCode: code)
                 ?? table.matchAfterMiss(publicKey: publicKey, lowercasedCode: code)
+            guard case .target? = match else {
+                return sendDeadEnd(request, publicKey: publicKey, lowercasedCode: code, to: responder)
+            }
             let userAgent = request.header(.userAgent)
             var caller = UserAgentClass(label: .bot, platform: .other)
             let (decision, recordsClick) = LinkDecision.decide(match: match, isHead: request.method == .head) {
@@ -199,6 +202,68 @@ final class LinkHandler {
         let pages = pages.preferred(acceptLanguage: request.header(.acceptLanguage))
         responder.send(
             HTTPResponse(status: 404, contentType: .html, vary: .acceptLanguage, body: pages.notFound.bytes))
+    }
+
+    /// The `404` of a link whose code leads to no active code (unknown, inactive, of an inactive partner, shared by
+    /// two active partners). When the link table can tell which program the link was for
+    /// (``LinkTable/deadEndProgram(publicKey:lowercasedCode:)``: the stored code's, else the organization's only
+    /// one), the page carries that program's icon, name, colour and store badges, chosen for the caller's platform as
+    /// on the fallback page, so a person holding an old post still reaches the app; otherwise the generic page.
+    ///
+    /// Still a `404` (a monitor or marketer sees the code is dead), with no redirect, no install referrer, no code and
+    /// no click. Everyone, a preview fetcher and a `HEAD` too, gets this page, as they got the generic one: a card
+    /// should not be drawn for a dead code. The User-Agent is classified (through this loop's cache) only for a
+    /// branded page, whose badges follow it, and then named in `Vary`; nothing here reads the store.
+    @inline(never)
+    private func sendDeadEnd<Responder: HTTPResponder>(
+        _ request: HTTPRequest, publicKey: UnsafeRawBufferPointer, lowercasedCode code: UnsafeRawBufferPointer,
+        to responder: Responder
+    ) {
+        guard let program = table.deadEndProgram(publicKey: publicKey, lowercasedCode: code) else {
+            return sendNotFound(request, to: responder)
+        }
+        metrics.linkAnswered(.notFound)
+        let platform = userAgents.classify(request.header(.userAgent)).platform
+        let page = pages.preferred(acceptLanguage: request.header(.acceptLanguage)).notFoundBranded
+        let record = program.record
+        let showsAppStore = !(platform == .android && record.googlePlayURL != nil)
+        let showsGooglePlay = !(platform == .ios && record.appStoreURL != nil)
+        let capacity = page.maximumLength { field in
+            switch field {
+            case .appName: return program.displayName.utf8.count
+            case .appIconURL: return record.appIconURL?.utf8.count ?? 0
+            case .brandColor: return record.brandColor?.utf8.count ?? 0
+            case .appStoreURL: return record.appStoreURL?.utf8.count ?? 0
+            case .googlePlayURL: return record.googlePlayURL?.utf8.count ?? 0
+            default: return 0
+            }
+        }
+        let memory = responder.allocate(capacity)
+        var writer = ByteWriter(base: memory, capacity: capacity)
+        page.render(into: &writer) { field, out in
+            switch field {
+            case .appName: out.write(program.displayName.utf8)
+            case .appIconURL:
+                guard let url = record.appIconURL else { return false }
+                out.write(url.utf8)
+            case .brandColor:
+                guard let color = record.brandColor else { return false }
+                out.write(color.utf8)
+            case .appStoreURL:
+                guard showsAppStore, let url = record.appStoreURL else { return false }
+                out.write(url.utf8)
+            case .googlePlayURL:
+                guard showsGooglePlay, let url = record.googlePlayURL else { return false }
+                out.write(url.utf8)
+            // No code, partner or link on a dead link's page: nothing to copy, nothing to share onward.
+            default: return false
+            }
+            return true
+        }
+        responder.send(
+            HTTPResponse(
+                status: 404, contentType: .html, vary: .acceptLanguageAndUserAgent,
+                body: UnsafeRawBufferPointer(start: memory, count: writer.count)))
     }
 
     /// `503 {"error":"unavailable"}` with `Retry-After`, from static bytes: the node has no configuration yet.

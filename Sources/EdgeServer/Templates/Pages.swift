@@ -1,3 +1,5 @@
+import LinkCore
+
 /// The compiled pages, one set per language: the layout's whitespace is dropped (``MarkupWhitespace``) and the
 /// words are put into the markup here, at start-up (``PageWords``), so a request only picks its language's set
 /// (``AcceptLanguage``).
@@ -29,7 +31,13 @@ struct LocalizedPages: Sendable {
     let language: PageLanguage
     let fallback: PageTemplate
     let preview: PageTemplate
+    /// The not-found page without a program: ``notFoundBranded`` rendered with no field, once, so the generic `404`
+    /// (an unknown public key, a code no program can be told from) is static bytes as it always was.
     let notFound: StaticText
+    /// The not-found page of a link whose organization still names one program (``LinkTable/deadEndProgram``): its
+    /// icon, name and the store badges for the caller's platform, with words saying the code is not active and the
+    /// app can still be had. Rendered per request, only for such a `404`.
+    let notFoundBranded: PageTemplate
 
     /// The pages' markup before words go in: ``PageSources`` as served (compacted).
     struct Sources {
@@ -42,6 +50,17 @@ struct LocalizedPages: Sendable {
         language = words.language
         fallback = try PageTemplate(words.localize(sources.fallback))
         preview = try PageTemplate(words.localize(sources.preview))
-        notFound = StaticText(try words.localize(sources.notFound))
+        notFoundBranded = try PageTemplate(words.localize(sources.notFound))
+        notFound = StaticText(Self.renderedWithoutFields(notFoundBranded))
+    }
+
+    /// A template rendered with no field having a value: what its `{{^field}}` sections hold.
+    private static func renderedWithoutFields(_ template: PageTemplate) -> String {
+        let capacity = template.maximumLength { _ in 0 }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { memory.deallocate() }
+        var writer = ByteWriter(base: memory, capacity: capacity)
+        template.render(into: &writer) { _, _ in false }
+        return String(decoding: UnsafeRawBufferPointer(start: memory, count: writer.count), as: UTF8.self)
     }
 }

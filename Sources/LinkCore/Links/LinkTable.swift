@@ -40,6 +40,15 @@ public final class LinkTable: Sendable {
     private let programsByID: [String: ProgramRecord]
     /// The organization of each partner (by its program), active or not: partners are never deleted.
     private let organizationByPartner: [String: String]
+    /// The programs a link that leads to no active code may still show (``deadEndProgram(publicKey:lowercasedCode:)``):
+    /// only those with a store URL, since the page is there to offer the app.
+    private let deadEndPrograms: [ProgramSettings]
+    /// `<public_key>\0<lower-cased code>` of each code that does not match (inactive, of an inactive partner, or shared
+    /// by two active partners) and whose every holder is of one such program, to that program's position in
+    /// ``deadEndPrograms``. One entry per such code: it grows with the configuration, as the rest of the table does.
+    private let deadEndCodes: ByteKeyTable
+    /// `<public_key>\0` of each organization with exactly one program, when that program is in ``deadEndPrograms``.
+    private let deadEndOrganizations: ByteKeyTable
 
     /// Builds the table. Only active codes of active partners take part in matching; a code that folds to
     /// the same lower case for two partners of one organization becomes a ``Match/conflict``, and so does a folded
@@ -76,6 +85,8 @@ public final class LinkTable: Sendable {
         var grouped: [[UInt8]: [LinkTarget]] = [:]
         var order: [[UInt8]] = []
         var folded = FoldedKeys()
+        /// The programs of every code by its key, active or not, for the dead-end index.
+        var programsByKey: [[UInt8]: Set<String>] = [:]
         for code in records.codes {
             guard let partner = partners[code.partnerID], let program = settings[partner.programID],
                 let position = organizationIndex[program.record.organizationID]
@@ -83,9 +94,10 @@ public final class LinkTable: Sendable {
             let target = LinkTarget(
                 code: code, partner: partner, program: program, publicKey: records.organizations[position].publicKey)
             byReference[code.reference] = target
-            guard target.isActive else { continue }
             let prefix = Array(records.organizations[position].publicKey.utf8) + [0]
             let key = prefix + Array(code.code.utf8).map(ASCII.lowercased)
+            programsByKey[key, default: []].insert(partner.programID)
+            guard target.isActive else { continue }
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(target)
             folded.add(target, key: key, prefix: prefix)
@@ -109,6 +121,50 @@ public final class LinkTable: Sendable {
         self.index = ByteKeyTable(entries)
         (foldedMatches, foldedIndex) = folded.table()
         targetsByReference = byReference
+        (deadEndPrograms, deadEndCodes, deadEndOrganizations) = Self.deadEnds(
+            records, settings: settings, programsByKey: programsByKey, matches: matches, index: index)
+    }
+
+    /// The dead-end index: each program with a store URL; each code key that matches no target and whose codes are
+    /// all of one of them; each organization whose one program is one of them.
+    private static func deadEnds(
+        _ records: ConfigRecords, settings: [String: ProgramSettings], programsByKey: [[UInt8]: Set<String>],
+        matches: [Match], index: ByteKeyTable
+    ) -> ([ProgramSettings], ByteKeyTable, ByteKeyTable) {
+        var programs: [ProgramSettings] = []
+        var positions: [String: Int] = [:]
+        for program in records.programs {
+            guard let settings = settings[program.id],
+                settings.record.appStoreURL != nil || settings.record.googlePlayURL != nil
+            else { continue }
+            positions[program.id] = programs.count
+            programs.append(settings)
+        }
+        var codes: [(key: [UInt8], value: Int)] = []
+        for (key, programIDs) in programsByKey {
+            guard programIDs.count == 1, let position = positions[programIDs.first!] else { continue }
+            let matched = key.withUnsafeBytes { bytes -> Bool in
+                let zero = bytes.firstIndex(of: 0)!
+                let value = index.value(
+                    first: UnsafeRawBufferPointer(rebasing: bytes[..<zero]),
+                    second: UnsafeRawBufferPointer(rebasing: bytes[(zero + 1)...]))
+                guard let value, case .target = matches[value] else { return false }
+                return true
+            }
+            if !matched { codes.append((key, position)) }
+        }
+        var programCounts: [String: Int] = [:]
+        for program in records.programs { programCounts[program.organizationID, default: 0] += 1 }
+        var publicKeys: [String: String] = [:]
+        for organization in records.organizations { publicKeys[organization.id] = organization.publicKey }
+        var organizations: [(key: [UInt8], value: Int)] = []
+        for program in records.programs where programCounts[program.organizationID] == 1 {
+            guard let position = positions[program.id], let publicKey = publicKeys[program.organizationID] else {
+                continue
+            }
+            organizations.append((Array(publicKey.utf8) + [0], position))
+        }
+        return (programs, ByteKeyTable(codes), ByteKeyTable(organizations))
     }
 
     /// What codes that share a key match: their target when one partner holds them all, else a conflict.
@@ -188,6 +244,37 @@ public final class LinkTable: Sendable {
                 match(publicKey: key, lowercasedCode: $0) ?? matchAfterMiss(publicKey: key, lowercasedCode: $0)
             }
         }
+    }
+
+    /// The program whose page a link that matched no target shows (``Match/conflict`` or `nil` from
+    /// ``match(publicKey:lowercasedCode:)`` and ``matchAfterMiss(publicKey:lowercasedCode:)``), with no allocation:
+    /// the program of the code when every code so spelled in the organization (inactive, of an inactive partner, or
+    /// shared by active partners) is of one program, else the organization's program when it has only one; `nil`
+    /// when the public key is unknown, when which program is meant cannot be told, and when that program has no
+    /// store URL (the page is there to offer the app). The code is probed as typed, then without the invisible
+    /// characters around it, then folded (``CompatibilityCharacters``), as a match is; a code stored in a
+    /// compatibility form (`ＬＥＥ`) is found only as typed.
+    @inline(never)
+    public func deadEndProgram(publicKey: UnsafeRawBufferPointer, lowercasedCode code: UnsafeRawBufferPointer)
+        -> ProgramSettings?
+    {
+        if let position = deadEndCodes.value(first: publicKey, second: code) { return deadEndPrograms[position] }
+        let kept = InvisibleCharacters.trimmed(code)
+        if !kept.isEmpty {
+            let trimmed = UnsafeRawBufferPointer(rebasing: code[kept])
+            if kept.count != code.count, let position = deadEndCodes.value(first: publicKey, second: trimmed) {
+                return deadEndPrograms[position]
+            }
+            let capacity = CompatibilityCharacters.maximumFoldedLength(of: CodeRules.maximumLength)
+            let position = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer -> Int? in
+                guard let length = CompatibilityCharacters.fold(trimmed, into: buffer) else { return nil }
+                let folded = UnsafeRawBufferPointer(rebasing: buffer[..<length])
+                return folded.elementsEqual(trimmed) ? nil : deadEndCodes.value(first: publicKey, second: folded)
+            }
+            if let position { return deadEndPrograms[position] }
+        }
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        return deadEndOrganizations.value(first: publicKey, second: none).map { deadEndPrograms[$0] }
     }
 
     /// The organization whose public key this is.

@@ -94,6 +94,41 @@ import Testing
         }
     }
 
+    /// The not-found page of a dead code whose program is known (OLD10, inactive: the program's name and the
+    /// platform's store badges) and the generic one (NOPE, in an organization of three programs), and the branded one
+    /// on a 320-pixel phone with a long app name: no violation, no sideways scrolling.
+    @Test func theNotFoundPagesHaveNoViolations() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let browser = try ChromeDriverSession(userAgent: Agents.desktop)
+        defer { browser.quit() }
+        let origin = "http://127.0.0.1:\(server.port)"
+        for (code, badges) in [("OLD10", true), ("NOPE", false)] {
+            for view in View.all {
+                let audit = try Self.audit("\(origin)/a/pk_acme/\(code)", as: view, in: browser)
+                #expect(audit.violations.isEmpty, "\(code), \(view): \(audit)")
+                #expect(audit.unknownContrast.isEmpty, "\(code), \(view): \(audit)")
+                let shown = try browser.run("return document.querySelectorAll('.badges a').length") as? Int
+                #expect((shown ?? 0 > 0) == badges, "\(code), \(view)")
+            }
+        }
+        let name = "Supercalifragilisticexpialidoc"
+        try server.importConfig(
+            ##"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","app_name":"\##(name)"}]}]}"##)
+        var narrow = View.all[0]
+        narrow.width = 320
+        let url = "\(origin)/a/pk_acme/OLD10"
+        let renamed = eventually(within: 5) {
+            (try? browser.open(url)) != nil
+                && (try? browser.run("return document.title")) as? String == "\(name): this link is not active"
+        }
+        #expect(renamed)
+        let audit = try Self.audit(url, as: narrow, in: browser)
+        #expect(audit.violations.isEmpty, "320 px: \(audit)")
+        let overflow = try browser.run("return document.documentElement.scrollWidth") as? Int
+        #expect(overflow == 320, "320 px: scrolls to \(overflow ?? -1)")
+    }
+
     /// The page link-preview fetchers get: no person sees it in a browser, but one who opens it must be able to
     /// read it.
     @Test func thePreviewPageHasNoViolations() throws {

@@ -209,4 +209,41 @@ import Testing
         }
         #expect(!recordsClick && !asked)
     }
+
+    func deadEnd(_ key: String, _ code: String, in table: LinkTable? = nil) -> String? {
+        let lowered = Array(code.utf8).map(ASCII.lowercased)
+        return Array(key.utf8).withUnsafeBytes { key in
+            lowered.withUnsafeBytes { (table ?? self.table).deadEndProgram(publicKey: key, lowercasedCode: $0) }
+        }?.record.id
+    }
+
+    /// A link that matches no target names the stored code's program when every code so spelled is of one program
+    /// with a store URL; a code spelled so in two programs, an unknown code of an organization with two programs, a
+    /// program without a store and an unknown key name none.
+    @Test func aDeadLinkNamesItsProgramOnlyWhenThatIsUnambiguous() {
+        #expect(deadEnd("pk_a", "OFF") == "prg_a2")
+        #expect(deadEnd("pk_a", "off") == "prg_a2")
+        #expect(deadEnd("pk_a", "SLEEP") == "prg_a2")
+        #expect(deadEnd("pk_a", "SHARED") == nil)
+        #expect(deadEnd("pk_a", "NOPE") == nil)
+        #expect(deadEnd("pk_b", "NOPE") == nil)
+        #expect(deadEnd("pk_c", "OFF") == nil)
+        // An organization whose one program has a store: any code of it, even one stored in another organization.
+        var records = Self.records
+        records.programs[2].appStoreURL = "https://apps.apple.com/app/id1"
+        let single = LinkTable(records)
+        #expect(deadEnd("pk_b", "NOPE", in: single) == "prg_b")
+        #expect(deadEnd("pk_b", "OFF", in: single) == "prg_b")
+        #expect(deadEnd("pk_a", "NOPE", in: single) == nil)
+        // Two active partners of one program share a code: that program.
+        records.codes.append(CodeRecord(reference: 9, partnerID: "part_3", code: "twin", active: true))
+        records.partners[2].status = "active"
+        records.codes.append(CodeRecord(reference: 10, partnerID: "part_2", code: "TWIN", active: true))
+        let twins = LinkTable(records)
+        guard case .conflict? = twins.match(publicKey: "pk_a", code: "Twin") else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(deadEnd("pk_a", "Twin", in: twins) == "prg_a2")
+    }
 }
