@@ -29,7 +29,7 @@ enum ClaimTarget: Sendable, Equatable {
         guard let link = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let base = URLComponents(url: edge, resolvingAgainstBaseURL: false),
             link.scheme?.lowercased() == base.scheme?.lowercased(), link.host?.lowercased() == base.host?.lowercased(),
-            link.port == base.port
+            Self.effectivePort(link) == Self.effectivePort(base)
         else { return nil }
         var prefix = Substring(base.percentEncodedPath)
         while prefix.hasSuffix("/") { prefix = prefix.dropLast() }
@@ -37,6 +37,16 @@ enum ClaimTarget: Sendable, Equatable {
             key == publicId
         else { return nil }
         self = .code(code)
+    }
+
+    /// The port a URL's components name, or its scheme's (`https://host:443` is `https://host`).
+    private static func effectivePort(_ url: URLComponents) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "https": return 443
+        case "http": return 80
+        default: return nil
+        }
     }
 
     /// Whether `url`'s path ends as an edge link's does, `…/a/<key>/<code>`: a link that may be the edge's, which

@@ -8,7 +8,7 @@ import Foundation
 /// could not be read. Such a process says so in its environment (`ActivePrewarm=1`), so it leaves storage alone
 /// until a claim, which needs the user, and so an unlocked device.
 final class FirstOpenLookup: @unchecked Sendable {
-    // @unchecked: `task` is read and written only while holding `lock`; the rest is immutable.
+    // @unchecked: `task` and `recorded` are read and written only while holding `lock`; the rest is immutable.
     private let lock = NSLock()
     private var task: Task<Date, Never>?
     /// The earliest first open the app recorded (``record(_:)``) before the lookup started: applied when it starts.

@@ -8,8 +8,9 @@ enum ListCommands {
         usage: tolt-edge clicks [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
 
         Prints an organization's clicks as JSON, newest first. ORG is the organization's id (org_…) or its
-        public key; --org may be left out when there is one organization. Clicks reach the store within about a second of their response. Each click's ip is
-        what serve's --ip-storage kept (null for none) and its country the --geoip lookup's (or null).
+        public key; --org may be left out when there is one organization. Clicks reach the store within
+        about a second of their response. Each click's ip is what serve's --ip-storage kept (null for
+        none) and its country the --geoip lookup's (or null).
 
         \(DataDirectory.storeHelp)
 
@@ -163,7 +164,9 @@ enum ListCommands {
                     ?? organizations.first(where: { $0.publicKey == named })
             else {
                 throw CommandLineOptions.UsageError(
-                    message: "--org \(named): no organization has this id or public key (tolt-edge export lists them)")
+                    message:
+                        "--org \(QuotedText.shown(named)): no organization has this id or public key (tolt-edge export lists them)"
+                )
             }
             return Organization(id: organization.id, records: records)
         }

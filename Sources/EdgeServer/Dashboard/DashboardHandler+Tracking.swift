@@ -332,8 +332,6 @@ extension DashboardHandler {
         return "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 
-    /// The form with `values`, carrying `loaded` as what it was loaded with (``DashboardEdit``); `errors` beside
-    /// their fields, `formError` above the form.
     /// The apps that open the program's links directly (``ProgramRecord/iosAppIDs``, ``ProgramRecord/androidApps``),
     /// shown, not edited: they are set by an import, and the form's save leaves them as they are.
     static func directApps(_ program: ProgramRecord) -> String {
@@ -357,6 +355,8 @@ extension DashboardHandler {
         return html + "</ul></div>"
     }
 
+    /// The form with `values`, carrying `loaded` as what it was loaded with (``DashboardEdit``); `errors` beside
+    /// their fields, `formError` above the form.
     private func trackingPage(
         _ context: Context, program: ProgramRecord, values: [String: String], loaded: [String: String],
         errors: [String: String] = [:],

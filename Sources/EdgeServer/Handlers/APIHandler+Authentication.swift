@@ -1,7 +1,8 @@
 import EdgeStore
 import LinkCore
 
-/// The limit on failed authentications: `/v1`'s wrong keys and the dashboard's failed sign-ins, per client (an IPv4
+/// The limit on failed authentications: `/v1`'s wrong keys and the dashboard's failed sign-ins (and, in a limiter of
+/// their own per organization, ``APIHandler/webhookFailures``, the webhook's wrong authorizations), per client (an IPv4
 /// address or an IPv6 /64, as the claims' limit counts them: ``ClientNetwork``, from the address ``ClientAddress``
 /// and `--trusted-proxy` give), in one ``RateLimiter`` of the claims' kind, so its memory has the same bound.
 ///
@@ -28,9 +29,10 @@ extension APIHandler {
         _ = authenticationFailures.acquire(client, now: Clock.monotonicSeconds())
     }
 
-    /// `429 rate_limited` with `Retry-After` for a client that failed too often (``authenticationWait(_:)``).
-    func refuseIfFailingTooOften(_ client: ClientNetwork) throws(APIError) {
-        guard let wait = authenticationWait(client) else { return }
+    /// `429 rate_limited` with `Retry-After` for a client that failed too often (``authenticationWait(_:)``, or in
+    /// `limiter` when given: the webhook's, per organization).
+    func refuseIfFailingTooOften(_ client: ClientNetwork, in limiter: RateLimiter? = nil) throws(APIError) {
+        guard let wait = (limiter ?? authenticationFailures).wait(client, now: Clock.monotonicSeconds()) else { return }
         throw APIError(
             status: 429, code: "rate_limited",
             message: "\(Self.authenticationFailureLimit) failed authentications from this address in the last minute;"
@@ -38,9 +40,9 @@ extension APIHandler {
             headers: [("retry-after", String(wait))], tally: .authentication(.rateLimited))
     }
 
-    /// `error`, the answer to a failed authentication of `client`, which it counts.
-    func failedAuthentication(_ client: ClientNetwork, _ error: APIError) -> APIError {
-        countFailedAuthentication(client)
+    /// `error`, the answer to a failed authentication of `client`, which it counts (in `limiter` when given).
+    func failedAuthentication(_ client: ClientNetwork, _ error: APIError, in limiter: RateLimiter? = nil) -> APIError {
+        _ = (limiter ?? authenticationFailures).acquire(client, now: Clock.monotonicSeconds())
         var error = error
         error.tally = .authentication(.wrongKey)
         return error

@@ -33,11 +33,13 @@ extension APIHandler {
                     + " (set revenuecat.authorization in the import file, or in the dashboard's Settings → Integrations,"
                     + " and the same value in RevenueCat)")
         }
-        // Guessing the authorization would let a caller post purchases that pay partners: a wrong value counts
-        // against the client as a wrong `/v1` key does (APIHandler+Authentication), and a client that failed too often
-        // is refused before its value is read. A request without the header tries no value and is not counted.
-        let client = ClientNetwork(address: request.clientIP)
-        try refuseIfFailingTooOften(client)
+        // Guessing the authorization would let a caller post purchases that pay partners: 10 wrong values a minute
+        // from a client for this organization, and it is refused before its value is read. Counted per organization,
+        // apart from `/v1`'s keys (``webhookFailures``): RevenueCat posts every organization's events from one pool of
+        // addresses, so one organization's stale authorization holds back only its own events. A request without the
+        // header tries no value and is not counted.
+        let client = ClientNetwork(address: request.clientIP).scoped(to: organization.id)
+        try refuseIfFailingTooOften(client, in: webhookFailures)
         guard let given = request.authorization, SecretDigest.matches(given, digest: expected) else {
             let refusal = APIError(
                 status: 401, code: "unauthorized",
@@ -46,7 +48,7 @@ extension APIHandler {
             guard request.authorization != nil || request.repeatedHeaders.contains(.authorization) else {
                 throw refusal
             }
-            throw failedAuthentication(client, refusal)
+            throw failedAuthentication(client, refusal, in: webhookFailures)
         }
         guard request.body.count <= RevenueCatEvent.maximumBodySize else {
             throw APIError.payloadTooLarge(limit: RevenueCatEvent.maximumBodySize)

@@ -20,8 +20,12 @@ final class APIHandler: Sendable {
     /// 30 claims a minute per client (an IPv4 address or an IPv6 /64).
     let claimLimiter: RateLimiter
     /// 10 failed authentications a minute per client, on `/v1` and the dashboard's sign-in together
-    /// (``refuseIfFailingTooOften(_:)``).
+    /// (``refuseIfFailingTooOften(_:)``); the webhook's have ``webhookFailures``.
     let authenticationFailures: RateLimiter
+    /// 10 wrong RevenueCat authorizations a minute per client and organization (``ClientNetwork/scoped(to:)``): apart
+    /// from ``authenticationFailures``, since RevenueCat posts every organization's events from one pool of
+    /// addresses, and one organization's stale authorization must not get the others' events refused.
+    let webhookFailures: RateLimiter
     /// Where timezones are read from (``ServerConfiguration/timeZoneDirectory``).
     let timeZoneDirectory: String
 
@@ -33,6 +37,7 @@ final class APIHandler: Sendable {
         claimLimiter = RateLimiter(limit: 30, window: 60, maximumClients: claimClients)
         authenticationFailures = RateLimiter(
             limit: Self.authenticationFailureLimit, window: 60, maximumClients: claimClients)
+        webhookFailures = RateLimiter(limit: Self.authenticationFailureLimit, window: 60, maximumClients: claimClients)
         self.writer = writer
         self.readers = readers.isEmpty ? [writer] : readers
         self.watcher = watcher

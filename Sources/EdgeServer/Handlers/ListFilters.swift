@@ -33,7 +33,7 @@ public enum ListFilters {
             throw Refusal(message: "\(name) must be a partner id of 1 to 64 bytes")
         }
         guard try isPartner(partner) else {
-            throw Refusal(message: "\(name) \(partner) is not a partner of this organization")
+            throw Refusal(message: "\(name) \(QuotedText.shown(partner)) is not a partner of this organization")
         }
         return partner
     }

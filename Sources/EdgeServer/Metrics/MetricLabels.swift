@@ -105,7 +105,8 @@ enum ClaimOutcome: String, CaseIterable, Sendable {
 }
 
 /// A refused authentication (`tolt_edge_authentication_failures_total{outcome}`): a wrong key counted against its
-/// client (`/v1`'s `401` with an `Authorization`, a failed dashboard sign-in), or a client refused `429` for its
+/// client (`/v1`'s `401` with an `Authorization`, a failed dashboard sign-in, the webhook's wrong authorization), or a
+/// client refused `429` for its
 /// failures before its key was read (``APIHandler/refuseIfFailingTooOften(_:)``).
 enum AuthenticationFailure: String, CaseIterable, Sendable {
     case wrongKey = "wrong_key"

@@ -22,6 +22,16 @@ struct ClientNetwork: Hashable, Sendable, CustomStringConvertible {
         self.low = low
     }
 
+    /// This network's budget for one `scope` (an organization's webhook): its bits mixed with a hash of `scope`, seeded
+    /// per process as every hash here is. Two pairs may share a budget by a collision, which only ever limits them
+    /// together; none can be aimed at, as the seed is unknown.
+    func scoped(to scope: String) -> ClientNetwork {
+        var hasher = Hasher()
+        hasher.combine(scope)
+        let mix = UInt64(bitPattern: Int64(hasher.finalize()))
+        return ClientNetwork(high: high ^ mix, low: low ^ (mix &* 0x9E37_79B9_7F4A_7C15))
+    }
+
     /// Parses an IPv4 or IPv6 literal (no brackets, port or zone); anything else is ``unknown``.
     init(address text: String) {
         guard text.utf8.count <= ClientAddress.maximumLength else {

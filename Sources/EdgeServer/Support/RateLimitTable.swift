@@ -72,10 +72,17 @@ struct RateLimitTable {
     }
 
     /// The seconds `network` must wait at `now` before a request of its would be allowed, without counting one:
-    /// `nil` when it has room (or is not tracked). For a limit on failures (``RateLimiter/wait(_:now:)``): a request
-    /// is let through while its client has room, and ``acquire(_:now:)`` counts it only once it failed.
+    /// `nil` when it has room. For a limit on failures (``RateLimiter/wait(_:now:)``): a request is let through while
+    /// its client has room, and ``acquire(_:now:)`` counts it only once it failed. A client not tracked has room,
+    /// unless the table is full of limited clients: then its failure could not be counted, and it waits as a new
+    /// client's ``acquire(_:now:)`` would, so the limit fails closed for failures too (else, with the table full,
+    /// every fresh address would guess without limit).
     func wait(_ network: ClientNetwork, now: Double) -> Int? {
-        guard let found = index[network] else { return nil }
+        guard let found = index[network] else {
+            guard entries.count >= capacity, case .refused(let wait) = reclaim(now: now, at: Self.milliseconds(now))
+            else { return nil }
+            return wait
+        }
         let entry = Int(found)
         // Its times are ordered oldest first: all of them are inside the window when the oldest is.
         guard Int(entries[entry].count) >= limit, now - entries[entry].lastAllowed < window else { return nil }

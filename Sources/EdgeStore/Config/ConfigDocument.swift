@@ -95,8 +95,13 @@ public struct ConfigDocument: Sendable, Equatable {
             throw StoreError.invalidConfig("the file is larger than \(Self.maximumSize >> 20) MiB")
         }
         let root: JSONValue
+        let byteOrderMark = json.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         do {
-            root = try JSONParser.parse(json.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(json.dropFirst(3)) : json)
+            root = try JSONParser.parse(Array(json.dropFirst(byteOrderMark)))
+        } catch var failure as JSONParser.Failure {
+            // Offsets are the file's: the mark skipped counts.
+            failure.offset += byteOrderMark
+            throw StoreError.invalidConfig("not valid JSON: \(failure)")
         } catch {
             throw StoreError.invalidConfig("not valid JSON: \(error)")
         }
@@ -127,6 +132,13 @@ public struct ConfigDocument: Sendable, Equatable {
         organization.id = try reader.string(object, "id")
         organization.name = try reader.string(object, "name")
         organization.publicKey = try reader.string(object, "public_key")
+        // An organization always has a secret key: `null` cannot clear it, and reading it as "left out" kept the old
+        // key without a word for someone who meant to rotate it.
+        if object["secret_key"] == .null {
+            throw StoreError.invalidConfig(
+                "\(reader.path("secret_key")): cannot be null: an organization always has a secret key; leave it out to"
+                    + " keep the stored one, or give a new one to replace it")
+        }
         organization.secretKey = try reader.string(object, "secret_key")
         organization.timezone = try reader.string(object, "timezone")
         switch object["revenuecat"] {

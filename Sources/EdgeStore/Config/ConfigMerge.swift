@@ -21,9 +21,9 @@ struct ConfigMerge {
     /// The codes stored before this import began, by partner: a lookalike of one is refused, while two spellings
     /// that both arrive in the document (the export of a store that held both) are only warned about.
     private let storedCodes: [String: [CodeRecord]]
-    /// The path of the last program whose app ids this import changed, for an error about the association files'
-    /// size (``checkAssociationSize()``).
-    private var lastAppLinksPath: String?
+    /// The path of the last program whose iOS app ids (`ios`) or Android apps (`android`) this import changed, for an
+    /// error about that file's size (``checkAssociationSize(stored:)``).
+    private var lastAppLinksPath: (ios: String?, android: String?) = (nil, nil)
 
     /// A partner's program and name, by which a partner without an id is found (Swift's `==` and hashing of the
     /// name: canonical equivalence, as the merge always compared names).
@@ -208,7 +208,8 @@ struct ConfigMerge {
         }
         let storedApps = (record.iosAppIDs, record.androidApps)
         try applyAppIDs(document, to: &record, path: "\(path).app_links")
-        if storedApps != (record.iosAppIDs, record.androidApps) { lastAppLinksPath = "\(path).app_links" }
+        if storedApps.0 != record.iosAppIDs { lastAppLinksPath.ios = "\(path).app_links.ios_app_ids" }
+        if storedApps.1 != record.androidApps { lastAppLinksPath.android = "\(path).app_links.android_apps" }
         // A new template that phones without the app, or the SDK, cannot use is accepted (an app may not use the SDK,
         // or only reach people who have it), with a warning; once stored it is not repeated at every import.
         if let text = record.deepLinkTemplate, text != storedTemplate, let template = try? DeepLinkTemplate(text) {
@@ -237,15 +238,18 @@ struct ConfigMerge {
     /// `--public-url` path adds its length to each iOS path, which `serve` warns about when it passes the limit.
     private func checkAssociationSize(stored: AppAssociation) throws {
         let association = AppAssociation(existing)
-        for (name, document, before) in [
-            ("apple-app-site-association", association.appleAppSiteAssociation, stored.appleAppSiteAssociation),
-            ("assetlinks.json", association.assetLinks, stored.assetLinks),
+        for (name, document, before, path) in [
+            (
+                "apple-app-site-association", association.appleAppSiteAssociation, stored.appleAppSiteAssociation,
+                lastAppLinksPath.ios
+            ),
+            ("assetlinks.json", association.assetLinks, stored.assetLinks, lastAppLinksPath.android),
         ] {
             guard let document, document.count > AppLinkRules.maximumDocumentSize,
                 document.count > before?.count ?? 0
             else { continue }
             throw StoreError.invalidConfig(
-                "\(lastAppLinksPath ?? "organizations"): the host's \(name) would be \(document.count) bytes with every"
+                "\(path ?? "organizations"): the host's \(name) would be \(document.count) bytes with every"
                     + " program's apps and every organization's public key, over the"
                     + " \(AppLinkRules.maximumDocumentSize) bytes a phone reads; list fewer apps")
         }

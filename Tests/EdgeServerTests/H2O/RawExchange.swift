@@ -49,7 +49,7 @@ struct RawExchange {
             end = clock.now
             if count > 0 {
                 received += chunk[..<count]
-                if let count = awaited, try parse(received).0.count >= count {
+                if let wanted = awaited, try parse(received).0.count >= wanted {
                     awaited = nil
                     setReceiveTimeout(descriptor, quiet)
                 }

@@ -149,23 +149,37 @@ import Testing
         #expect(metrics.value("tolt_edge_authentication_failures_total", ["outcome": "wrong_key"]) == 10)
     }
 
-    /// A wrong RevenueCat authorization would let a caller post purchases that pay partners: it counts as a wrong
-    /// key does, and past the limit the webhook is `429` before the value is read (RevenueCat retries a `429`); a
-    /// post without the header tries no value and is not counted.
-    @Test func wrongWebhookAuthorizationsCountToo() throws {
-        let server = try TestServer.webhooks()
+    /// A wrong RevenueCat authorization would let a caller post purchases that pay partners: 10 a minute from a client
+    /// for one organization, then the webhook is `429` before the value is read (RevenueCat retries a `429`); a post
+    /// without the header tries no value and is not counted. Counted per organization and apart from `/v1`'s keys:
+    /// RevenueCat posts every organization's events from one pool of addresses, and one organization's stale
+    /// authorization must not get another's events refused.
+    @Test func wrongWebhookAuthorizationsAreLimitedPerOrganization() throws {
+        let authorization =
+            #"{"organizations":[{"id":"org_other","revenuecat":{"authorization":"Bearer other_hook_9"}}]}"#
+        let server = try TestServer(config: TestServer.webhookConfig, trustedProxies: ["127.0.0.1/32"])
         defer { server.shutdown() }
+        try server.importConfig(authorization)
         let client = server.client()
         let body = Array(#"{"api_version":"1.0","event":{"id":"evt_x","type":"TEST","app_user_id":"u"}}"#.utf8)
-        for _ in 0..<20 { #expect(try client.webhook(body, authorization: nil).status == 401) }
-        for index in 0..<10 { #expect(try client.webhook(body, authorization: "Bearer guess-\(index)").status == 401) }
-        #expect(Self.isLimited(try client.webhook(body, authorization: "Bearer guess-10")))
-        #expect(Self.isLimited(try client.webhook(body)), "the right value waits too")
-        #expect(Self.isLimited(try client.request("GET", "/v1/clicks", headers: Self.right)), "one budget")
-        // Another address (another server here) is not held by this one's failures.
-        let other = try TestServer.webhooks()
-        defer { other.shutdown() }
-        #expect(try other.client().webhook(body).status == 200)
+        func post(_ key: String, _ value: String?, from address: String = "9.9.9.9") throws -> TestSupport.HTTPResponse
+        {
+            var headers = [("Content-Type", "application/json"), ("X-Forwarded-For", address)]
+            if let value { headers.append(("Authorization", value)) }
+            return try client.request("POST", "/webhooks/revenuecat/\(key)", headers: headers, body: body)
+        }
+        // org_other's authorization reaches this node's table within a moment.
+        #expect(try eventually(within: 5) { try post("pk_other", "Bearer other_hook_9").status == 200 })
+        for _ in 0..<20 { #expect(try post("pk_acme", nil).status == 401) }
+        for index in 0..<10 { #expect(try post("pk_acme", "Bearer guess-\(index)").status == 401) }
+        #expect(Self.isLimited(try post("pk_acme", "Bearer guess-10")))
+        #expect(Self.isLimited(try post("pk_acme", TestServer.authorization)), "the right value waits too")
+        // The same address: another organization's events, and the API, are not held.
+        #expect(try post("pk_other", "Bearer other_hook_9").status == 200)
+        let api = try client.request("GET", "/v1/clicks", headers: Self.right + [("X-Forwarded-For", "9.9.9.9")])
+        #expect(api.status == 200, "\(api.status)")
+        // Another address is not held for this organization either.
+        #expect(try post("pk_acme", TestServer.authorization, from: "9.9.9.8").status == 200)
     }
 
     /// An empty sign-in tries no key (Enter pressed on the empty form), as a request without `Authorization` does:

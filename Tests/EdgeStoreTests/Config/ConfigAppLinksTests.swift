@@ -218,7 +218,8 @@ import Testing
             try fixture.importJSON(#"{"organizations":[{"id":"org_acme","programs":[\#(programs(10..<14))]}]}"#)
         }
         #expect(
-            error.message.hasPrefix("organizations[0].programs[3].app_links: the host's assetlinks.json would be "),
+            error.message.hasPrefix(
+                "organizations[0].programs[3].app_links.android_apps: the host's assetlinks.json would be "),
             "\(error.message)")
         #expect(error.message.hasSuffix("over the 131072 bytes a phone reads; list fewer apps"))
         #expect(try fixture.store.configRecords() == before)

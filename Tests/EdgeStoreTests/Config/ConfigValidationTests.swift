@@ -65,6 +65,10 @@ import Testing
         Case(
             name: "secret key too short", json: #"{"organizations":[{"id":"org_acme","secret_key":"sk"}]}"#,
             path: "organizations[0].secret_key: "),
+        // Was taken as "keep" without a word, by someone who meant to clear or rotate the key.
+        Case(
+            name: "secret key null", json: #"{"organizations":[{"id":"org_acme","secret_key":null}]}"#,
+            path: "organizations[0].secret_key: cannot be null"),
         Case(
             name: "id without prefix", json: program(#""partners":[{"id":"sam","name":"Sam"}]"#),
             path: "organizations[0].programs[0].partners[0].id: "),

@@ -22,6 +22,7 @@ import ToltTestSupport
             "https://links.example.com/a/pk_acme/SAM20#top",
             "HTTPS://LINKS.Example.COM/a/pk_acme/SAM20",
             "https://links.example.com/a/pk_acme/S%41M20",
+            "https://links.example.com:443/a/pk_acme/SAM20",  // the scheme's port, written
         ] {
             #expect(try Self.target(link) == .code("SAM20"), "\(link)")
         }
