@@ -380,26 +380,28 @@ final class LinkHandler {
         _ page: borrowing PageTemplate, target: LinkTarget, platform: Platform, qrCode: UnsafeRawBufferPointer?,
         appLink: AppLink?, responder: Responder
     ) -> HTTPResponse {
-        let program = target.program.record
-        let showsAppStore = !(platform == .android && program.googlePlayURL != nil)
-        let showsGooglePlay = !(platform == .ios && program.appStoreURL != nil)
+        // Fields read through the program's settings (a class), not a copy of its record: a copy retained every
+        // string and list of the record for each page.
+        let settings = target.program
+        let showsAppStore = !(platform == .android && settings.record.googlePlayURL != nil)
+        let showsGooglePlay = !(platform == .ios && settings.record.appStoreURL != nil)
         let capacity = page.maximumLength { field in
             switch field {
             case .code: return target.code.utf8.count
             case .partnerName: return target.partnerName.utf8.count
-            case .programName: return program.name.utf8.count
+            case .programName: return settings.record.name.utf8.count
             case .organizationName: return target.program.organizationName.utf8.count
-            case .appStoreURL: return program.appStoreURL?.utf8.count ?? 0
-            case .googlePlayURL: return program.googlePlayURL?.utf8.count ?? 0
+            case .appStoreURL: return settings.record.appStoreURL?.utf8.count ?? 0
+            case .googlePlayURL: return settings.record.googlePlayURL?.utf8.count ?? 0
             case .linkURL: return (publicURL?.count ?? 0) + target.linkPath.count
             case .appName: return target.program.displayName.utf8.count
-            case .appIconURL: return program.appIconURL?.utf8.count ?? 0
-            case .brandColor: return program.brandColor?.utf8.count ?? 0
+            case .appIconURL: return settings.record.appIconURL?.utf8.count ?? 0
+            case .brandColor: return settings.record.brandColor?.utf8.count ?? 0
             case .brandTextColor: return target.program.brandTextColor?.utf8.count ?? 0
             case .brandEdgeColor: return target.program.brandEdgeColors?.light.utf8.count ?? 0
             case .brandDarkEdgeColor: return target.program.brandEdgeColors?.dark.utf8.count ?? 0
-            case .ogImageURL: return program.ogImageURL?.utf8.count ?? 0
-            case .ogDescription: return program.ogDescription?.utf8.count ?? 0
+            case .ogImageURL: return settings.record.ogImageURL?.utf8.count ?? 0
+            case .ogDescription: return settings.record.ogDescription?.utf8.count ?? 0
             case .qrSVG: return qrCode?.count ?? 0
             case .appLink: return appLink?.length ?? 0
             }
@@ -410,13 +412,13 @@ final class LinkHandler {
             switch field {
             case .code: out.write(target.code.utf8)
             case .partnerName: out.write(target.partnerName.utf8)
-            case .programName: out.write(program.name.utf8)
+            case .programName: out.write(settings.record.name.utf8)
             case .organizationName: out.write(target.program.organizationName.utf8)
             case .appStoreURL:
-                guard showsAppStore, let url = program.appStoreURL else { return false }
+                guard showsAppStore, let url = settings.record.appStoreURL else { return false }
                 out.write(url.utf8)
             case .googlePlayURL:
-                guard showsGooglePlay, let url = program.googlePlayURL else { return false }
+                guard showsGooglePlay, let url = settings.record.googlePlayURL else { return false }
                 out.write(url.utf8)
             case .linkURL:
                 guard let publicURL else { return false }
@@ -424,10 +426,10 @@ final class LinkHandler {
                 out.write(target.linkPath)
             case .appName: out.write(target.program.displayName.utf8)
             case .appIconURL:
-                guard let url = program.appIconURL else { return false }
+                guard let url = settings.record.appIconURL else { return false }
                 out.write(url.utf8)
             case .brandColor:
-                guard let color = program.brandColor else { return false }
+                guard let color = settings.record.brandColor else { return false }
                 out.write(color.utf8)
             case .brandTextColor:
                 guard let color = target.program.brandTextColor else { return false }
@@ -439,10 +441,10 @@ final class LinkHandler {
                 guard let colors = target.program.brandEdgeColors else { return false }
                 out.write(colors.dark.utf8)
             case .ogImageURL:
-                guard let url = program.ogImageURL else { return false }
+                guard let url = settings.record.ogImageURL else { return false }
                 out.write(url.utf8)
             case .ogDescription:
-                guard let text = program.ogDescription else { return false }
+                guard let text = settings.record.ogDescription else { return false }
                 out.write(text.utf8)
             case .qrSVG:
                 guard let qrCode else { return false }

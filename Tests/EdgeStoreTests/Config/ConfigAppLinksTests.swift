@@ -16,17 +16,13 @@ import Testing
             + #""android_apps":[{"package_name":"com.acme.app","sha256_cert_fingerprints":["\#(fingerprint.lowercased())","\#(otherFingerprint)"]},"#
             + #"{"package_name":"com.acme.lite","sha256_cert_fingerprints":["\#(fingerprint)"]}]}"#)
 
-    static func acme(_ fixture: StoreFixture) throws -> ProgramRecord {
-        try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
-    }
-
     @Test(arguments: StoreKind.allCases) func appsAreStoredNormalizedExportedAndAReimportChangesNothing(kind: StoreKind)
         throws
     {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try fixture.importJSON(Self.apps).changes == ["updated program prg_acme"])
-        let program = try Self.acme(fixture)
+        let program = try fixture.program("prg_acme")
         #expect(program.iosAppIDs == ["ABCDE12345.com.acme.app", "ABCDE12345.com.acme.app-beta"])
         #expect(
             program.androidApps == [
@@ -60,22 +56,22 @@ import Testing
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.apps)
-        let withApps = try Self.acme(fixture)
+        let withApps = try fixture.program("prg_acme")
         // Another app link set, these left out: kept.
         try fixture.importJSON(ConfigValidationTests.program(#""app_links":{"app_store_url":null}"#))
-        #expect(try Self.acme(fixture).iosAppIDs == withApps.iosAppIDs)
-        #expect(try Self.acme(fixture).androidApps == withApps.androidApps)
+        #expect(try fixture.program("prg_acme").iosAppIDs == withApps.iosAppIDs)
+        #expect(try fixture.program("prg_acme").androidApps == withApps.androidApps)
 
         try fixture.importJSON(ConfigValidationTests.program(#""app_links":{"ios_app_ids":null}"#))
-        #expect(try Self.acme(fixture).iosAppIDs.isEmpty)
-        #expect(try Self.acme(fixture).androidApps == withApps.androidApps)
+        #expect(try fixture.program("prg_acme").iosAppIDs.isEmpty)
+        #expect(try fixture.program("prg_acme").androidApps == withApps.androidApps)
         try fixture.importJSON(ConfigValidationTests.program(#""app_links":{"android_apps":[]}"#))
-        #expect(try Self.acme(fixture).androidApps.isEmpty)
+        #expect(try fixture.program("prg_acme").androidApps.isEmpty)
 
         // `"app_links": null` clears every app link, these two included.
         try fixture.importJSON(Self.apps)
         try fixture.importJSON(ConfigValidationTests.program(#""app_links":null"#))
-        let cleared = try Self.acme(fixture)
+        let cleared = try fixture.program("prg_acme")
         #expect(cleared.iosAppIDs.isEmpty && cleared.androidApps.isEmpty && cleared.deepLinkTemplate == nil)
     }
 

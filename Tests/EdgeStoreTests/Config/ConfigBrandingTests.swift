@@ -14,17 +14,13 @@ import Testing
             + #""og_image_url":"https://cdn.acme.example/card.png?v=2&s=1","og_description":"20% off your first month""#
     )
 
-    static func acme(_ fixture: StoreFixture) throws -> ProgramRecord {
-        try #require(try fixture.store.configRecords().programs.first { $0.id == "prg_acme" })
-    }
-
     @Test(arguments: StoreKind.allCases) func everyFieldIsStoredAndExportedAndAReimportChangesNothing(kind: StoreKind)
         throws
     {
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         #expect(try fixture.importJSON(Self.branded).changes == ["updated program prg_acme"])
-        let program = try Self.acme(fixture)
+        let program = try fixture.program("prg_acme")
         #expect(program.appName == "Acme Pro & Co")
         #expect(program.appIconURL == "https://cdn.acme.example/icon.png")
         #expect(program.brandColor == "#FFD400")
@@ -52,9 +48,9 @@ import Testing
         let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
         defer { fixture.remove() }
         try fixture.importJSON(Self.branded)
-        let branded = try Self.acme(fixture)
+        let branded = try fixture.program("prg_acme")
         #expect(try fixture.importJSON(Self.program(#""name":"Acme Pro""#)).reportsNothing)
-        #expect(try Self.acme(fixture) == branded)
+        #expect(try fixture.program("prg_acme") == branded)
 
         let fields: [(String, WritableKeyPath<ProgramRecord, String?>)] = [
             ("app_name", \.appName), ("app_icon_url", \.appIconURL), ("brand_color", \.brandColor),
@@ -64,13 +60,13 @@ import Testing
         for (field, keyPath) in fields {
             try fixture.importJSON(Self.program(#""\#(field)":null"#))
             expected[keyPath: keyPath] = nil
-            #expect(try Self.acme(fixture) == expected, "\(field)")
+            #expect(try fixture.program("prg_acme") == expected, "\(field)")
         }
-        #expect(try Self.acme(fixture).appName == nil && Self.acme(fixture).ogDescription == nil)
+        #expect(try fixture.program("prg_acme").appName == nil && fixture.program("prg_acme").ogDescription == nil)
         // An empty string clears too, as it does for the app links.
         try fixture.importJSON(Self.branded)
         try fixture.importJSON(Self.program(##""app_name":"","brand_color":"""##))
-        let cleared = try Self.acme(fixture)
+        let cleared = try fixture.program("prg_acme")
         #expect(cleared.appName == nil && cleared.brandColor == nil && cleared.appIconURL != nil)
     }
 
@@ -159,7 +155,7 @@ import Testing
             Self.program(
                 #""app_name":"\#(name)","og_description":"\#(description)","app_icon_url":"\#(url)","#
                     + #""og_image_url":"\#(url)""#))
-        let program = try Self.acme(fixture)
+        let program = try fixture.program("prg_acme")
         #expect(program.appName == name && program.ogDescription == description)
         #expect(program.appIconURL == url && program.ogImageURL == url)
     }
