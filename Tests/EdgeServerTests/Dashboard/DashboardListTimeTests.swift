@@ -6,7 +6,7 @@ import Testing
 
 @testable import EdgeServer
 
-/// The dashboard's lists show times in the organization's zone, with its offset, as the Overview counts its days in
+/// The dashboard's lists (clicks, customers, commissions) show times in the organization's zone, with its offset, as the Overview counts its days in
 /// it; in UTC, saying so, when the zone is not known.
 @Suite struct DashboardListTimeTests {
     /// `2026-11-30 19:35 +05:30`, as the lists write a time in `zone`.
@@ -20,8 +20,8 @@ import Testing
 
     /// Kolkata is 5 h 30 min ahead of UTC and Pago Pago 11 h behind, all year: a minute's offset and a sign.
     @Test(arguments: ["Asia/Kolkata", "Pacific/Pago_Pago"])
-    func clicksAndCustomersAreListedInTheOrganizationsZone(zone: String) throws {
-        let server = try TestServer()
+    func clicksCustomersAndCommissionsAreListedInTheOrganizationsZone(zone: String) throws {
+        let server = try TestServer(config: TestServer.webhookConfig)
         defer { server.shutdown() }
         try server.importConfig(#"{"organizations":[{"id":"org_acme","timezone":"\#(zone)"}]}"#)
         let client = server.client()
@@ -48,6 +48,16 @@ import Testing
         let claimTime = try Self.shown(customer.claimedAt, in: zone)
         #expect(customers.contains("<td>\(claimTime)</td>"), "no \(claimTime) in the customers list")
         #expect(!customers.contains(" UTC</td>"))
+
+        let now = Int(Date().timeIntervalSince1970 * 1000)
+        let purchase = RevenueCatPayload.purchase(
+            user: "zoned", price: "9.99", transaction: "t_zoned", ["purchased_at_ms": now, "event_timestamp_ms": now])
+        #expect(try client.deliver(purchase) == "commission_created")
+        let commission = try #require(
+            try server.store.commissions(CommissionQuery(organizationID: "org_acme")).items.first)
+        let commissionTime = try Self.shown(commission.createdAt, in: zone)
+        let commissions = try client.dashboardPage("/dashboard/commissions", session: session).text
+        #expect(commissions.contains("<td>\(commissionTime)</td>"), "no \(commissionTime) in the commissions list")
     }
 
     @Test func anOrganizationInUTCShowsOffsetZero() throws {
