@@ -225,16 +225,15 @@ final class LinkHandler {
         metrics.linkAnswered(.notFound)
         let platform = userAgents.classify(request.header(.userAgent)).platform
         let page = pages.preferred(acceptLanguage: request.header(.acceptLanguage)).notFoundBranded
-        let record = program.record
-        let showsAppStore = !(platform == .android && record.googlePlayURL != nil)
-        let showsGooglePlay = !(platform == .ios && record.appStoreURL != nil)
+        let showsAppStore = !(platform == .android && program.record.googlePlayURL != nil)
+        let showsGooglePlay = !(platform == .ios && program.record.appStoreURL != nil)
         let capacity = page.maximumLength { field in
             switch field {
             case .appName: return program.displayName.utf8.count
-            case .appIconURL: return record.appIconURL?.utf8.count ?? 0
-            case .brandColor: return record.brandColor?.utf8.count ?? 0
-            case .appStoreURL: return record.appStoreURL?.utf8.count ?? 0
-            case .googlePlayURL: return record.googlePlayURL?.utf8.count ?? 0
+            case .appIconURL: return program.record.appIconURL?.utf8.count ?? 0
+            case .brandColor: return program.record.brandColor?.utf8.count ?? 0
+            case .appStoreURL: return program.record.appStoreURL?.utf8.count ?? 0
+            case .googlePlayURL: return program.record.googlePlayURL?.utf8.count ?? 0
             default: return 0
             }
         }
@@ -244,16 +243,16 @@ final class LinkHandler {
             switch field {
             case .appName: out.write(program.displayName.utf8)
             case .appIconURL:
-                guard let url = record.appIconURL else { return false }
+                guard let url = program.record.appIconURL else { return false }
                 out.write(url.utf8)
             case .brandColor:
-                guard let color = record.brandColor else { return false }
+                guard let color = program.record.brandColor else { return false }
                 out.write(color.utf8)
             case .appStoreURL:
-                guard showsAppStore, let url = record.appStoreURL else { return false }
+                guard showsAppStore, let url = program.record.appStoreURL else { return false }
                 out.write(url.utf8)
             case .googlePlayURL:
-                guard showsGooglePlay, let url = record.googlePlayURL else { return false }
+                guard showsGooglePlay, let url = program.record.googlePlayURL else { return false }
                 out.write(url.utf8)
             // No code, partner or link on a dead link's page: nothing to copy, nothing to share onward.
             default: return false
