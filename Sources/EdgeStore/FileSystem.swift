@@ -70,6 +70,14 @@ enum FileSystem {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return readBytes(descriptor: descriptor, limit: limit)
+    }
+
+    /// Reads an open descriptor to its end (or just past `limit`), leaving it open: standard input is read this way,
+    /// not by opening `/dev/stdin`, which opens the file or pipe behind it anew, with the permissions of the user now
+    /// running (`sudo -u tolt-edge tolt-edge import - < acme.json` with a root-owned `acme.json` got "Permission
+    /// denied", though the shell had opened it).
+    static func readBytes(descriptor: Int32, limit: Int = 64 << 20) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while bytes.count <= limit {

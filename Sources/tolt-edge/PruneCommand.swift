@@ -7,7 +7,7 @@ enum PruneCommand {
         usage: tolt-edge prune --before DATE [--data DIR | --store URL]
 
         Deletes every click created before DATE, of every organization, and prints how many. DATE is a day
-        (2026-06-01, midnight UTC) or an RFC 3339 time (2026-06-01T12:00:00+02:00). Clicks are deleted in
+        (2026-06-01, midnight UTC) or an RFC 3339 time (2026-06-01T12:00:00+02:00), not after now. Clicks are deleted in
         batches of \(batchSize), each its own short transaction, so a running server keeps ingesting meanwhile.
         Customers keep their click_id.
 
@@ -32,6 +32,14 @@ enum PruneCommand {
             guard let before = Timestamp.parseDateOrTime(text) else {
                 throw CommandLineOptions.UsageError(
                     message: "--before \(text): not a date (YYYY-MM-DD) or an RFC 3339 time (2026-06-01T00:00:00Z)")
+            }
+            // A mistyped year (2062 for 2026) deleted every click without a word. No click is created in the future,
+            // so a later time only ever means "all of them": that is asked for with now's time, written out.
+            let now = Clock.epochMilliseconds()
+            guard before <= now else {
+                throw CommandLineOptions.UsageError(
+                    message: "--before \(text) is in the future, which would delete every click; to delete every "
+                        + "click so far, give the time now (--before \(Timestamp.format(now)))")
             }
             let store = try DataDirectory.openStore(options)
             var deleted = 0

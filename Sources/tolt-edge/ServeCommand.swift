@@ -253,7 +253,9 @@ enum DataDirectory {
         --store is not given.
         """
 
-    /// The location the options name; a bad URL is a usage error.
+    /// The location the options name; a bad URL is a usage error. `dataDirectory` is `serve`'s: its `--data` holds
+    /// the node's journal beside a PostgreSQL store, so it may go with `TOLT_STORE`; for the other commands, `--data`
+    /// names the SQLite store itself.
     static func location(_ options: CommandLineOptions, dataDirectory: String? = nil) throws -> StoreLocation {
         // An option given empty is a script's unset variable (`--store "$PG_URL"`): refused, as the lists refuse an
         // empty filter, rather than read as left out, which wrote to a new SQLite store in ./data (or to TOLT_STORE's)
@@ -262,6 +264,16 @@ enum DataDirectory {
             throw CommandLineOptions.UsageError(message: "--\(name) is empty: give it a value, or leave it out")
         }
         let environment = getenv("TOLT_STORE").map { String(cString: $0) }
+        // `prune --data /var/lib/tolt-edge` in a shell whose TOLT_STORE is set (an operator who sourced the
+        // service's environment file) pruned PostgreSQL, and said only "deleted N clicks": the command names one
+        // store and the variable another, so neither is chosen.
+        if dataDirectory == nil, options.value("data") != nil, options.value("store") == nil,
+            let environment, !environment.isEmpty
+        {
+            throw CommandLineOptions.UsageError(
+                message: "--data names a SQLite store, but TOLT_STORE names a PostgreSQL one: "
+                    + "unset TOLT_STORE for the SQLite store, or leave out --data for PostgreSQL")
+        }
         do {
             return try StoreLocation.choose(
                 dataDirectory: dataDirectory ?? options.value("data") ?? "./data", store: options.value("store"),

@@ -114,7 +114,11 @@ public struct ConfigDocument: Sendable, Equatable {
 
     /// Reads and parses a configuration file; `-` reads standard input.
     public init(file path: String) throws {
-        guard let bytes = FileSystem.readBytes(path == "-" ? "/dev/stdin" : path, limit: Self.maximumSize) else {
+        let read =
+            path == "-"
+            ? FileSystem.readBytes(descriptor: STDIN_FILENO, limit: Self.maximumSize)
+            : FileSystem.readBytes(path, limit: Self.maximumSize)
+        guard let bytes = read else {
             throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         try self.init(json: bytes)

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Glibc
 
 /// One SQLite connection.
 ///
@@ -14,11 +15,16 @@ final class SQLiteConnection: StoreConnection, @unchecked Sendable {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let error = Self.error("cannot open \(path): \(message)", code: handle.map(sqlite3_errcode) ?? SQLITE_NOMEM)
             sqlite3_close(handle)
-            throw error
+            throw Self.permissionProblem(path).map { StoreError.database("cannot open \(path): \($0)") } ?? error
         }
         // Another process (tolt-edge import) may hold the write lock for a moment; wait instead of failing.
         sqlite3_busy_timeout(handle, 5_000)
-        try execute("PRAGMA journal_mode = WAL")
+        do {
+            // The first statement reads the file, and WAL mode opens (or makes) the write-ahead log beside it.
+            try execute("PRAGMA journal_mode = WAL")
+        } catch {
+            throw Self.permissionProblem(path).map { StoreError.database("cannot open \(path): \($0)") } ?? error
+        }
         // NORMAL in WAL mode survives a crash of the process; only a power loss can drop the last commits,
         // and the click journal is deleted only after its clicks are committed.
         try execute("PRAGMA synchronous = NORMAL")
@@ -97,6 +103,35 @@ final class SQLiteConnection: StoreConnection, @unchecked Sendable {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Why this process may not read and write the store's files, when that is why it cannot open them: a file (or
+    /// its write-ahead log) made by another user, as `tolt-edge import` run as root makes it, and the service's user
+    /// then opens. SQLite says only "unable to open database file", which a start took for a store out of reach for
+    /// now and retried for ever, answering `503`; no retry mends an owner.
+    private static func permissionProblem(_ path: String) -> String? {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidates =
+            [(directory.isEmpty ? "." : directory, W_OK | X_OK)]
+            + [path, path + "-wal", path + "-shm"].map { ($0, R_OK | W_OK) }
+        for (file, mode) in candidates where access(file, F_OK) == 0 && access(file, mode) != 0 && errno == EACCES {
+            var status = stat()
+            let owner = stat(file, &status) == 0 ? Self.described(status.st_uid) : "another user"
+            let me = geteuid()
+            return "permission denied: \(file) belongs to \(owner), and this process runs as \(Self.described(me)): "
+                + "give the store's files to the user that runs tolt-edge (chown \(Self.name(me) ?? "\(me)") "
+                + "\(path)*), or run it as their owner"
+        }
+        return nil
+    }
+
+    private static func name(_ uid: uid_t) -> String? {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+
+    private static func described(_ uid: uid_t) -> String {
+        name(uid).map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
+    }
 
     /// The store's error for a failed call: ``StoreError/unavailable(_:)`` when the file is locked by another
     /// connection past the busy timeout, or cannot be opened (another process holds it, it is out of reach for now),

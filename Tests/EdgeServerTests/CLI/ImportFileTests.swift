@@ -74,4 +74,54 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/data"), "nothing was created")
     }
+
+    /// `import -` opened `/dev/stdin`, which opens the file or pipe behind descriptor 0 anew, with the permissions of
+    /// the user running: `sudo -u tolt-edge tolt-edge import - < acme.json` (the README's way to import a file that
+    /// user cannot read) got "cannot read -: Permission denied". Standard input is read from descriptor 0 now. A socket
+    /// as standard input shows it without a second user: opening `/dev/stdin` on one fails (ENXIO).
+    @Test func standardInputIsReadFromItsDescriptor() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        let bytes = Array(Self.document.utf8)
+        let written = bytes.withUnsafeBytes { write(ends[0], $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        close(ends[0])
+        let result = try ChildProcess.run(
+            ["import", "-", "--data", directory.path + "/data"], outputIn: directory.path, standardInput: ends[1])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("created code BOM20 of part_bom"), "\(result.stdout)")
+    }
+
+    /// `prune --data /var/lib/tolt-edge` in a shell whose `TOLT_STORE` was set pruned the PostgreSQL store, saying
+    /// only "deleted N clicks". A command other than `serve` (whose `--data` holds a node's journal beside
+    /// PostgreSQL) given `--data` while `TOLT_STORE` names another store is a usage error now, before any store is
+    /// opened; `--store` still wins over the variable.
+    @Test func dataBesideTOLTSTOREIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path + "/config.json"
+        try Data(Self.document.utf8).write(to: URL(fileURLWithPath: file))
+        let elsewhere = ["TOLT_STORE": "postgres://nobody@127.0.0.1:1/nowhere"]
+        for arguments in [
+            ["import", file, "--data", directory.path + "/data"], ["export", "--data", directory.path + "/data"],
+            ["prune", "--before", "2026-01-01", "--data", directory.path + "/data"],
+            ["clicks", "--data", directory.path + "/data"], ["migrate", "--data", directory.path + "/data"],
+        ] {
+            let result = try ChildProcess.run(arguments, outputIn: directory.path, environment: elsewhere)
+            #expect(result.status == 2, "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "tolt-edge: --data names a SQLite store, but TOLT_STORE names a PostgreSQL one"),
+                "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/data"), "nothing was created")
+        // An empty variable is no variable, as shells have it: the SQLite store is used.
+        let unset = try ChildProcess.run(
+            ["import", file, "--data", directory.path + "/data"], outputIn: directory.path,
+            environment: ["TOLT_STORE": ""])
+        #expect(unset.status == 0, "\(unset.stderr)")
+    }
 }

@@ -69,4 +69,27 @@ import Testing
         }
         #expect(try Self.allTimes(server.store).count == 134)
     }
+
+    /// `--before 2062-01-01` (a mistyped 2026) deleted every click and printed the count. A time after now is a usage
+    /// error now, naming the time to give for "every click so far"; that time itself is taken.
+    @Test func aTimeInTheFutureIsAUsageErrorAndDeletesNothing() throws {
+        let server = try Self.seeded()
+        defer { server.shutdown() }
+        let tomorrow = Timestamp.format(Clock.epochMilliseconds() + 86_400_000)
+        for before in ["2062-01-01", tomorrow] {
+            let result = try ChildProcess.run(
+                ["prune", "--before", before, "--data", server.directory], outputIn: server.directory)
+            #expect(result.status == 2, "\(before): \(result.stdout)")
+            #expect(
+                result.stderr.contains("--before \(before) is in the future, which would delete every click"),
+                "\(result.stderr)")
+        }
+        #expect(try Self.allTimes(server.store).count == 134)
+        let now = Timestamp.format(Clock.epochMilliseconds())
+        let all = try ChildProcess.run(
+            ["prune", "--before", now, "--data", server.directory], outputIn: server.directory)
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stdout == "deleted 134 clicks created before \(now)\n")
+        #expect(try Self.allTimes(server.store).isEmpty)
+    }
 }

@@ -15,7 +15,8 @@ package final class ChildProcess {
     /// `descriptorLimit` (soft, hard), under `prlimit --nofile`.
     package init(
         _ arguments: [String], outputIn directory: String, label: String, fileSizeLimit: Int? = nil,
-        descriptorLimit: (soft: Int, hard: Int)? = nil
+        descriptorLimit: (soft: Int, hard: Int)? = nil, standardInput: Int32? = nil,
+        environment: [String: String] = [:]
     ) throws {
         stdoutPath = "\(directory)/\(label).stdout"
         stderrPath = "\(directory)/\(label).stderr"
@@ -31,7 +32,8 @@ package final class ChildProcess {
             executable = "/usr/bin/prlimit"
         }
         process = try SpawnedProcess(
-            executable: executable, arguments: arguments, standardOutput: stdoutPath, standardError: stderrPath)
+            executable: executable, arguments: arguments, standardInput: standardInput, standardOutput: stdoutPath,
+            standardError: stderrPath, environment: environment)
     }
 
     package var pid: Int32 { process.processIdentifier }
@@ -53,12 +55,15 @@ package final class ChildProcess {
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
-    /// Runs a command to its end (at most `seconds`) and returns its status and output.
-    package static func run(_ arguments: [String], outputIn directory: String, within seconds: Double = 30) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
+    /// Runs a command to its end (at most `seconds`) and returns its status and output; its standard input is the
+    /// descriptor `standardInput` of the test process, or /dev/null; `environment` is set over the test process's.
+    package static func run(
+        _ arguments: [String], outputIn directory: String, within seconds: Double = 30, standardInput: Int32? = nil,
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(
-            arguments, outputIn: directory, label: "command-\(UInt32.random(in: 0...UInt32.max))")
+            arguments, outputIn: directory, label: "command-\(UInt32.random(in: 0...UInt32.max))",
+            standardInput: standardInput, environment: environment)
         guard let exit = child.waitForExit(within: seconds) else {
             child.signal(SIGKILL)
             throw TestError("tolt-edge \(arguments.joined(separator: " ")) did not finish in \(seconds) s")

@@ -13,15 +13,21 @@ package final class SpawnedProcess {
     package let processIdentifier: pid_t
     private var status: Int32?
 
-    /// Starts `executable arguments…` with standard input from /dev/null and the outputs appended to the given
-    /// files (or /dev/null), and no other descriptor of the test process.
-    package init(executable: String, arguments: [String], standardOutput: String? = nil, standardError: String? = nil)
-        throws
-    {
+    /// Starts `executable arguments…` with standard input from `standardInput` (a descriptor of the test process)
+    /// or /dev/null, the outputs appended to the given files (or /dev/null), and no other descriptor of the test
+    /// process, in the test process's environment with `environment`'s variables set over it.
+    package init(
+        executable: String, arguments: [String], standardInput: Int32? = nil, standardOutput: String? = nil,
+        standardError: String? = nil, environment: [String: String] = [:]
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(
             &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_addopen(
@@ -31,9 +37,22 @@ package final class SpawnedProcess {
         for descriptor in 3..<1024 { posix_spawn_file_actions_addclose(&actions, Int32(descriptor)) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var inherited: [String] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            let text = String(cString: variable)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if environment[name] == nil { inherited.append(text) }
+            entry += 1
+        }
+        let variables = inherited + environment.map { "\($0.key)=\($0.value)" }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = argv.withUnsafeBufferPointer {
-            posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ)
+        let rc = argv.withUnsafeBufferPointer { argv in
+            envp.withUnsafeBufferPointer { envp in
+                posix_spawn(&pid, executable, &actions, nil, argv.baseAddress!, envp.baseAddress!)
+            }
         }
         guard rc == 0 else { throw TestError("cannot start \(executable): error \(rc)") }
         processIdentifier = pid
