@@ -588,6 +588,7 @@ struct UserAgentFamilyTests {
         ("ogg123/1.4.2", .other),
         ("xine/1.2.13", .other),
         ("qmmp/2.1.5", .other),
+        ("XMMS2/0.9.7 DrPong (git commit: 1a1c713be8632fad483b951410bf3c4ac054fc88)", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
