@@ -116,6 +116,8 @@ struct UserAgentFamilyTests {
         ("CherryPick/4.11.1 (https://cherrypick.example)", .other),
         ("Gajim 1.5.3", .other),
         ("vanilla-forums-embed/1.0", .other),
+        // Issue 15, seventeenth pass: Spacebar's embed fetcher under its name before 2023 (spacebarchat/server).
+        ("Mozilla/5.0 (compatible; Fosscord/1.0; +https://github.com/fosscord/fosscord)", .other),
     ]
 
     @Test("preview fetchers draw cards, with the OS only for on-device WhatsApp", arguments: previewAgents)
@@ -580,6 +582,13 @@ struct UserAgentFamilyTests {
             .desktop
         ),
         ("Cyberduck/8.7.2.40975 (Windows 10/10.0) (amd64)", .desktop),
+        // Issue 15, seventeenth pass: players that send their name and version and nothing else, each as its own
+        // source builds the string (reference-agents.tsv).
+        ("mpg123/1.32.10", .other),
+        ("ogg123/1.4.2", .other),
+        ("xine/1.2.13", .other),
+        ("qmmp/2.1.5", .other),
+        ("XMMS2/0.9.7 DrPong (git commit: 1a1c713be8632fad483b951410bf3c4ac054fc88)", .other),
     ]
 
     @Test("browsers, in-app browsers and apps are people on their OS family", arguments: peopleAgents)
