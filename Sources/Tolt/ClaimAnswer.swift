@@ -8,7 +8,8 @@ import Foundation
 /// is tested without a socket.
 ///
 /// Success is `200 {"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"…"}}` (with
-/// `"same_claim":true|false` beside `already_claimed`); a
+/// `"same_claim":true|false` beside `already_claimed`, and `"code":"…","partner_name":"…"|null` beside `claimed` and
+/// a same claim); a
 /// refusal is `{"success":false,"message":"…","error":"<machine code>"}` with its status (and `Retry-After` on
 /// a `429`).
 enum ClaimAnswer {
@@ -24,11 +25,28 @@ enum ClaimAnswer {
         var appUserId: String
         /// Sent with `already_claimed` (absent from an older edge's answer: `false`).
         var sameClaim: Bool?
+        /// Sent with `claimed` and a same claim (absent from an older edge's answer, and from another claim's).
+        var code: String?
+        /// Sent beside `code`, `null` for a partner without a name to show.
+        var partnerName: String?
 
         enum CodingKeys: String, CodingKey {
             case status
             case appUserId = "app_user_id"
             case sameClaim = "same_claim"
+            case code
+            case partnerName = "partner_name"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            status = try container.decode(String.self, forKey: .status)
+            appUserId = try container.decode(String.self, forKey: .appUserId)
+            sameClaim = try container.decodeIfPresent(Bool.self, forKey: .sameClaim)
+            // Only for showing: the claim succeeded whatever they hold, so a value that is not a string (whatever
+            // answered for the edge wrote it) reads as absent rather than failing the claim.
+            code = (try? container.decodeIfPresent(String.self, forKey: .code)) ?? nil
+            partnerName = (try? container.decodeIfPresent(String.self, forKey: .partnerName)) ?? nil
         }
     }
 
@@ -44,7 +62,7 @@ enum ClaimAnswer {
             return .success(
                 ClaimResult(
                     status: ClaimResult.Status(rawValue: payload.status), appUserId: payload.appUserId,
-                    isSameClaim: payload.sameClaim ?? false))
+                    isSameClaim: payload.sameClaim ?? false, code: payload.code, partnerName: payload.partnerName))
         }
         let wait = retryAfter.flatMap { seconds(retryAfter: $0, now: now) }
         if let envelope, let code = envelope.error, envelope.success == false {

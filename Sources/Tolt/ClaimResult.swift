@@ -4,6 +4,13 @@
 /// let result = try await Tolt.claim(code: "SAM20", appUserId: Purchases.shared.appUserID)
 /// if result.status == .claimed || result.isSameClaim { showThanks() }
 /// ```
+///
+/// With either of those, ``code`` and ``partnerName`` say what is in effect, for the app to tell the person:
+///
+/// ```swift
+/// if let code = result.code { show("Code \(code) applied") }
+/// if let name = result.partnerName { show("Invited by \(name)") }
+/// ```
 public struct ClaimResult: Sendable, Hashable {
     /// How the claim ended: every status is a success, and claiming is safe to repeat.
     ///
@@ -47,11 +54,24 @@ public struct ClaimResult: Sendable, Hashable {
     /// claiming again on a later launch; `false` when another code or click came first (and with
     /// ``Status/claimed``, which says so itself).
     public let isSameClaim: Bool
+    /// With ``Status/claimed``, or ``Status/alreadyClaimed`` and ``isSameClaim``: the code in effect for the user,
+    /// spelled as the partner's code is stored (`SAM20` when the person typed `sam20`), also for a click or link
+    /// claim (its link's code). `nil` when another code or click came first: the edge does not say whose user that
+    /// is, since the public key ships in every copy of the app and anyone could ask about any user id. `nil` too
+    /// from an edge older than this field.
+    public let code: String?
+    /// Alongside ``code``: the name of the partner the code belongs to, as the edge's configuration names them
+    /// (`Sam`), for "Invited by Sam"; `nil` where ``code`` is, and when the partner has no name to show.
+    public let partnerName: String?
 
     /// A result with these values; the SDK makes them from the edge's answer, apps may make their own in tests.
-    public init(status: Status, appUserId: String, isSameClaim: Bool = false) {
+    public init(
+        status: Status, appUserId: String, isSameClaim: Bool = false, code: String? = nil, partnerName: String? = nil
+    ) {
         self.status = status
         self.appUserId = appUserId
         self.isSameClaim = isSameClaim
+        self.code = code
+        self.partnerName = partnerName
     }
 }

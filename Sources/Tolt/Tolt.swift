@@ -62,7 +62,8 @@ public enum Tolt: Sendable {
     ///
     /// - Returns: ``ClaimResult/Status/claimed``, or ``ClaimResult/Status/alreadyClaimed`` when the user
     ///   already has a partner (the first code wins; ``ClaimResult/isSameClaim`` when that partner came from this
-    ///   same code); a later edge may answer another success status, which arrives with its raw value.
+    ///   same code; with either, ``ClaimResult/code`` and ``ClaimResult/partnerName`` say what is in effect); a later
+    ///   edge may answer another success status, which arrives with its raw value.
     /// - Throws: ``ToltError``: ``ToltError/unknownCode``, ``ToltError/claimWindowClosed``, … once retries of
     ///   network failures, server errors and rate limits are spent (within 90 s); ``ToltError/notConfigured``
     ///   before ``configure(publicId:)``; `CancellationError` when the claim's task is cancelled.

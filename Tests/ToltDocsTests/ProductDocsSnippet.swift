@@ -2,7 +2,8 @@ import Foundation
 import Tolt
 
 /// The product docs' Swift snippet, statement for statement as the docs print it (whitespace aside), with only
-/// `import Foundation` (for `URL`) and `import Tolt`. `Purchases` (RevenueCat's SDK) and the SwiftUI-like `View` are this target's stand-ins.
+/// `import Foundation` (for `URL`) and `import Tolt`. `Purchases` (RevenueCat's SDK), the SwiftUI-like `View` and
+/// `showMessage` (the app's way of telling the user) are this target's stand-ins.
 ///
 /// The docs print three fragments; each sits here where an app would put it: configuring and claiming a typed
 /// code at launch, the root view's `.onOpenURL`, and a click id the app got elsewhere. If the SDK's API drifts
@@ -21,6 +22,9 @@ enum ProductDocsSnippet {  // stand-in
             code: "SAM20",
             appUserId: Purchases.shared.appUserID
         )
+        if let code = result.code {
+            showMessage("Code \(code) applied")
+        }
         return result  // stand-in
     }  // stand-in
 

@@ -33,9 +33,12 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             // The user types SAM20 at onboarding.
             Purchases.shared.logIn("rc_typed")
+            shownMessages.withLock { $0 = [] }
             let result = try await ProductDocsSnippet.configureAndClaimCode()
             #expect(result.status == .claimed)
             #expect(result.appUserId == "rc_typed")
+            #expect(result.partnerName == "Sam")
+            #expect(shownMessages.withLock { $0 } == ["Code SAM20 applied"])
 
             // Another user taps a partner's link; the app opens with it.
             Purchases.shared.logIn("rc_linked")

@@ -44,7 +44,7 @@ extension APIHandler {
                 throw ClaimFailure.unknownPublicKey
             }
             if let existing = try reader.customer(organizationID: organization.id, customerID: claim.appUserID) {
-                return alreadyClaimed(existing, by: claim, table: table, publicKey: organization.publicKey)
+                return alreadyClaimed(existing, by: claim, table: table, organization: organization)
             }
             let now = Clock.epochMilliseconds()
             let (target, firstSeenAt) = try ClaimRules.resolve(
@@ -59,9 +59,11 @@ extension APIHandler {
             }
             // Not created: a racing claim for the same user won, and the store read it back.
             guard result.created else {
-                return alreadyClaimed(result.customer, by: claim, table: table, publicKey: organization.publicKey)
+                return alreadyClaimed(result.customer, by: claim, table: table, organization: organization)
             }
-            var response = success(status: "claimed", appUserID: claim.appUserID, sameClaim: nil)
+            var response = success(
+                status: "claimed", appUserID: claim.appUserID, sameClaim: nil,
+                inEffect: ClaimInEffect(result.customer, table: table))
             response.tally = .claim(.claimed, replayed: result.replayed)
             return response
         } catch let failure as ClaimFailure {
@@ -73,19 +75,24 @@ extension APIHandler {
     /// case, or the code it matches: the full-width `ＳＡＭ２０` matches `SAM20`) or, for a click claim, its click. It
     /// tells an app whose first answer was lost (or that claims again on a later launch) that its code did apply,
     /// apart from a user whom another code had brought first (never by canonical equivalence or a fold alone: another
-    /// partner's lookalike code is another code).
+    /// partner's lookalike code is another code). A same claim also names what is in effect (``ClaimInEffect``); another
+    /// claim does not: the public key is in every copy of the app, so anyone could otherwise learn, for any user id,
+    /// which partner brought that user.
     private func alreadyClaimed(
-        _ existing: CustomerRecord, by claim: ClaimRequest, table: LinkTable, publicKey: String
+        _ existing: CustomerRecord, by claim: ClaimRequest, table: LinkTable, organization: OrganizationRecord
     ) -> APIResponse {
         let sameClaim =
             if let clickID = claim.clickID {
                 existing.clickID == clickID
             } else if let code = claim.code {
-                ASCII.sameCode(existing.code, code) || Self.matches(code, existing, table: table, publicKey: publicKey)
+                ASCII.sameCode(existing.code, code)
+                    || Self.matches(code, existing, table: table, publicKey: organization.publicKey)
             } else {
                 false
             }
-        return success(status: "already_claimed", appUserID: claim.appUserID, sameClaim: sameClaim)
+        return success(
+            status: "already_claimed", appUserID: claim.appUserID, sameClaim: sameClaim,
+            inEffect: sameClaim ? ClaimInEffect(existing, table: table) : nil)
     }
 
     /// Whether `code` matches, in the link table, the code `existing` was claimed with.
@@ -95,7 +102,7 @@ extension APIHandler {
         return target.partnerID == existing.partnerID && ASCII.sameCode(target.code, existing.code)
     }
 
-    private func success(status: String, appUserID: String, sameClaim: Bool?) -> APIResponse {
+    private func success(status: String, appUserID: String, sameClaim: Bool?, inEffect: ClaimInEffect?) -> APIResponse {
         var response = APIResponse.success { object in
             object.string("message", "Success")
             object.member("data") { json in
@@ -103,10 +110,29 @@ extension APIHandler {
                     $0.string("status", status)
                     $0.string("app_user_id", appUserID)
                     if let sameClaim { $0.raw("same_claim", sameClaim ? "true" : "false") }
+                    if let inEffect {
+                        $0.string("code", inEffect.code)
+                        $0.string("partner_name", inEffect.partnerName)
+                    }
                 }
             }
         }
         response.tally = .claim(status == "claimed" ? .claimed : .alreadyClaimed)
         return response
+    }
+}
+
+/// What a claim's answer says is in effect for its user, so that an app can tell the person ("Code SAM20 applied",
+/// "Invited by Sam") without a second call: the code the customer was claimed with, as the store holds it (a click
+/// claim's too: its click's code), and its partner's name from the link table in force. Both come from what the
+/// claim already read or wrote (the customer the store returned, the table in memory): no store round trip more.
+private struct ClaimInEffect {
+    let code: String
+    /// `null` in the answer when the partner has no name to show (``LinkTable/partnerName(_:of:)``).
+    let partnerName: String?
+
+    init(_ customer: CustomerRecord, table: LinkTable) {
+        code = customer.code
+        partnerName = table.partnerName(customer.partnerID, of: customer.organizationID)
     }
 }

@@ -38,8 +38,9 @@ public final class LinkTable: Sendable {
     private let foldedIndex: ByteKeyTable
     private let targetsByReference: [UInt32: LinkTarget]
     private let programsByID: [String: ProgramRecord]
-    /// The organization of each partner (by its program), active or not: partners are never deleted.
-    private let organizationByPartner: [String: String]
+    /// Each partner by id, active or not (partners are never deleted): its organization (by its program) and the name
+    /// a claim's answer gives.
+    private let partnersByID: [String: PartnerEntry]
     /// The programs a link that leads to no active code may still show (``deadEndProgram(publicKey:lowercasedCode:)``):
     /// only those with a store URL, since the page is there to offer the app.
     private let deadEndPrograms: [ProgramSettings]
@@ -79,7 +80,9 @@ public final class LinkTable: Sendable {
         }
         var partners: [String: PartnerRecord] = [:]
         for partner in records.partners { partners[partner.id] = partner }
-        organizationByPartner = partners.compactMapValues { programsByID[$0.programID]?.organizationID }
+        partnersByID = partners.compactMapValues { partner in
+            programsByID[partner.programID].map { PartnerEntry(organizationID: $0.organizationID, partner: partner) }
+        }
 
         var byReference: [UInt32: LinkTarget] = [:]
         var grouped: [[UInt8]: [LinkTarget]] = [:]
@@ -299,9 +302,31 @@ public final class LinkTable: Sendable {
 
     /// Whether the partner with this id (active or not) is one of the organization's.
     public func isPartner(_ partnerID: String, of organizationID: String) -> Bool {
-        organizationByPartner[partnerID] == organizationID
+        partnersByID[partnerID]?.organizationID == organizationID
+    }
+
+    /// The name of the organization's partner with this id (active or not) as pages show it
+    /// (``DisplayTextRules/shown(_:)``); `nil` when that shows nothing (a blank name stored before the rules), or when
+    /// the partner is not the organization's or not in this table (one a newer import made, on a node whose table
+    /// is older).
+    public func partnerName(_ partnerID: String, of organizationID: String) -> String? {
+        guard let entry = partnersByID[partnerID], entry.organizationID == organizationID else { return nil }
+        return entry.name
     }
 
     /// How many codes take part in matching.
     public var linkCount: Int { index.count }
+}
+
+/// What the table keeps of a partner beside its codes' targets.
+private struct PartnerEntry: Sendable {
+    let organizationID: String
+    /// ``DisplayTextRules/shown(_:)`` of the stored name, `nil` when that is blank.
+    let name: String?
+
+    init(organizationID: String, partner: PartnerRecord) {
+        self.organizationID = organizationID
+        let shown = DisplayTextRules.shown(partner.name)
+        name = DisplayTextRules.isBlank(shown) ? nil : shown
+    }
 }

@@ -50,40 +50,68 @@ import Testing
         return results.byIndex.withLock { results in (0..<count).map { results[$0]! } }
     }
 
-    @Test(arguments: StoreKind.allCases) func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer(kind: StoreKind)
-        throws
-    {
+    /// Sends `body(index)` for each of the 50 racers at once to a server over ``config`` on `kind`: each on a
+    /// connection of its own, connected before the start, and from a client address of its own so the rate limit
+    /// stays out of the way. Returns each racer's status and body, in index order, and the customers stored.
+    static func raceClaims(kind: StoreKind, _ body: @escaping @Sendable (Int) -> String) throws -> (
+        answers: [(Int, String)], customers: [[String: Any]]
+    ) {
         let server = try TestServer(config: Self.config, store: kind, trustedProxies: ["127.0.0.1/32"])
         defer { server.shutdown() }
         let port = server.port
-        // One connection per thread, each connected before the start, and a client address of its own so
-        // the rate limit stays out of the way.
         let clients = (0..<Self.racers).map { _ in HTTPClient(port: port) }
         for client in clients { #expect(try client.request("GET", "/healthz").status == 200) }
         let shared = UncheckedBox(clients)
         let results = Self.race(Self.racers) { index in
-            let body = ClaimBody.make(publicID: "pk_race", user: "racer", code: "RACE\(index)")
-            let response = try shared.value[index].claim(body, headers: [("X-Forwarded-For", "198.51.100.\(index)")])
+            let response = try shared.value[index].claim(
+                body(index), headers: [("X-Forwarded-For", "198.51.100.\(index)")])
             return (response.status, response.text)
         }
-        let answers = try results.map { try $0.get() }
-        let claimed = answers.filter {
-            $0.1 == #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"racer"}}"# + "\n"
+        return (try results.map { try $0.get() }, try server.client().customers(key: "sk_race_secret"))
+    }
+
+    @Test(arguments: StoreKind.allCases) func fiftyParallelClaimsForOneUserMakeExactlyOneCustomer(kind: StoreKind)
+        throws
+    {
+        let (answers, customers) = try Self.raceClaims(kind: kind) { index in
+            ClaimBody.make(publicID: "pk_race", user: "racer", code: "RACE\(index)")
         }
-        // Each loser raced with another code than the winner's: not the same claim.
-        let already = answers.filter {
-            $0.1 == #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"racer","#
-                + #""same_claim":false}}"# + "\n"
+        // The winner's answer names its own code and partner.
+        let claimed = answers.indices.filter {
+            Self.response(answers[$0]).isClaimed(user: "racer", code: "RACE\($0)", partner: "Racer \($0)")
         }
+        // Each loser raced with another code than the winner's: not the same claim, and nothing named.
+        let already = answers.filter { Self.response($0).isAlreadyClaimed(user: "racer", sameClaim: false) }
         #expect(claimed.count == 1, "\(answers)")
         #expect(already.count == Self.racers - 1, "\(answers)")
         #expect(answers.allSatisfy { $0.0 == 200 })
-
-        let customers = try server.client().customers(key: "sk_race_secret")
         #expect(customers.count == 1)
         // The one customer belongs to the partner whose claim was answered `claimed`.
-        let winner = answers.firstIndex { $0.1.contains(#""status":"claimed""#) }
-        #expect(customers.first?["partner_id"] as? String == winner.map { "part_r\($0)" })
+        #expect(customers.first?["partner_id"] as? String == claimed.first.map { "part_r\($0)" })
+    }
+
+    /// Fifty claims of one user with one code (an app retrying on several connections): one `claimed`, and every
+    /// loser, whether it found the winner before its insert or read it back after, the same claim naming the code
+    /// and partner in effect.
+    @Test(arguments: StoreKind.allCases) func theLosersOfARaceForOneCodeNameWhatIsInEffect(kind: StoreKind) throws {
+        // In either case: each answer spells the code as stored.
+        let (answers, customers) = try Self.raceClaims(kind: kind) { index in
+            ClaimBody.make(publicID: "pk_race", user: "retrier", code: index % 2 == 0 ? "RACE7" : "race7")
+        }
+        let claimed = answers.filter {
+            Self.response($0).isClaimed(user: "retrier", code: "RACE7", partner: "Racer 7")
+        }
+        let same = answers.filter {
+            Self.response($0).isSameClaim(user: "retrier", code: "RACE7", partner: "Racer 7")
+        }
+        #expect(claimed.count == 1, "\(answers)")
+        #expect(same.count == Self.racers - 1, "\(answers)")
+        #expect(customers.count == 1)
+    }
+
+    /// A racer's status and body as a response, for the answer checks.
+    static func response(_ answer: (Int, String)) -> TestSupport.HTTPResponse {
+        TestSupport.HTTPResponse(status: answer.0, headers: [], body: Array(answer.1.utf8), rawHead: [])
     }
 
     /// The store itself decides: 50 connections inserting the same user with different partners at once.

@@ -378,11 +378,7 @@ import Testing
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         try fixture.importJSON(ConfigFixtures.acme)
-        let before = try fixture.store.configRecords()
-        let error = try #require(throws: StoreError.self) { try fixture.importJSON(invalid.json) }
-        #expect(error.code == "invalid_config")
-        #expect(error.message.hasPrefix(invalid.path), "\(error.message)")
-        #expect(try fixture.store.configRecords() == before)
+        try fixture.expectRefusal(of: invalid.json, naming: invalid.path)
     }
 
     /// Codes in other scripts and emoji sequences joined by U+200D are codes people share: kept.

@@ -36,6 +36,37 @@ import Testing
         #expect(other == ClaimResult(status: .alreadyClaimed, appUserId: "u", isSameClaim: false))
     }
 
+    /// What is in effect, beside `claimed` and a same claim: read when sent, `nil` when left out (an older edge's
+    /// answer, another claim's) or `null`, and a value of another type read as absent rather than failing a claim that
+    /// succeeded.
+    @Test func theCodeAndPartnerInEffect() throws {
+        let claimed = try Self.read(
+            200,
+            #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u","code":"SAM20","#
+                + #""partner_name":"Sam"}}"#
+        ).get()
+        #expect(claimed == ClaimResult(status: .claimed, appUserId: "u", code: "SAM20", partnerName: "Sam"))
+        #expect(claimed.code == "SAM20" && claimed.partnerName == "Sam")
+        let same = try Self.read(
+            200,
+            #"{"success":true,"message":"Success","data":{"status":"already_claimed","app_user_id":"u","#
+                + #""same_claim":true,"code":"ＳＡＭ２０","partner_name":null}}"#
+        ).get()
+        #expect(
+            same == ClaimResult(status: .alreadyClaimed, appUserId: "u", isSameClaim: true, code: "ＳＡＭ２０"))
+        #expect(same.partnerName == nil)
+        let older = try Self.read(
+            200, #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u"}}"#
+        ).get()
+        #expect(older.code == nil && older.partnerName == nil)
+        let odd = try Self.read(
+            200,
+            #"{"success":true,"message":"Success","data":{"status":"claimed","app_user_id":"u","code":20,"#
+                + #""partner_name":{"first":"Sam"}}}"#
+        ).get()
+        #expect(odd == ClaimResult(status: .claimed, appUserId: "u"))
+    }
+
     /// A success status newer than this SDK (a later edge's) is a success with that raw value, not an error.
     @Test func aStatusNewerThanThisSDKIsASuccess() throws {
         let result = try Self.read(

@@ -40,7 +40,10 @@ import ToltTestSupport
             Tolt.configure(publicId: "pk_acme")
             for (index, form) in referrers.enumerated() {
                 let result = try await Tolt.claim(installReferrer: form.referrer, appUserId: "android-\(index)")
-                #expect(result == ClaimResult(status: .claimed, appUserId: "android-\(index)"), "\(form.referrer)")
+                #expect(
+                    result
+                        == ClaimResult(status: .claimed, appUserId: "android-\(index)", code: "LEE", partnerName: "Lee"),
+                    "\(form.referrer)")
             }
             #expect(try await Tolt.claim(installReferrer: fourTimes, appUserId: "android-3") == nil)
         }

@@ -24,13 +24,19 @@ import ToltTestSupport
         defer { sandbox.remove() }
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
+            // The code in effect as stored, and its partner's name.
             let first = try await Tolt.claim(code: "sam20", appUserId: "user-code")
-            #expect(first == ClaimResult(status: .claimed, appUserId: "user-code"))
+            #expect(first == ClaimResult(status: .claimed, appUserId: "user-code", code: "SAM20", partnerName: "Sam"))
+            // Another code: nothing said of whose user this is.
             let second = try await Tolt.claim(code: "LEE", appUserId: "user-code")
             #expect(second == ClaimResult(status: .alreadyClaimed, appUserId: "user-code", isSameClaim: false))
             // The first code again, in another case (a later launch claiming again): the code did apply.
             let again = try await Tolt.claim(code: "Sam20", appUserId: "user-code")
-            #expect(again == ClaimResult(status: .alreadyClaimed, appUserId: "user-code", isSameClaim: true))
+            #expect(
+                again
+                    == ClaimResult(
+                        status: .alreadyClaimed, appUserId: "user-code", isSameClaim: true, code: "SAM20",
+                        partnerName: "Sam"))
         }
         let customer = try #require(try edge.customer("user-code"))
         #expect(customer.partnerId == "part_sam")
@@ -46,8 +52,11 @@ import ToltTestSupport
         let click = try Self.clickID(in: try edge.tap(code: "SAM20", userAgent: Agents.iPhone))
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
-            #expect(try await Tolt.claim(clickId: click, appUserId: "user-click").status == .claimed)
-            #expect(try await Tolt.claim(clickId: click, appUserId: "user-click").status == .alreadyClaimed)
+            let claimed = try await Tolt.claim(clickId: click, appUserId: "user-click")
+            #expect(
+                claimed == ClaimResult(status: .claimed, appUserId: "user-click", code: "SAM20", partnerName: "Sam"))
+            let again = try await Tolt.claim(clickId: click, appUserId: "user-click")
+            #expect(again.status == .alreadyClaimed && again.isSameClaim && again.code == "SAM20")
         }
         let customer = try #require(try edge.customer("user-click"))
         #expect(customer.clickId == click)
@@ -68,7 +77,7 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let result = try await Tolt.claim(url: link, appUserId: "user-link")
-            #expect(result == ClaimResult(status: .claimed, appUserId: "user-link"))
+            #expect(result == ClaimResult(status: .claimed, appUserId: "user-link", code: "SAM20", partnerName: "Sam"))
             // A link with only a code, as a bot's tap (no click) or a link the app builds itself gets.
             let codeOnly = try #require(URL(string: "myapp://claim?tolt_code=LEE&tolt_click="))
             #expect(try await Tolt.claim(url: codeOnly, appUserId: "user-code-link")?.status == .claimed)
@@ -176,7 +185,7 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let first = try await Tolt.claim(installReferrer: asPlayGivesIt.referrer, appUserId: "android-1")
-            #expect(first == ClaimResult(status: .claimed, appUserId: "android-1"))
+            #expect(first == ClaimResult(status: .claimed, appUserId: "android-1", code: "LEE", partnerName: "Lee"))
             let second = try await Tolt.claim(installReferrer: stillEncoded.referrer, appUserId: "android-2")
             #expect(second?.status == .claimed)
         }
@@ -211,7 +220,7 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let first = try await Tolt.claim(installReferrer: asPlayGivesIt, appUserId: "android-1")
-            #expect(first == ClaimResult(status: .claimed, appUserId: "android-1"))
+            #expect(first == ClaimResult(status: .claimed, appUserId: "android-1", code: "LEE", partnerName: "Lee"))
             let second = try await Tolt.claim(installReferrer: stillEncoded, appUserId: "android-2")
             #expect(second?.status == .claimed)
         }

@@ -33,7 +33,7 @@ import ToltTestSupport
         let edge = try EdgeTestServer(port: port)
         defer { edge.shutdown() }
         let result = try await claim.value
-        #expect(result == ClaimResult(status: .claimed, appUserId: "patient"))
+        #expect(result == ClaimResult(status: .claimed, appUserId: "patient", code: "SAM20", partnerName: "Sam"))
         // At least one refused attempt before the edge started, so the claim that succeeded was a retry.
         #expect(refused >= 1)
         #expect(try edge.customer("patient")?.partnerId == "part_sam")
@@ -167,7 +167,11 @@ import ToltTestSupport
         try await sandbox.run { () async throws in
             Tolt.configure(publicId: "pk_acme")
             let result = try await Tolt.claim(code: "SAM20", appUserId: "lost")
-            #expect(result == ClaimResult(status: .alreadyClaimed, appUserId: "lost", isSameClaim: true))
+            #expect(
+                result
+                    == ClaimResult(
+                        status: .alreadyClaimed, appUserId: "lost", isSameClaim: true, code: "SAM20", partnerName: "Sam"
+                    ))
         }
         #expect(proxy.requests.count == 2)
         #expect(try edge.customer("lost")?.partnerId == "part_sam")
