@@ -177,9 +177,9 @@ enum PostgresMigrations {
         ALTER TABLE commissions ADD COLUMN reversal_payout_id text;
         CREATE INDEX commissions_payable ON commissions (organization_id, partner_id, status, created_at)
             INCLUDE (amount) WHERE payout_id IS NULL OR reversal_payout_id IS NOT NULL;
-        CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id) INCLUDE (amount)
+        CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id, status) INCLUDE (amount)
             WHERE status = 'reversed' AND payout_id IS NOT NULL AND reversal_payout_id IS NULL;
-        CREATE INDEX commissions_by_created ON commissions (organization_id, created_at);
+        CREATE INDEX commissions_by_created ON commissions (organization_id, seq, created_at);
         """,
     ]
 }

@@ -9,6 +9,14 @@ extension SQLStore {
     /// `commissions_to_net` is written.
     static var toNet: String { "status = 'reversed' AND payout_id IS NOT NULL AND reversal_payout_id IS NULL" }
 
+    /// What a payout pays: the partner's (`?2`) pending commissions created before `?3` it may take, found through
+    /// `commissions_payable`.
+    static var payoutPendingCondition: String {
+        "organization_id = ?1 AND partner_id = ?2 AND status = 'pending' AND created_at < ?3 AND \(payable)"
+    }
+    /// What a payout takes back, found through `commissions_to_net`.
+    static var payoutNettedCondition: String { "organization_id = ?1 AND partner_id = ?2 AND \(toNet)" }
+
     public func createPayout(_ payout: PayoutRecord) throws -> PayoutOutcome {
         try withConnection { db in
             // The organization's webhook transaction: a payout, the events that create or reverse its commissions,
@@ -17,11 +25,8 @@ extension SQLStore {
             try Self.webhookTransaction(db, organizationID: payout.organizationID) {
                 let organization = SQLValue.text(payout.organizationID)
                 let partner = SQLValue.text(payout.partnerID)
-                let pendingCondition = """
-                    organization_id = ?1 AND partner_id = ?2 AND status = 'pending' AND created_at < ?3 \
-                    AND \(Self.payable)
-                    """
-                let nettedCondition = "organization_id = ?1 AND partner_id = ?2 AND \(Self.toNet)"
+                let pendingCondition = Self.payoutPendingCondition
+                let nettedCondition = Self.payoutNettedCondition
                 var paid = (count: Int64(0), cents: Int64(0))
                 try db.query(
                     "SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM commissions WHERE \(pendingCondition)",

@@ -7,12 +7,17 @@ extension SQLiteMigrations {
     /// commission stored before this step, which are therefore unpaid, as they were.
     ///
     /// Indexes: `commissions_payable` holds only the commissions a payout may still take (never paid, or taken back
-    /// and owed again), by partner, status and time, with their amount: a payout and a partner's balance read it
-    /// alone, however many commissions earlier payouts took. `commissions_to_net` holds the paid ones turned
-    /// `reversed` not yet taken back, which stay few. `commissions_by_created`: the list's `created_since` and
-    /// `created_before` read a range of it rather than walk every newer commission of the organization (README,
-    /// `GET /v1/commissions`). `payouts_by_organization` and `payouts_by_partner`: the list of payouts newest first,
-    /// and a partner's, each a walk back of one page.
+    /// and owed again), by partner, status and time: a payout and a partner's balance find through it only the rows
+    /// they sum, however many commissions earlier payouts took. `commissions_to_net` holds the paid ones turned
+    /// `reversed` not yet taken back, which stay few (keyed by status too, or SQLite prefers
+    /// `commissions_by_partner_status`, which holds every reversed commission of the partner).
+    /// `commissions_by_created`: the list's `created_since` and `created_before` are checked in the index as the list
+    /// walks back by `seq`, without reading a row that fails them. Measured on 96,733 commissions of one organization
+    /// created in `seq` order over a year (`bench-fill`, times then set by `seq`), a page of 21 before the first
+    /// tenth: 70 ms walking `commissions_by_organization` (each skipped row read), 13 ms with this index. An index by
+    /// `(organization_id, created_at)` was tried and refused: SQLite then reads the range and sorts it by `seq`,
+    /// 495 ms for a range of nine tenths. `payouts_by_organization` and `payouts_by_partner`: the list of payouts
+    /// newest first, and a partner's, each a walk back of one page.
     static let payouts: Step = """
         CREATE TABLE payouts (
             seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, organization_id TEXT NOT NULL,
@@ -25,8 +30,8 @@ extension SQLiteMigrations {
         ALTER TABLE commissions ADD COLUMN reversal_payout_id TEXT;
         CREATE INDEX commissions_payable ON commissions (organization_id, partner_id, status, created_at, amount)
             WHERE payout_id IS NULL OR reversal_payout_id IS NOT NULL;
-        CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id, amount)
+        CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id, status, amount)
             WHERE status = 'reversed' AND payout_id IS NOT NULL AND reversal_payout_id IS NULL;
-        CREATE INDEX commissions_by_created ON commissions (organization_id, created_at);
+        CREATE INDEX commissions_by_created ON commissions (organization_id, seq, created_at);
         """
 }

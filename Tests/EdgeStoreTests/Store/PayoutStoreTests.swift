@@ -228,4 +228,27 @@ import Testing
         #expect(payout.commissionCount == 2 && payout.amountCents == 300)
         #expect(try Self.marks(old) == ["t1": [payout.id, nil], "t_old": [payout.id, nil]])
     }
+
+    /// A payout's sums find their rows through their partial indexes (step 13), however many commissions earlier
+    /// payouts took;
+    /// the list's time filter is checked in `commissions_by_created` as the list walks back by `seq`, never sorted.
+    @Test func thePayoutAndTheTimeFilterReadTheirIndexes() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        func plan(_ sql: String) throws -> [String] {
+            try fixture.sqliteStore.withConnection { db in try db.rows("EXPLAIN QUERY PLAN " + sql) { $0.text(3) } }
+        }
+        let sums = "SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM commissions WHERE "
+        let pending = try plan(sums + SQLiteStore.payoutPendingCondition)
+        #expect(pending.contains { $0.contains("USING INDEX commissions_payable") }, "\(pending)")
+        let netted = try plan(sums + SQLiteStore.payoutNettedCondition)
+        #expect(netted.contains { $0.contains("USING INDEX commissions_to_net") }, "\(netted)")
+        let list = try plan(
+            """
+            SELECT m.id, m.payout_id FROM commissions m JOIN customers c ON c.id = m.customer
+            WHERE m.organization_id = ? AND m.created_at >= ? AND m.created_at < ? ORDER BY m.seq DESC LIMIT 21
+            """)
+        #expect(list.contains { $0.contains("INDEX commissions_by_created") }, "\(list)")
+        #expect(!list.contains { $0.contains("TEMP B-TREE") }, "\(list)")
+    }
 }
