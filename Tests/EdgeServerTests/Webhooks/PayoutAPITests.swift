@@ -5,6 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `POST /v1/payouts`, `GET /v1/payouts`, `GET /v1/partners` and the commissions' payout fields and filters, over
 /// a real server on each store: what a payout takes and takes back, that racing posts take each commission once,
 /// and that every bad request is refused naming its field with nothing written.
@@ -294,5 +298,58 @@ import Testing
             #expect(response.isError(400, "invalid_request"), "\(query): \(response.text)")
         }
         #expect(try client.request("GET", "/v1/partners").isError(401, "unauthorized"))
+    }
+}
+
+/// `tolt-edge payouts` and the commissions command's new filters print what the API lists, and refuse what it
+/// refuses, exit 2.
+@Suite struct PayoutCLITests {
+    @Test func theCLIPrintsWhatTheAPILists() throws {
+        let server = try PayoutAPITests.populated(.sqlite)
+        defer { server.shutdown() }
+        let binary = TestFiles.binary
+        try #require(access(binary, X_OK) == 0, "build tolt-edge first (swift build): \(binary)")
+        let client = server.client()
+        _ = try PayoutAPITests.pay(client, reference: "tr_1")
+        _ = try PayoutAPITests.pay(client, "part_lee")
+        let before = PayoutAPITests.now()
+        let cases: [(arguments: [String], path: String)] = [
+            (["payouts", "--org", "org_acme"], "/v1/payouts"),
+            (["payouts", "--org", "pk_acme", "--partner-id", "part_lee"], "/v1/payouts?partner_id=part_lee"),
+            (["payouts", "--org", "org_acme", "--limit", "1"], "/v1/payouts?limit=1"),
+            (["commissions", "--org", "org_acme", "--paid", "true"], "/v1/commissions?paid=true"),
+            (["commissions", "--org", "org_acme", "--paid", "false"], "/v1/commissions?paid=false"),
+            (
+                [
+                    "commissions", "--org", "org_acme", "--created-since", "2020-01-01T00:00:00Z", "--created-before",
+                    before,
+                ],
+                "/v1/commissions?created_since=2020-01-01T00:00:00Z&created_before=\(before)"
+            ),
+        ]
+        for (arguments, path) in cases {
+            let run = try ChildProcess.run(
+                [arguments[0], "--data", server.directory] + arguments.dropFirst(), outputIn: server.directory)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            let printed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let api = try PayoutAPITests.get(client, path)
+            #expect(canonicalJSON(printed["data"] ?? "-") == canonicalJSON(api["data"] ?? "+"), "\(arguments)")
+            #expect(printed["has_more"] as? Bool == api["has_more"] as? Bool, "\(arguments)")
+            #expect((api["data"] as? [Any])?.isEmpty == false, "\(arguments)")
+        }
+        let refused: [(arguments: [String], says: String)] = [
+            (["commissions", "--paid", "yes"], "--paid must be true or false"),
+            (["commissions", "--created-since", "2026-01-31"], "--created-since must be an ISO 8601 time"),
+            (["commissions", "--created-before", ""], "--created-before is empty"),
+            (["payouts", "--starting-after", "comm_1"], "--starting-after must be a payout id"),
+            (["payouts", "--starting-after", "pay_nope"], "--starting-after pay_nope is no payout"),
+            (["payouts", "--partner-id", "part_zed"], "--partner-id part_zed is not a partner"),
+        ]
+        for (arguments, says) in refused {
+            let run = try ChildProcess.run(
+                [arguments[0], "--data", server.directory, "--org", "org_acme"] + arguments.dropFirst(),
+                outputIn: server.directory)
+            #expect(run.status == 2 && run.stderr.contains(says), "\(arguments): \(run.stderr)")
+        }
     }
 }
