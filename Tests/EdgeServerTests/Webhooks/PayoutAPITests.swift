@@ -353,3 +353,33 @@ import Testing
         }
     }
 }
+
+/// The dashboard's commissions list says which payout paid each commission and which took it back; a partner's
+/// page shows its balance.
+@Suite struct PayoutDashboardTests {
+    @Test(arguments: StoreKind.allCases) func theListShowsPayoutsAndThePartnerPageItsBalance(kind: StoreKind) throws {
+        let server = try PayoutAPITests.populated(kind)
+        defer { server.shutdown() }
+        let client = server.client()
+        let session = try client.dashboardSession()
+        let unpaid = try client.dashboardPage("/dashboard/partners/part_sam", session: session).text
+        #expect(unpaid.contains("<dt>Unpaid</dt><dd>$1.50</dd><dt>Owed back</dt><dd>$0.00</dd>"), "\(unpaid)")
+
+        let first = try #require(try PayoutAPITests.pay(client)["id"] as? String)
+        try client.deliver(RevenueCatPayload.refund(user: "u1", transaction: "p1"))
+        let page = try client.dashboardPage("/dashboard/partners/part_sam", session: session).text
+        #expect(
+            page.contains(
+                #"<dl id="partner-balance"><dt>Unpaid</dt><dd>$0.00</dd><dt>Owed back</dt><dd>$0.50</dd>"#
+                    + "<dt>Paid</dt><dd>$1.50</dd></dl>"), "\(page)")
+
+        try client.deliver(RevenueCatPayload.purchase("RENEWAL", user: "u1", price: "10.00", transaction: "p6"))
+        let second = try #require(try PayoutAPITests.pay(client)["id"] as? String)
+        let list = try client.dashboardPage("/dashboard/commissions", session: session).text
+        #expect(list.contains(#"<th scope="col">Paid</th>"#))
+        #expect(list.contains(#"<td class="payout">by \#(first), taken back by \#(second)</td>"#), "p1: \(list)")
+        #expect(list.contains(#"<td class="payout">by \#(second)</td>"#), "p6")
+        #expect(list.contains(#"<td class="payout">not yet</td>"#), "p3, Lee's")
+        #expect(list.contains(#"<td class="payout">—</td>"#), "p2, refunded before any payout")
+    }
+}
