@@ -19,7 +19,11 @@ extension APIHandler {
             return try Self.readingCursor { try listPayouts(request, organization: organization) }
         }
         // A post takes its fields from its body alone: a query would be a field sent where it is not read.
-        try Self.checkQuery(request, takes: [])
+        guard request.query.isEmpty, request.queryProblem == nil else {
+            throw APIError.invalidRequest(
+                "POST /v1/payouts takes no query parameters: send partner_id, created_before and reference in the JSON"
+                    + " body")
+        }
         return try createPayout(request, organization: organization)
     }
 

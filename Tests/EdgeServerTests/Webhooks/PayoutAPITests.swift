@@ -223,6 +223,7 @@ import Testing
             "POST", "/v1/payouts?partner_id=part_sam", headers: Self.key + [("Content-Type", "application/json")],
             body: good)
         #expect(query.isError(400, "invalid_request"), "\(query.text)")
+        #expect((query.jsonObject?["message"] as? String ?? "").hasPrefix("POST /v1/payouts takes no query"))
         let text = try Self.post(client, good, headers: Self.key + [("Content-Type", "text/plain")])
         #expect(text.isError(415, "unsupported_media_type"), "\(text.text)")
         let large = try Self.post(
