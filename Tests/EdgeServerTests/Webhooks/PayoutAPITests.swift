@@ -240,6 +240,24 @@ import Testing
         #expect(try Self.balance(client, "part_sam") == [150, 0, 0])
     }
 
+    /// Wrong keys on the post count against the client as on every `/v1` route: after 10 in a minute, even the right
+    /// key waits (`429`), and nothing is written.
+    @Test func wrongKeysOnThePostAreLimited() throws {
+        let server = try Self.populated(.sqlite)
+        defer { server.shutdown() }
+        let client = server.client()
+        let body = Self.body(#""partner_id":"part_sam","created_before":"\#(Self.now())""#)
+        for _ in 0..<10 {
+            let wrong = try Self.post(
+                client, body, headers: [("Authorization", "Bearer sk_wrong"), ("Content-Type", "application/json")])
+            #expect(wrong.isError(401, "unauthorized"))
+        }
+        let limited = try Self.post(client, body)
+        #expect(limited.isError(429, "rate_limited"), "\(limited.text)")
+        #expect(limited.header("retry-after") != nil)
+        #expect(try server.store.payouts(PayoutQuery(organizationID: "org_acme")).items.isEmpty)
+    }
+
     @Test func theCommissionsFiltersAreHalfOpenAndRefusedWhenMalformed() throws {
         let server = try Self.populated(.sqlite)
         defer { server.shutdown() }
