@@ -14,12 +14,22 @@ public struct CommissionQuery: Sendable, Equatable {
     public var customerID: String?
     /// `pending` (owed) or `reversed` (its purchase was refunded).
     public var status: CommissionStatus?
+    /// Milliseconds since 1970: only commissions created at or after this time.
+    public var createdSince: Int64?
+    /// Milliseconds since 1970: only commissions created before this time.
+    public var createdBefore: Int64?
+    /// Only commissions a payout paid (`true`: `payoutID` set) or none did (`false`).
+    public var paid: Bool?
 
     /// A value with every field given.
     public init(
         organizationID: String, limit: Int = 20, startingAfter: String? = nil, partnerID: String? = nil,
-        customerID: String? = nil, status: CommissionStatus? = nil
+        customerID: String? = nil, status: CommissionStatus? = nil, createdSince: Int64? = nil,
+        createdBefore: Int64? = nil, paid: Bool? = nil
     ) {
+        self.createdSince = createdSince
+        self.createdBefore = createdBefore
+        self.paid = paid
         self.organizationID = organizationID
         self.limit = limit
         self.startingAfter = startingAfter

@@ -32,13 +32,20 @@ public struct CommissionRecord: Sendable, Equatable {
     public var currency: String
     /// `pending` (owed) or `reversed` (its purchase was refunded).
     public var status: CommissionStatus
+    /// The payout (`pay_…`) that paid it; nil while none has.
+    public var payoutID: String?
+    /// The payout that took it back, once it turned `reversed` after ``payoutID`` paid it; nil while none has.
+    public var reversalPayoutID: String?
 
     /// A value with every field given.
     public init(
         id: String, createdAt: Int64, organizationID: String, partnerID: String, programID: String, customer: String,
         customerID: String, eventID: String, transactionID: String, productID: String?, revenueCents: Int64,
-        amountCents: Int64, currency: String = "USD", status: CommissionStatus
+        amountCents: Int64, currency: String = "USD", status: CommissionStatus, payoutID: String? = nil,
+        reversalPayoutID: String? = nil
     ) {
+        self.payoutID = payoutID
+        self.reversalPayoutID = reversalPayoutID
         self.id = id
         self.createdAt = createdAt
         self.organizationID = organizationID

@@ -66,6 +66,11 @@ public final class DeferredStore: Store {
     ) throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome]) {
         try store().recordWebhookEvent(event, plan: plan)
     }
+    public func createPayout(_ payout: PayoutRecord) throws -> PayoutOutcome { try store().createPayout(payout) }
+    public func payouts(_ query: PayoutQuery) throws -> Page<PayoutRecord> { try store().payouts(query) }
+    public func partnerBalances(organizationID: String, partnerIDs: [String]) throws -> [String: PartnerBalance] {
+        try store().partnerBalances(organizationID: organizationID, partnerIDs: partnerIDs)
+    }
     public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {
         try store().commissions(query)
     }

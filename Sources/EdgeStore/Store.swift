@@ -82,6 +82,18 @@ public protocol Store: AnyObject, Sendable {
         throws -> (outcome: WebhookOutcome, replayed: [WebhookOutcome])
     /// An organization's commissions, newest first.
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord>
+    /// Records a payout of `payout.partnerID` in one transaction, serialised with the organization's webhook events
+    /// and claims (as ``recordWebhookEvent(_:plan:)`` is: SQLite's one writer, PostgreSQL's advisory lock on the
+    /// organization) and with other payouts, on every node: it takes the partner's `pending` commissions created
+    /// before `payout.createdBefore` that no payout holds, and the `reversed` ones a payout paid and none took back,
+    /// and marks each with `payout.id`. `payout`'s amounts and counts are ignored: the store sums what it took. Writes
+    /// nothing unless it returns ``PayoutOutcome/created(_:)``.
+    func createPayout(_ payout: PayoutRecord) throws -> PayoutOutcome
+    /// An organization's payouts, newest first.
+    func payouts(_ query: PayoutQuery) throws -> Page<PayoutRecord>
+    /// The balances of `partnerIDs` (at most ``ClickQuery/maximumLimit``) of an organization, read in one
+    /// transaction; a partner with no commission and no payout has zeros.
+    func partnerBalances(organizationID: String, partnerIDs: [String]) throws -> [String: PartnerBalance]
     /// An organization's webhook events, newest first; `startingAfter` is the last event id of the previous page.
     func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws -> Page<StoredWebhookEvent>
 

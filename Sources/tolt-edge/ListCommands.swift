@@ -2,7 +2,7 @@ import EdgeServer
 import EdgeStore
 import LinkCore
 
-/// `tolt-edge clicks`, `customers` and `commissions`: the API's lists, straight from the store.
+/// `tolt-edge clicks`, `customers`, `commissions` and `payouts`: the API's lists, straight from the store.
 enum ListCommands {
     static let clicksUsage = """
         usage: tolt-edge clicks [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--limit N] [--starting-after CLICK_ID]
@@ -33,11 +33,26 @@ enum ListCommands {
 
     static let commissionsUsage = """
         usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--status pending|reversed]
-                                     [--customer-id ID] [--limit N] [--starting-after COMMISSION_ID]
+                                     [--customer-id ID] [--created-since TIME] [--created-before TIME]
+                                     [--paid true|false] [--limit N] [--starting-after COMMISSION_ID]
 
         Prints an organization's commissions (one per paid purchase of a claimed customer, from RevenueCat's
         webhook) as JSON, newest first (ORG: the organization's id or public key; --org may be left out when
-        there is one). Amounts are in US cents. ID is the customer's app user id or cust_… id.
+        there is one). Amounts are in US cents. ID is the customer's app user id or cust_… id. TIME is an
+        ISO 8601 time with its offset (2026-02-01T00:00:00Z): created_at from --created-since, included, to
+        --created-before, not included. --paid true lists those a payout paid (payout_id), false the others.
+
+        \(DataDirectory.storeHelp)
+
+        """
+
+    static let payoutsUsage = """
+        usage: tolt-edge payouts [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--limit N]
+                                 [--starting-after PAYOUT_ID]
+
+        Prints the payouts recorded for an organization's partners (POST /v1/payouts: what was paid outside
+        the edge, the commissions it paid and the reversed ones it took back) as JSON, newest first (ORG: the
+        organization's id or public key; --org may be left out when there is one). Amounts are in US cents.
 
         \(DataDirectory.storeHelp)
 
@@ -67,15 +82,31 @@ enum ListCommands {
     }
 
     static func runCommissions(_ arguments: [String]) -> Int32 {
-        runList(arguments, usage: commissionsUsage, filters: ["status", "customer-id"]) {
+        runList(
+            arguments, usage: commissionsUsage,
+            filters: ["status", "customer-id", "created-since", "created-before", "paid"]
+        ) {
             options, store, organization, limit in
             var query = CommissionQuery(organizationID: organization.id, limit: limit)
             query.partnerID = try partnerID(options, organization: organization)
             query.status = try status(options, as: CommissionStatus.self)
             query.customerID = options.value("customer-id")
             query.startingAfter = try startingAfter(options, prefix: "comm_", noun: "a commission id")
+            query.createdSince = try filter(options, "created-since") { try ListFilters.time($0, name: $1) }
+            query.createdBefore = try filter(options, "created-before") { try ListFilters.time($0, name: $1) }
+            query.paid = try filter(options, "paid") { try ListFilters.boolean($0, name: $1) }
             let page = try store.commissions(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
+        }
+    }
+
+    static func runPayouts(_ arguments: [String]) -> Int32 {
+        runList(arguments, usage: payoutsUsage, filters: []) { options, store, organization, limit in
+            var query = PayoutQuery(organizationID: organization.id, limit: limit)
+            query.partnerID = try partnerID(options, organization: organization)
+            query.startingAfter = try startingAfter(options, prefix: "pay_", noun: "a payout id")
+            let page = try store.payouts(query)
+            return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.payout) }
         }
     }
 

@@ -41,6 +41,7 @@ enum Output {
           clicks      list an organization's clicks, newest first
           customers   list an organization's customers (claimed users)
           commissions list what partners earned on their customers' purchases
+          payouts     list the payments recorded to partners (POST /v1/payouts records one)
           prune       delete clicks created before a date
           migrate     bring the store's schema up to date
           ua          classify User-Agents read from standard input

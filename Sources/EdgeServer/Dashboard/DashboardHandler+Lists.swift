@@ -90,6 +90,14 @@ extension DashboardHandler {
         }
     }
 
+    /// A commission's Paid cell: the payout that paid it, and the one that took it back once it was reversed, or
+    /// "not yet" (a reversed commission no payout paid is never paid: "—").
+    static func paid(_ commission: CommissionRecord) -> String {
+        guard let payout = commission.payoutID else { return commission.status == .reversed ? "—" : "not yet" }
+        guard let reversal = commission.reversalPayoutID else { return "by \(HTML.escape(payout))" }
+        return "by \(HTML.escape(payout)), taken back by \(HTML.escape(reversal))"
+    }
+
     private func commissions(_ context: Context, query commissionQuery: CommissionQuery, names: [String: String])
         throws -> APIResponse
     {
@@ -117,7 +125,7 @@ extension DashboardHandler {
                 #"<div class="table-wrap" role="region" tabindex="0" aria-label="Commissions"><table id="commissions"><thead><tr><th scope="col">Created</th>"#
                 + #"<th scope="col">Partner</th><th scope="col">Customer</th><th scope="col">Product</th>"#
                 + #"<th scope="col" class="number">Revenue</th><th scope="col" class="number">Commission</th>"#
-                + #"<th scope="col">Status</th></tr></thead><tbody>"#
+                + #"<th scope="col">Status</th><th scope="col">Paid</th></tr></thead><tbody>"#
             for commission in page.items {
                 content +=
                     "<tr><td>\(HTML.time(commission.createdAt, in: zone))</td>"
@@ -126,7 +134,8 @@ extension DashboardHandler {
                     + "<td>\(HTML.escapeOutsideText(commission.productID ?? "—"))</td>"
                     + "<td class=\"number\">\(HTML.dollars(commission.revenueCents))</td>"
                     + "<td class=\"number amount\">\(HTML.dollars(commission.amountCents))</td>"
-                    + "<td class=\"status\">\(HTML.escape(commission.status.rawValue))</td></tr>"
+                    + "<td class=\"status\">\(HTML.escape(commission.status.rawValue))</td>"
+                    + "<td class=\"payout\">\(Self.paid(commission))</td></tr>"
             }
             content += "</tbody></table></div>"
         }

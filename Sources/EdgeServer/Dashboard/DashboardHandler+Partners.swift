@@ -162,6 +162,17 @@ extension DashboardHandler {
             "<p>Program: <a href=\"/dashboard/programs/\(HTML.urlComponent(program.id))/tracking\">"
             + "\(HTML.escape(program.name))</a>. Status: <strong id=\"partner-status\">\(HTML.escape(partner.status))"
             + "</strong>.</p>"
+        // What a payout script reads from GET /v1/partners, for the person who pays by hand.
+        let balance =
+            try api.reader.partnerBalances(organizationID: context.organization.id, partnerIDs: [partner.id])[
+                partner.id] ?? PartnerBalance()
+        content +=
+            #"<h2>Balance</h2><dl id="partner-balance">"#
+            + "<dt>Unpaid</dt><dd>\(HTML.dollars(balance.unpaidCents))</dd>"
+            + "<dt>Owed back</dt><dd>\(HTML.dollars(balance.owedBackCents))</dd>"
+            + "<dt>Paid</dt><dd>\(HTML.dollars(balance.paidCents))</dd></dl>"
+            + #"<p class="hint">Unpaid: pending commissions no payout paid. Owed back: commissions paid, then refunded,"#
+            + #" taken from the next payout. Record a payment with POST /v1/payouts.</p>"#
         content += codeList(
             context, partner: partner, records: records, error: error, beside: place, actionBase: base)
         if publicURL == nil {

@@ -3,13 +3,28 @@ import LinkCore
 
 extension APIHandler {
     /// `GET /v1/commissions` with the secret key: newest first, paged like clicks, filtered by `partner_id`,
-    /// `customer_id` (the app user id, or `cust_…`) and `status` (`pending` or `reversed`).
+    /// `customer_id` (the app user id, or `cust_…`), `status` (`pending` or `reversed`), `created_since` and
+    /// `created_before` (ISO 8601 times with their offset: the half-open range of `created_at`) and `paid` (`true`:
+    /// a payout paid it; `false`: none did).
     func listCommissions(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CommissionQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request, of: organization)
         query.customerID = request.query["customer_id"]
         query.startingAfter = try startingAfter(request, prefix: "comm_", noun: "a commission id")
         query.status = try status(request, as: CommissionStatus.self)
+        if let since = request.query["created_since"] {
+            query.createdSince = try Self.filter {
+                try ListFilters.time(since, name: "created_since", hint: Self.plusHint)
+            }
+        }
+        if let before = request.query["created_before"] {
+            query.createdBefore = try Self.filter {
+                try ListFilters.time(before, name: "created_before", hint: Self.plusHint)
+            }
+        }
+        if let paid = request.query["paid"] {
+            query.paid = try Self.filter { try ListFilters.boolean(paid, name: "paid") }
+        }
         let page = try reader.commissions(query)
         return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.commission) }
     }

@@ -6,7 +6,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// The JSON API: `GET /v1/clicks`, `/v1/customers`, `/v1/commissions` and `/v1/stats/clicks` (secret key), `POST /client/claims`
+/// The JSON API: `GET /v1/clicks`, `/v1/customers`, `/v1/commissions`, `/v1/partners`, `/v1/payouts` and
+/// `/v1/stats/clicks`, `POST /v1/payouts` (secret key), `POST /client/claims`
 /// (public key) and `POST /webhooks/revenuecat/<public_key>` (RevenueCat's authorization value).
 /// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
@@ -64,9 +65,14 @@ final class APIHandler: Sendable {
                 ("/v1/clicks", ["limit", "starting_after", "partner_id", "since"], listClicks),
                 ("/v1/customers", ["limit", "starting_after", "partner_id", "status", "customer_id"], listCustomers),
                 (
-                    "/v1/commissions", ["limit", "starting_after", "partner_id", "customer_id", "status"],
+                    "/v1/commissions",
+                    [
+                        "limit", "starting_after", "partner_id", "customer_id", "status", "created_since",
+                        "created_before", "paid",
+                    ],
                     listCommissions
                 ),
+                ("/v1/partners", ["limit", "starting_after", "status"], listPartners),
                 ("/v1/webhook_events", ["limit", "starting_after"], listWebhookEvents),
                 ("/v1/stats/clicks", ["timezone", "from", "to", "partner_id"], clickStats),
             ]
@@ -76,6 +82,8 @@ final class APIHandler: Sendable {
                     .exact(list.path), methods: [.get, .head],
                     handler: .worker(taking(list.parameters, list.handler))))
         }
+        // One route for the list and the post: its label in the metrics is `v1_payouts` for both.
+        router.add(Route(.exact("/v1/payouts"), methods: [.get, .head, .post], handler: .worker(payouts)))
         router.add(
             Route(
                 .exact(Self.claimsPath), methods: [.post], allowsCrossOrigin: true, name: Self.claimsRouteName,

@@ -67,4 +67,24 @@ public enum ListFilters {
         }
         return status
     }
+
+    /// An ISO 8601 time with its offset (`2026-01-31T12:00:00Z`, `2026-01-31T13:00:00+01:00`), as a claim's
+    /// `first_seen_at` is read; `hint` is said after the forms (the API's: a `+` in a query is a space).
+    public static func time(_ text: String, name: String, hint: String? = nil) throws(Refusal) -> Int64 {
+        guard let millis = Timestamp.parse(text) else {
+            throw Refusal(
+                message: "\(name) must be an ISO 8601 time with its offset, such as 2026-01-31T12:00:00Z or"
+                    + " 2026-01-31T13:00:00+01:00" + (hint.map { " (\($0))" } ?? ""))
+        }
+        return millis
+    }
+
+    /// `true` or `false`, as written: a `1`, `yes` or `True` is refused rather than read as one of them.
+    public static func boolean(_ text: String, name: String) throws(Refusal) -> Bool {
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw Refusal(message: "\(name) must be true or false")
+        }
+    }
 }

@@ -54,8 +54,9 @@ public enum ResourceJSON {
     }
 
     /// A commission: `id`, `created_at`, `partner_id`, `program_id`, `customer_id` (the app user id),
-    /// `event_id`, `transaction_id`, `product_id` (or null), `revenue_cents`, `amount` (cents), `currency` and
-    /// `status` (`pending` or `reversed`).
+    /// `event_id`, `transaction_id`, `product_id` (or null), `revenue_cents`, `amount` (cents), `currency`,
+    /// `status` (`pending` or `reversed`), `payout_id` (the payout that paid it, or null) and `reversal_payout_id`
+    /// (the payout that took it back once it was reversed, or null).
     public static func commission(_ commission: CommissionRecord, into json: inout JSONWriter) {
         json.object {
             $0.string("id", commission.id)
@@ -70,6 +71,52 @@ public enum ResourceJSON {
             $0.raw("amount", String(commission.amountCents))
             $0.string("currency", commission.currency)
             $0.string("status", commission.status.rawValue)
+            $0.string("payout_id", commission.payoutID)
+            $0.string("reversal_payout_id", commission.reversalPayoutID)
+        }
+    }
+
+    /// A payout: `id`, `partner_id`, `created_at`, `created_before`, `reference` (or null), `amount_cents` (paid:
+    /// `commission_cents` less `reversal_cents`), `currency`, `commission_count`, `commission_cents`,
+    /// `reversal_count` and `reversal_cents`.
+    public static func payout(_ payout: PayoutRecord, into json: inout JSONWriter) {
+        json.object {
+            $0.string("id", payout.id)
+            $0.string("partner_id", payout.partnerID)
+            $0.string("created_at", Timestamp.format(payout.createdAt))
+            $0.string("created_before", Timestamp.format(payout.createdBefore))
+            $0.string("reference", payout.reference)
+            $0.raw("amount_cents", String(payout.amountCents))
+            $0.string("currency", payout.currency)
+            $0.raw("commission_count", String(payout.commissionCount))
+            $0.raw("commission_cents", String(payout.commissionCents))
+            $0.raw("reversal_count", String(payout.reversalCount))
+            $0.raw("reversal_cents", String(payout.reversalCents))
+        }
+    }
+
+    /// A partner: `id`, `program_id`, `name`, `status`, `codes` (each `code` and `active`, in byte order, the first
+    /// ``APIHandler/maximumListedCodes``), `codes_truncated`, `unpaid_cents`, `owed_back_cents`, `paid_cents` and
+    /// `currency`.
+    public static func partner(_ item: PartnerListItem, into json: inout JSONWriter) {
+        json.object {
+            $0.string("id", item.partner.id)
+            $0.string("program_id", item.partner.programID)
+            $0.string("name", item.partner.name)
+            $0.string("status", item.partner.status)
+            $0.member("codes") {
+                $0.array(Array(item.codes.prefix(APIHandler.maximumListedCodes))) { code, json in
+                    json.object {
+                        $0.string("code", code.code)
+                        $0.raw("active", code.active ? "true" : "false")
+                    }
+                }
+            }
+            $0.raw("codes_truncated", item.codes.count > APIHandler.maximumListedCodes ? "true" : "false")
+            $0.raw("unpaid_cents", String(item.balance.unpaidCents))
+            $0.raw("owed_back_cents", String(item.balance.owedBackCents))
+            $0.raw("paid_cents", String(item.balance.paidCents))
+            $0.string("currency", "USD")
         }
     }
 

@@ -22,6 +22,9 @@ enum PostgresMigrations {
     /// upgraded) claims without replaying stored events and ties ids without their time, as it always did. Step 6 is
     /// an index, which PostgreSQL keeps up for a node that does not know it. Step 7 adds two nullable columns to
     /// `programs` that an older node neither reads nor writes (its imports update a program's other columns by name).
+    /// Step 8 adds a table an older node never reads, two nullable columns to `commissions` and indexes, as SQLite's
+    /// step 13: such a node inserts commissions by column name (null: unpaid) and turns them `reversed` or back under
+    /// the organization's advisory lock, which payouts take too.
     static var compatibleVersion: Int { 4 }
 
     static let steps: [String] = [
@@ -158,6 +161,25 @@ enum PostgresMigrations {
         """
         ALTER TABLE programs ADD COLUMN ios_app_ids text;
         ALTER TABLE programs ADD COLUMN android_apps text;
+        """,
+        // 8: payouts, and on each commission the payout that paid it and the one that took it back, with their
+        // indexes, as SQLite's step 13 (SQLiteMigrations+Payouts); ids and partners in byte order, as listed.
+        """
+        CREATE TABLE payouts (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL UNIQUE,
+            organization_id text NOT NULL, partner_id text COLLATE "C" NOT NULL, created_at bigint NOT NULL,
+            created_before bigint NOT NULL, reference text, amount bigint NOT NULL, currency text NOT NULL,
+            commission_count bigint NOT NULL, commission_cents bigint NOT NULL, reversal_count bigint NOT NULL,
+            reversal_cents bigint NOT NULL);
+        CREATE INDEX payouts_by_organization ON payouts (organization_id, seq);
+        CREATE INDEX payouts_by_partner ON payouts (organization_id, partner_id, seq) INCLUDE (amount);
+        ALTER TABLE commissions ADD COLUMN payout_id text;
+        ALTER TABLE commissions ADD COLUMN reversal_payout_id text;
+        CREATE INDEX commissions_payable ON commissions (organization_id, partner_id, status, created_at)
+            INCLUDE (amount) WHERE payout_id IS NULL OR reversal_payout_id IS NOT NULL;
+        CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id, status) INCLUDE (amount)
+            WHERE status = 'reversed' AND payout_id IS NOT NULL AND reversal_payout_id IS NULL;
+        CREATE INDEX commissions_by_created ON commissions (organization_id, seq, created_at);
         """,
     ]
 }

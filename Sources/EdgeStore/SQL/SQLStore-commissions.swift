@@ -241,7 +241,8 @@ extension SQLStore {
     public func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> {
         var sql = """
             SELECT m.id, m.created_at, m.organization_id, m.partner_id, m.program_id, m.customer, c.customer_id,
-                m.event_id, m.transaction_id, m.product_id, m.revenue_cents, m.amount, m.currency, m.status
+                m.event_id, m.transaction_id, m.product_id, m.revenue_cents, m.amount, m.currency, m.status,
+                m.payout_id, m.reversal_payout_id
             FROM commissions m JOIN customers c ON c.id = m.customer
             WHERE m.organization_id = ?
             """
@@ -264,13 +265,26 @@ extension SQLStore {
             sql += " AND m.status = ?"
             bindings.append(.text(status.rawValue))
         }
+        // Half-open, as a payout's `created_before` is: consecutive ranges share no commission.
+        if let since = query.createdSince {
+            sql += " AND m.created_at >= ?"
+            bindings.append(.integer(since))
+        }
+        if let before = query.createdBefore {
+            sql += " AND m.created_at < ?"
+            bindings.append(.integer(before))
+        }
+        if let paid = query.paid {
+            sql += paid ? " AND m.payout_id IS NOT NULL" : " AND m.payout_id IS NULL"
+        }
         return try page(sql, bindings, order: "m.seq", limit: query.limit) { row in
             CommissionRecord(
                 id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), partnerID: row.text(3),
                 programID: row.text(4), customer: row.text(5), customerID: row.text(6), eventID: row.text(7),
                 transactionID: row.text(8), productID: row.optionalText(9), revenueCents: row.int(10),
                 amountCents: row.int(11), currency: row.text(12),
-                status: CommissionStatus(rawValue: row.text(13)) ?? .pending)
+                status: CommissionStatus(rawValue: row.text(13)) ?? .pending, payoutID: row.optionalText(14),
+                reversalPayoutID: row.optionalText(15))
         }
     }
 

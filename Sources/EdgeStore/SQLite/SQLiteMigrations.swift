@@ -29,7 +29,10 @@ enum SQLiteMigrations {
     /// replaying stored events and ties ids without their time, which is what it always did. Step 11 is an index,
     /// which SQLite keeps up for a build that does not know it. Step 12 adds two nullable columns to `programs` that
     /// an older build neither reads nor writes: its imports update a program's other columns by name and leave these
-    /// as they are, and it serves no association files.
+    /// as they are, and it serves no association files. Step 13 adds a table an older build never reads, two nullable
+    /// columns to `commissions` and indexes: that build inserts commissions by column name (null: unpaid, which they
+    /// are), turns them `reversed` or back (which a later payout reads as it finds it), and lists them without
+    /// their payouts; SQLite keeps the indexes up for it.
     static var compatibleVersion: Int { 9 }
 
     static let steps: [Step] = [
@@ -149,5 +152,8 @@ enum SQLiteMigrations {
         ALTER TABLE programs ADD COLUMN ios_app_ids TEXT;
         ALTER TABLE programs ADD COLUMN android_apps TEXT;
         """,
+        // 13: payouts, and on each commission the payout that paid it and the one that took it back
+        // (SQLiteMigrations+Payouts).
+        payouts,
     ]
 }

@@ -13,7 +13,7 @@ import Testing
 @Suite struct CommissionListTests {
     static let fields: Set<String> = [
         "id", "created_at", "partner_id", "program_id", "customer_id", "event_id", "transaction_id", "product_id",
-        "revenue_cents", "amount", "currency", "status",
+        "revenue_cents", "amount", "currency", "status", "payout_id", "reversal_payout_id",
     ]
 
     /// Five commissions of `org_acme`: u1 (SAM20) three purchases, the second refunded; u2 (LEE) one; u3 (SAM20) one.

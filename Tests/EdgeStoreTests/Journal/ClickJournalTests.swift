@@ -282,6 +282,11 @@ final class FlakyStore: Store {
         try base.recordWebhookEvent(event, plan: plan)
     }
     func commissions(_ query: CommissionQuery) throws -> Page<CommissionRecord> { try base.commissions(query) }
+    func createPayout(_ payout: PayoutRecord) throws -> PayoutOutcome { try base.createPayout(payout) }
+    func payouts(_ query: PayoutQuery) throws -> Page<PayoutRecord> { try base.payouts(query) }
+    func partnerBalances(organizationID: String, partnerIDs: [String]) throws -> [String: PartnerBalance] {
+        try base.partnerBalances(organizationID: organizationID, partnerIDs: partnerIDs)
+    }
     func webhookEvents(organizationID: String, limit: Int, startingAfter: String?) throws
         -> Page<StoredWebhookEvent>
     {

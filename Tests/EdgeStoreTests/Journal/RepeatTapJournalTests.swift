@@ -251,8 +251,9 @@ import Testing
         try fixture.store.ingest(taps, checkpoint: JournalCheckpoint(segment: "test/a", offset: 1))
         // As a store of the build before the counts: none of step 7's tables, nothing of the steps after it (step 8:
         // the organizations' time zone; step 9: the summaries' table and indexes; step 10: the attribution's columns
-        // and table; step 11: the index of tied ids by customer; step 12: the programs' apps), version 6 (dropping
-        // click_counts drops its index).
+        // and table; step 11: the index of tied ids by customer; step 12: the programs' apps; step 13: payouts, the
+        // commissions' two columns and their indexes, the indexes first, as SQLite drops no indexed column), version 6
+        // (dropping click_counts drops its index).
         try fixture.sqliteStore.withConnection { db in
             try db.execute(
                 """
@@ -262,6 +263,9 @@ import Testing
                 ALTER TABLE customer_aliases DROP COLUMN changed_at; ALTER TABLE webhook_events DROP COLUMN attributed_at;
                 ALTER TABLE transactions DROP COLUMN price_unknown; DROP INDEX customer_aliases_by_customer;
                 ALTER TABLE programs DROP COLUMN ios_app_ids; ALTER TABLE programs DROP COLUMN android_apps;
+                DROP TABLE payouts; DROP INDEX commissions_payable; DROP INDEX commissions_to_net;
+                DROP INDEX commissions_by_created; ALTER TABLE commissions DROP COLUMN payout_id;
+                ALTER TABLE commissions DROP COLUMN reversal_payout_id;
                 PRAGMA user_version = 6
                 """)
         }

@@ -1,0 +1,169 @@
+import EdgeStore
+import LinkCore
+
+extension APIHandler {
+    /// The largest payout body accepted, in bytes: a claim's (its three fields fit in a few hundred).
+    static let maximumPayoutBodySize = ClaimRequest.maximumBodySize
+    /// The longest payout `reference`, in characters (a bank transfer's or PayPal's id is far shorter).
+    static let maximumReferenceLength = 256
+    /// The query parameters of `GET /v1/payouts`.
+    static let payoutListParameters: Set<String> = ["limit", "starting_after", "partner_id"]
+
+    /// `/v1/payouts` with the secret key: `POST` records a payout (``createPayout(_:organization:)``), `GET` and
+    /// `HEAD` list them. The key is checked first, as on every `/v1` route, and its failures count against the
+    /// client (``authenticate(_:)``).
+    func payouts(_ request: APIRequest) throws -> APIResponse {
+        let organization = try authenticate(request)
+        guard request.method == .post else {
+            try Self.checkQuery(request, takes: Self.payoutListParameters)
+            return try Self.readingCursor { try listPayouts(request, organization: organization) }
+        }
+        // A post takes its fields from its body alone: a query would be a field sent where it is not read.
+        guard request.query.isEmpty, request.queryProblem == nil else {
+            throw APIError.invalidRequest(
+                "POST /v1/payouts takes no query parameters: send partner_id, created_before and reference in the JSON"
+                    + " body")
+        }
+        return try createPayout(request, organization: organization)
+    }
+
+    /// `GET /v1/payouts`: newest first, paged like the other lists, filtered by `partner_id`.
+    func listPayouts(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
+        var query = PayoutQuery(organizationID: organization.id, limit: try limit(request))
+        query.partnerID = try partnerID(request, of: organization)
+        query.startingAfter = try startingAfter(request, prefix: "pay_", noun: "a payout id")
+        let page = try reader.payouts(query)
+        return APIResponse.success { ResourceJSON.list(page, into: &$0, item: ResourceJSON.payout) }
+    }
+
+    /// `POST /v1/payouts`: the body's fields checked (each bad one a `400` naming it, an unknown partner a `404`),
+    /// then the store takes the partner's commissions in one transaction (``Store/createPayout(_:)``): `201` with the
+    /// payout, or `409 nothing_to_pay` / `409 negative_balance` with nothing written.
+    func createPayout(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
+        try request.requireOneContentType()
+        guard let type = request.headers[.contentType], JSONContentType.matches(type) else {
+            throw APIError(
+                status: 415, code: "unsupported_media_type",
+                message: "Send the body as JSON, with 'Content-Type: application/json'")
+        }
+        guard request.body.count <= Self.maximumPayoutBodySize else {
+            throw APIError.payloadTooLarge(limit: Self.maximumPayoutBodySize)
+        }
+        let now = Clock.epochMilliseconds()
+        let body = try PayoutRequestBody(request.body, now: now)
+        let isPartner =
+            try configuredTable().isPartner(body.partnerID, of: organization.id)
+            || reader.configRecords().isPartner(body.partnerID, of: organization.id)
+        guard isPartner else {
+            throw APIError.notFound(
+                "partner_id \(QuotedText.shown(body.partnerID)) is not a partner of this organization",
+                code: "unknown_partner")
+        }
+        let payout = PayoutRecord(
+            id: EntityID.make(prefix: "pay_"), organizationID: organization.id, partnerID: body.partnerID,
+            createdAt: now, createdBefore: body.createdBefore, reference: body.reference, amountCents: 0,
+            commissionCount: 0, commissionCents: 0, reversalCount: 0, reversalCents: 0)
+        switch try writer.createPayout(payout) {
+        case .created(let payout):
+            var response = APIResponse.success { object in
+                object.member("data") { ResourceJSON.payout(payout, into: &$0) }
+            }
+            response.status = 201
+            return response
+        case .nothingToPay:
+            throw APIError(
+                status: 409, code: "nothing_to_pay",
+                message: "The partner has no pending commission created before \(Timestamp.format(body.createdBefore))"
+                    + " that no payout holds, and no paid commission to take back: nothing was recorded")
+        case .negativeBalance(let cents):
+            throw APIError(
+                status: 409, code: "negative_balance",
+                message: "The partner's reversed commissions that payouts paid come to \(cents) cents more than its"
+                    + " pending ones: nothing was recorded; they are taken back from a later payout")
+        }
+    }
+}
+
+/// A `POST /v1/payouts` body, checked: a JSON object of `partner_id` (required), `created_before` (required, an ISO
+/// 8601 time with its offset, not after now) and `reference` (optional). Every refusal is `400 invalid_request` and
+/// names its field.
+struct PayoutRequestBody {
+    var partnerID: String
+    /// Milliseconds since 1970.
+    var createdBefore: Int64
+    var reference: String?
+
+    init(_ bytes: [UInt8], now: Int64) throws(APIError) {
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw .invalidRequest("The body is not valid JSON: \(error)")
+        }
+        guard case .object(let members) = root else { throw .invalidRequest("The body must be a JSON object") }
+        let known: Set<String> = ["partner_id", "created_before", "reference"]
+        var names = Set<[UInt8]>()
+        for member in members {
+            guard known.contains(member.key) else {
+                throw .invalidRequest(
+                    "The body names \(QuotedText.shown(member.key)), which is not a field of a payout: it takes "
+                        + known.sorted().joined(separator: ", "))
+            }
+            guard names.insert(Array(member.key.utf8)).inserted else {
+                throw .invalidRequest("The body names \(member.key) more than once")
+            }
+        }
+        func text(_ name: String, required: Bool) throws(APIError) -> String? {
+            switch root[name] {
+            case nil, .null?:
+                if required { throw .invalidRequest("\(name) is required") }
+                return nil
+            case .string(let value)?:
+                guard !value.isEmpty else { throw .invalidRequest("\(name) must not be empty") }
+                return value
+            case let other?:
+                throw .invalidRequest("\(name) must be a string, not \(other.typeName)")
+            }
+        }
+        let partner = try text("partner_id", required: true)!
+        guard partner.utf8.count <= 64 else {
+            throw .invalidRequest("partner_id must be a partner id of 1 to 64 bytes")
+        }
+        partnerID = partner
+        let before = try text("created_before", required: true)!
+        guard let millis = Timestamp.parse(before) else {
+            throw .invalidRequest(
+                "created_before must be an ISO 8601 time with its offset, such as 2026-01-31T12:00:00Z or"
+                    + " 2026-01-31T13:00:00+01:00 (not a date alone, nor a time without an offset)")
+        }
+        // A time to come would take commissions not made yet at the moment it names, and leave those made before it
+        // for no payout: the payout says what it settled up to.
+        guard millis <= now else {
+            throw .invalidRequest("created_before must not be after now (\(Timestamp.format(now)))")
+        }
+        createdBefore = millis
+        reference = try text("reference", required: false)
+        if let reference {
+            // Characters as a person counts them, and bytes, since one letter may carry any number of combining marks.
+            guard reference.count <= APIHandler.maximumReferenceLength,
+                reference.utf8.count <= 4 * APIHandler.maximumReferenceLength
+            else {
+                throw .invalidRequest(
+                    "reference must be at most \(APIHandler.maximumReferenceLength) characters"
+                        + " (\(4 * APIHandler.maximumReferenceLength) bytes in UTF-8)")
+            }
+            if let scalar = reference.unicodeScalars.first(where: Self.isControl) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                throw .invalidRequest(
+                    "reference must not hold control characters or line separators (it holds U+"
+                        + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")")
+            }
+        }
+    }
+
+    /// C0, DEL and C1 controls and the line and paragraph separators: a reference is one line of a bank's text.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+}
