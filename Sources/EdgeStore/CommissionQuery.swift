@@ -18,7 +18,8 @@ public struct CommissionQuery: Sendable, Equatable {
     public var createdSince: Int64?
     /// Milliseconds since 1970: only commissions created before this time.
     public var createdBefore: Int64?
-    /// Only commissions a payout paid (`true`: `payoutID` set) or none did (`false`).
+    /// Only commissions a payout settled (`true`: paid, or paid and taken back) or none holds now (`false`: never
+    /// paid, or owed again after a payout took it back: what a payout may take).
     public var paid: Bool?
 
     /// A value with every field given.

@@ -51,8 +51,11 @@ public struct PayoutRecord: Sendable, Equatable {
 public enum PayoutOutcome: Sendable, Equatable {
     /// The payout was recorded, and its commissions marked.
     case created(PayoutRecord)
+    /// A payout of the partner with the same reference was recorded before (a retry whose answer was lost): that one,
+    /// with nothing written.
+    case existing(PayoutRecord)
     /// The partner had no commission to pay and none to take back: nothing was written (a retry of a payout already
-    /// recorded ends here).
+    /// recorded without a reference ends here).
     case nothingToPay
     /// What it would take back is more than what it would pay (by `cents`): nothing was written, and the reversals
     /// wait for later commissions to be netted against.

@@ -94,6 +94,13 @@ enum ListCommands {
             query.startingAfter = try startingAfter(options, prefix: "comm_", noun: "a commission id")
             query.createdSince = try filter(options, "created-since") { try ListFilters.time($0, name: $1) }
             query.createdBefore = try filter(options, "created-before") { try ListFilters.time($0, name: $1) }
+            do {
+                try ListFilters.range(
+                    since: query.createdSince, before: query.createdBefore,
+                    names: ("--created-since", "--created-before"))
+            } catch let refusal as ListFilters.Refusal {
+                throw CommandLineOptions.UsageError(message: refusal.message)
+            }
             query.paid = try filter(options, "paid") { try ListFilters.boolean($0, name: $1) }
             let page = try store.commissions(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }

@@ -91,11 +91,16 @@ extension DashboardHandler {
     }
 
     /// A commission's Paid cell: the payout that paid it, and the one that took it back once it was reversed, or
-    /// "not yet" (a reversed commission no payout paid is never paid: "—").
+    /// "not yet" (a reversed commission no payout paid is never paid: "—"). One taken back and `pending` again (its
+    /// refund reversed) is owed once more, "not yet" as well, with the history that says why.
     static func paid(_ commission: CommissionRecord) -> String {
         guard let payout = commission.payoutID else { return commission.status == .reversed ? "—" : "not yet" }
-        guard let reversal = commission.reversalPayoutID else { return "by \(HTML.escape(payout))" }
-        return "by \(HTML.escape(payout)), taken back by \(HTML.escape(reversal))"
+        guard let reversal = commission.reversalPayoutID else {
+            // Paid, then refunded: the partner owes it back until a payout takes it back.
+            return "by \(HTML.escape(payout))" + (commission.status == .reversed ? ", owed back" : "")
+        }
+        let history = "by \(HTML.escape(payout)), taken back by \(HTML.escape(reversal))"
+        return commission.status == .pending ? "not yet: owed again (paid \(history))" : history
     }
 
     private func commissions(_ context: Context, query commissionQuery: CommissionQuery, names: [String: String])

@@ -4,8 +4,8 @@ import LinkCore
 extension APIHandler {
     /// `GET /v1/commissions` with the secret key: newest first, paged like clicks, filtered by `partner_id`,
     /// `customer_id` (the app user id, or `cust_…`), `status` (`pending` or `reversed`), `created_since` and
-    /// `created_before` (ISO 8601 times with their offset: the half-open range of `created_at`) and `paid` (`true`:
-    /// a payout paid it; `false`: none did).
+    /// `created_before` (ISO 8601 times with their offset: the half-open range of `created_at`, refused when empty)
+    /// and `paid` (`false`: no payout holds it now, as a payout finds it; `true`: a payout settled it).
     func listCommissions(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         var query = CommissionQuery(organizationID: organization.id, limit: try limit(request))
         query.partnerID = try partnerID(request, of: organization)
@@ -21,6 +21,10 @@ extension APIHandler {
             query.createdBefore = try Self.filter {
                 try ListFilters.time(before, name: "created_before", hint: Self.plusHint)
             }
+        }
+        try Self.filter {
+            try ListFilters.range(
+                since: query.createdSince, before: query.createdBefore, names: ("created_since", "created_before"))
         }
         if let paid = request.query["paid"] {
             query.paid = try Self.filter { try ListFilters.boolean(paid, name: "paid") }

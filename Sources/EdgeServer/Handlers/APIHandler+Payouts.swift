@@ -38,7 +38,8 @@ extension APIHandler {
 
     /// `POST /v1/payouts`: the body's fields checked (each bad one a `400` naming it, an unknown partner a `404`),
     /// then the store takes the partner's commissions in one transaction (``Store/createPayout(_:)``): `201` with the
-    /// payout, or `409 nothing_to_pay` / `409 negative_balance` with nothing written.
+    /// payout, `200` with the earlier payout of the partner that holds the same `reference`, or `409 nothing_to_pay` /
+    /// `409 negative_balance` with nothing written.
     func createPayout(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         try request.requireOneContentType()
         guard let type = request.headers[.contentType], JSONContentType.matches(type) else {
@@ -70,6 +71,11 @@ extension APIHandler {
             }
             response.status = 201
             return response
+        case .existing(let payout):
+            // `200`, not `201`: the payout named by the reference, recorded by an earlier post.
+            return APIResponse.success { object in
+                object.member("data") { ResourceJSON.payout(payout, into: &$0) }
+            }
         case .nothingToPay:
             throw APIError(
                 status: 409, code: "nothing_to_pay",
@@ -149,6 +155,12 @@ struct PayoutRequestBody {
                 throw .invalidRequest(
                     "reference must be at most \(APIHandler.maximumReferenceLength) characters"
                         + " (\(4 * APIHandler.maximumReferenceLength) bytes in UTF-8)")
+            }
+            // A reference is read by people matching it to a bank's statement: one of spaces or characters drawn as
+            // nothing (a zero-width space, a byte-order mark) matches nothing there, and would key retries by an
+            // invisible value.
+            guard !DisplayTextRules.isBlank(reference) else {
+                throw .invalidRequest("reference must show a visible character, not only spaces or blank characters")
             }
             if let scalar = reference.unicodeScalars.first(where: Self.isControl) {
                 let hex = String(scalar.value, radix: 16, uppercase: true)

@@ -79,6 +79,15 @@ public enum ListFilters {
         return millis
     }
 
+    /// A half-open range of times, refused when it holds no time at all (`since` not before `before`): an empty
+    /// list would read as "none in that range" when the range was written backwards.
+    public static func range(since: Int64?, before: Int64?, names: (since: String, before: String)) throws(Refusal) {
+        guard let since, let before, since >= before else { return }
+        throw Refusal(
+            message: "\(names.since) (\(Timestamp.format(since))) must be before \(names.before) "
+                + "(\(Timestamp.format(before))): the range is half-open, \(names.since) included")
+    }
+
     /// `true` or `false`, as written: a `1`, `yes` or `True` is refused rather than read as one of them.
     public static func boolean(_ text: String, name: String) throws(Refusal) -> Bool {
         switch text {

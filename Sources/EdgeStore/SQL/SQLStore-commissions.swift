@@ -274,8 +274,12 @@ extension SQLStore {
             sql += " AND m.created_at < ?"
             bindings.append(.integer(before))
         }
+        // Unpaid: no payout holds it now, never paid or owed again (paid, taken back, its refund reversed), the
+        // commissions a payout may take (``payable``); `status=pending&paid=false` adds up to the partner's
+        // `unpaid_cents`. Paid: a payout settled it (paid it, or paid and took it back).
         if let paid = query.paid {
-            sql += paid ? " AND m.payout_id IS NOT NULL" : " AND m.payout_id IS NULL"
+            let unpaid = "(m.payout_id IS NULL OR (m.reversal_payout_id IS NOT NULL AND m.status = 'pending'))"
+            sql += paid ? " AND NOT \(unpaid)" : " AND \(unpaid)"
         }
         return try page(sql, bindings, order: "m.seq", limit: query.limit) { row in
             CommissionRecord(

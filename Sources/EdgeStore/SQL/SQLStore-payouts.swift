@@ -25,6 +25,18 @@ extension SQLStore {
             try Self.webhookTransaction(db, organizationID: payout.organizationID) {
                 let organization = SQLValue.text(payout.organizationID)
                 let partner = SQLValue.text(payout.partnerID)
+                // A post naming a reference this partner's payout already holds is that payout again (a retry whose
+                // answer was lost): sums taken now would differ whenever an event came in between (a refund's reversal
+                // owed again, a purchase of a moment before `created_before` stored late), and a second payout of the
+                // same transfer would be recorded for money paid once.
+                if let reference = payout.reference {
+                    var existing: PayoutRecord?
+                    try db.query(
+                        "SELECT \(Self.payoutColumns) FROM payouts WHERE organization_id = ? AND partner_id = ? "
+                            + "AND reference = ? ORDER BY seq LIMIT 1", [organization, partner, .text(reference)]
+                    ) { existing = Self.payout($0) }
+                    if let existing { return .existing(existing) }
+                }
                 let pendingCondition = Self.payoutPendingCondition
                 let nettedCondition = Self.payoutNettedCondition
                 var paid = (count: Int64(0), cents: Int64(0))
@@ -80,11 +92,7 @@ extension SQLStore {
     }
 
     public func payouts(_ query: PayoutQuery) throws -> Page<PayoutRecord> {
-        var sql = """
-            SELECT id, organization_id, partner_id, created_at, created_before, reference, amount, currency,
-                commission_count, commission_cents, reversal_count, reversal_cents
-            FROM payouts WHERE organization_id = ?
-            """
+        var sql = "SELECT \(Self.payoutColumns) FROM payouts WHERE organization_id = ?"
         var bindings: [SQLValue] = [.text(query.organizationID)]
         sql += try condition(
             after: query.startingAfter, seq: "seq", in: "payouts", organizationID: query.organizationID,
@@ -93,13 +101,21 @@ extension SQLStore {
             sql += " AND partner_id = ?"
             bindings.append(.text(partner))
         }
-        return try page(sql, bindings, order: "seq", limit: query.limit) { row in
-            PayoutRecord(
-                id: row.text(0), organizationID: row.text(1), partnerID: row.text(2), createdAt: row.int(3),
-                createdBefore: row.int(4), reference: row.optionalText(5), amountCents: row.int(6),
-                currency: row.text(7), commissionCount: row.int(8), commissionCents: row.int(9),
-                reversalCount: row.int(10), reversalCents: row.int(11))
-        }
+        return try page(sql, bindings, order: "seq", limit: query.limit, Self.payout)
+    }
+
+    /// The columns ``payout(_:)`` reads, in its order.
+    static var payoutColumns: String {
+        "id, organization_id, partner_id, created_at, created_before, reference, amount, currency, commission_count, "
+            + "commission_cents, reversal_count, reversal_cents"
+    }
+
+    static func payout(_ row: Connection.Row) -> PayoutRecord {
+        PayoutRecord(
+            id: row.text(0), organizationID: row.text(1), partnerID: row.text(2), createdAt: row.int(3),
+            createdBefore: row.int(4), reference: row.optionalText(5), amountCents: row.int(6),
+            currency: row.text(7), commissionCount: row.int(8), commissionCents: row.int(9),
+            reversalCount: row.int(10), reversalCents: row.int(11))
     }
 
     public func partnerBalances(organizationID: String, partnerIDs: [String]) throws -> [String: PartnerBalance] {

@@ -109,17 +109,18 @@ final class SQLiteConnection: StoreConnection, @unchecked Sendable {
     /// then opens. SQLite says only "unable to open database file", which a start took for a store out of reach for
     /// now and retried for ever, answering `503`; no retry mends an owner.
     private static func permissionProblem(_ path: String) -> String? {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidates =
-            [(directory.isEmpty ? "." : directory, W_OK | X_OK)]
-            + [path, path + "-wal", path + "-shm"].map { ($0, R_OK | W_OK) }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let candidates = [(directory, W_OK | X_OK)] + [path, path + "-wal", path + "-shm"].map { ($0, R_OK | W_OK) }
         for (file, mode) in candidates where access(file, F_OK) == 0 && access(file, mode) != 0 && errno == EACCES {
             var status = stat()
             let owner = stat(file, &status) == 0 ? Self.described(status.st_uid) : "another user"
             let me = geteuid()
+            // The directory wants its owner changed, not the files (which it may not hold yet).
+            let mend = file == directory ? directory : "\(path)*"
             return "permission denied: \(file) belongs to \(owner), and this process runs as \(Self.described(me)): "
-                + "give the store's files to the user that runs tolt-edge (chown \(Self.name(me) ?? "\(me)") "
-                + "\(path)*), or run it as their owner"
+                + "give it to the user that runs tolt-edge (chown \(Self.name(me) ?? "\(me)") \(mend)), or run "
+                + "tolt-edge as its owner"
         }
         return nil
     }

@@ -56,5 +56,23 @@ import Testing
             "\(stderr)")
         #expect(stderr.contains("(chown nobody \(data)/tolt-edge.sqlite*)"), "\(stderr)")
         #expect(!stderr.contains("retrying in the background"), "\(stderr)")
+
+        // A directory of another user, holding no store yet: its owner is what to change.
+        let rootDirectory = directory.path + "/rootdir"
+        try #require(mkdir(rootDirectory, 0o755) == 0)
+        let importOutput = directory.path + "/import"
+        let importing = try SpawnedProcess(
+            executable: "/usr/bin/setpriv",
+            arguments: [
+                "--reuid=65534", "--regid=65534", "--clear-groups", binary, "import", file, "--data", rootDirectory,
+            ], standardOutput: importOutput + ".stdout", standardError: importOutput + ".stderr")
+        importing.waitUntilExit()
+        let refused = (try? String(contentsOfFile: importOutput + ".stderr", encoding: .utf8)) ?? ""
+        #expect(importing.terminationStatus == 1, "\(refused)")
+        #expect(
+            refused.contains(
+                "permission denied: \(rootDirectory) belongs to root (uid 0), and this process runs as nobody (uid "
+                    + "65534): give it to the user that runs tolt-edge (chown nobody \(rootDirectory))"),
+            "\(refused)")
     }
 }

@@ -17,8 +17,8 @@ import Testing
     ]
 
     /// Five commissions of `org_acme`: u1 (SAM20) three purchases, the second refunded; u2 (LEE) one; u3 (SAM20) one.
-    static func populated() throws -> TestServer {
-        let server = try TestServer.webhooks()
+    static func populated(_ kind: StoreKind = .sqlite) throws -> TestServer {
+        let server = try TestServer.webhooks(kind)
         try server.claimUser("u1")
         try server.claimUser("u2", code: "LEE")
         try server.claimUser("u3")

@@ -16,19 +16,9 @@ import Testing
     static let key = [("Authorization", "Bearer sk_acme_secret")]
 
     /// `org_acme` with commissions: `part_sam` 50 cents on each of p1, p2 (refunded), p4 (u1) and p5 (u3), `part_lee`
-    /// 500 on p3 (u2).
+    /// 500 on p3 (u2): the commissions list's own store (``CommissionListTests/populated(_:)``).
     static func populated(_ kind: StoreKind) throws -> TestServer {
-        let server = try TestServer.webhooks(kind)
-        try server.claimUser("u1")
-        try server.claimUser("u2", code: "LEE")
-        try server.claimUser("u3")
-        let client = server.client()
-        for (user, transaction) in [("u1", "p1"), ("u1", "p2"), ("u2", "p3"), ("u1", "p4"), ("u3", "p5")] {
-            let type = transaction == "p1" || user != "u1" ? "INITIAL_PURCHASE" : "RENEWAL"
-            try client.deliver(RevenueCatPayload.purchase(type, user: user, price: "2.50", transaction: transaction))
-        }
-        try client.deliver(RevenueCatPayload.refund(user: "u1", transaction: "p2"))
-        return server
+        try CommissionListTests.populated(kind)
     }
 
     /// Now, as an ISO 8601 time: every commission made so far was created before it.
@@ -113,6 +103,11 @@ import Testing
         // A retry of the same post (its answer lost): nothing left to pay, nothing written.
         let retry = try Self.post(client, Self.body(#""partner_id":"part_sam","created_before":"\#(Self.now())""#))
         #expect(retry.isError(409, "nothing_to_pay"), "\(retry.text)")
+        // With its reference: `200` and the payout recorded first, whatever came in since.
+        let again = try Self.post(
+            client, Self.body(#""partner_id":"part_sam","created_before":"\#(Self.now())","reference":"PAYPAL-7X2""#))
+        #expect(again.status == 200, "\(again.text)")
+        #expect((again.jsonObject?["data"] as? [String: Any])?["id"] as? String == id, "\(again.text)")
 
         let lee = try Self.pay(client, "part_lee")
         let listed = try Self.data(client, "/v1/payouts")
@@ -200,6 +195,8 @@ import Testing
             (Self.body(#"\#(partner),"created_before":"\#(later)""#), "created_before must not be after now"),
             (Self.body(#"\#(partner),\#(before),"reference":42"#), "reference must be a string, not a number"),
             (Self.body(#"\#(partner),\#(before),"reference":"""#), "reference must not be empty"),
+            (Self.body(#"\#(partner),\#(before),"reference":"   ""#), "reference must show a visible character"),
+            (Self.body(#"\#(partner),\#(before),"reference":"\u200b\ufeff""#), "reference must show a visible"),
             (
                 Self.body(#"\#(partner),\#(before),"reference":"\#(String(repeating: "r", count: 257))""#),
                 "reference must be at most 256 characters"
@@ -279,6 +276,9 @@ import Testing
         for query in [
             "created_since=2026-01-31", "created_before=yesterday", "created_before=2026-01-31T12:00:00",
             "created_since=2026-01-31T12:00:00+01:00", "paid=yes", "paid=1", "paid=", "created_since=",
+            // Written backwards, or empty: no time in the range (an empty list would read as "none then").
+            "created_since=2026-02-01T00:00:00Z&created_before=2026-01-01T00:00:00Z",
+            "created_since=2026-02-01T00:00:00Z&created_before=2026-02-01T01:00:00%2B01:00",
         ] {
             let response = try client.request("GET", "/v1/commissions?\(query)", headers: Self.key)
             #expect(response.isError(400, "invalid_request"), "\(query): \(response.text)")
@@ -360,6 +360,10 @@ import Testing
             (["commissions", "--paid", "yes"], "--paid must be true or false"),
             (["commissions", "--created-since", "2026-01-31"], "--created-since must be an ISO 8601 time"),
             (["commissions", "--created-before", ""], "--created-before is empty"),
+            (
+                ["commissions", "--created-since", "2026-02-01T00:00:00Z", "--created-before", "2026-01-01T00:00:00Z"],
+                "--created-since (2026-02-01T00:00:00.000Z) must be before --created-before"
+            ),
             (["payouts", "--starting-after", "comm_1"], "--starting-after must be a payout id"),
             (["payouts", "--starting-after", "pay_nope"], "--starting-after pay_nope is no payout"),
             (["payouts", "--partner-id", "part_zed"], "--partner-id part_zed is not a partner"),
@@ -392,6 +396,9 @@ import Testing
                 #"<dl id="partner-balance"><dt>Unpaid</dt><dd>$0.00</dd><dt>Owed back</dt><dd>$0.50</dd>"#
                     + "<dt>Paid</dt><dd>$1.50</dd></dl>"), "\(page)")
 
+        let owing = try client.dashboardPage("/dashboard/commissions", session: session).text
+        #expect(owing.contains(#"<td class="payout">by \#(first), owed back</td>"#), "p1 refunded: \(owing)")
+
         try client.deliver(RevenueCatPayload.purchase("RENEWAL", user: "u1", price: "10.00", transaction: "p6"))
         let second = try #require(try PayoutAPITests.pay(client)["id"] as? String)
         let list = try client.dashboardPage("/dashboard/commissions", session: session).text
@@ -400,5 +407,13 @@ import Testing
         #expect(list.contains(#"<td class="payout">by \#(second)</td>"#), "p6")
         #expect(list.contains(#"<td class="payout">not yet</td>"#), "p3, Lee's")
         #expect(list.contains(#"<td class="payout">—</td>"#), "p2, refunded before any payout")
+
+        // Its refund reversed after the second payout took it back: owed again, and said so.
+        try client.deliver(RevenueCatPayload.purchase("REFUND_REVERSED", user: "u1", price: "0", transaction: "p1"))
+        let again = try client.dashboardPage("/dashboard/commissions", session: session).text
+        #expect(
+            again.contains(
+                #"<td class="payout">not yet: owed again (paid by \#(first), taken back by \#(second))</td>"#),
+            "p1: \(again)")
     }
 }

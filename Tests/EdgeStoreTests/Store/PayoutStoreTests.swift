@@ -130,10 +130,41 @@ import Testing
         // A refund reversed after its commission was taken back: the commission is owed again, and paid again.
         try Self.refund(store, "t1", minutes: 21, reversed: true)
         #expect(try Self.balance(store) == PartnerBalance(unpaidCents: 200, owedBackCents: 0, paidCents: 400))
+        // Listed as unpaid, as its balance says (a filter on `payout_id` alone listed it as paid, and the
+        // pending-and-unpaid list no longer added up to `unpaid_cents`).
+        var unpaid = CommissionQuery(organizationID: "org_acme", status: .pending, paid: false)
+        #expect(try store.commissions(unpaid).items.map(\.transactionID) == ["t1"])
+        unpaid.paid = true
+        #expect(try store.commissions(unpaid).items.map(\.transactionID) == ["t3", "t2"])
         let again = try Self.created(try Self.payout(store, before: 30))
         #expect(again.amountCents == 200 && again.commissionCount == 1)
         #expect(try Self.marks(store)["t1"] == [again.id, nil])
         #expect(try Self.balance(store) == PartnerBalance(unpaidCents: 0, owedBackCents: 0, paidCents: 600))
+    }
+
+    /// A retry of a post whose answer was lost, after an event came in between (here a refund's reversal that makes a
+    /// commission owed again), recorded a second payout of the same transfer. A post naming a reference the
+    /// partner's payout already holds is that payout, with nothing written; another reference is a new payout.
+    @Test(arguments: StoreKind.allCases) func aReferenceAlreadyRecordedIsThatPayoutAgain(kind: StoreKind) throws {
+        let fixture = try WebhookStoreTests.claimed(kind)
+        defer { fixture.remove() }
+        let store = fixture.store
+        try Self.purchase(store, "t1", minutes: 1)
+        try Self.purchase(store, "t2", minutes: 2)
+        let first = try Self.created(try Self.payout(store, before: 5, reference: "bank-42"))
+        try Self.refund(store, "t1", minutes: 6)
+        try Self.purchase(store, "t3", minutes: 7)
+        let netted = try Self.created(try Self.payout(store, before: 8, reference: "bank-43"))
+        #expect(netted.amountCents == 0 && netted.reversalCount == 1)
+        try Self.refund(store, "t1", minutes: 9, reversed: true)
+        let marks = try Self.marks(store)
+
+        #expect(try Self.payout(store, before: 5, reference: "bank-42") == .existing(first))
+        #expect(try Self.payout(store, before: 30, reference: "bank-43") == .existing(netted))
+        #expect(try Self.marks(store) == marks, "nothing written")
+        #expect(try store.payouts(PayoutQuery(organizationID: "org_acme")).items == [netted, first])
+        let next = try Self.created(try Self.payout(store, before: 30, reference: "bank-44"))
+        #expect(next.amountCents == 200 && next.commissionCount == 1)
     }
 
     @Test(arguments: StoreKind.allCases) func balancesArePerPartner(kind: StoreKind) throws {
