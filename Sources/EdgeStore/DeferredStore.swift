@@ -26,6 +26,9 @@ public final class DeferredStore: Store {
 
     public func migrate() throws { try store().migrate() }
     public func configRecords() throws -> ConfigRecords { try store().configRecords() }
+    public func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
+        try store().isPartner(partnerID, of: organizationID)
+    }
     public func configRevision() throws -> Int64 { try store().configRevision() }
     public func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
         try store().applyConfig(changes, expectedRevision: expectedRevision)

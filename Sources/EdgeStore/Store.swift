@@ -10,6 +10,10 @@ public protocol Store: AnyObject, Sendable {
 
     /// The whole configuration and its revision, read in one transaction.
     func configRecords() throws -> ConfigRecords
+    /// Whether `partnerID` is a partner (active or not) of the organization, read by its key: what the API asks of a
+    /// partner the table in force does not know yet (imported a moment ago), without reading every organization's
+    /// configuration for it (an unknown id, which anyone with a key can send, cost that read each time).
+    func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool
     /// The configuration's revision alone: cheap enough to poll.
     func configRevision() throws -> Int64
     /// Writes a merged configuration in one transaction and bumps the revision; fails with a conflict when

@@ -36,9 +36,30 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
         return store
     }
 
+    /// Brings the schema up to date and says from which version to which: `tolt-edge migrate`'s report, so that an
+    /// operator told to run it at a quiet time sees whether it did anything.
+    public func migrateReporting() throws -> SchemaChange {
+        if let postgres {
+            return try PostgresStore(url: postgres).migrate(throughStep: PostgresMigrations.steps.count)
+        }
+        return try SQLiteStore(directory: dataDirectory).migrate(throughStep: SQLiteMigrations.steps.count)
+    }
+
     /// For logs: `PostgreSQL at postgres://user:***@host/db` or `SQLite in ./data`.
     public var description: String {
         if let postgres { return "PostgreSQL at \(postgres.masked)" }
         return "SQLite in \(dataDirectory)"
+    }
+}
+
+/// A store's schema version before and after a migration (equal when nothing was left to do, or when the store is
+/// a newer build's that this one may still use).
+public struct SchemaChange: Sendable, Equatable {
+    public var from: Int
+    public var to: Int
+
+    public init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
     }
 }

@@ -89,8 +89,13 @@ enum ConfigCommands {
                 Output.out(migrateUsage)
                 return 0
             }
-            _ = try DataDirectory.openStore(options)
-            Output.out("store is up to date\n")
+            let location = try DataDirectory.location(options)
+            let change = try location.migrateReporting()
+            if change.from == change.to {
+                Output.out("store is up to date: schema \(change.to) (\(location))\n")
+            } else {
+                Output.out("migrated the store from schema \(change.from) to \(change.to) (\(location))\n")
+            }
             return 0
         }
     }

@@ -54,7 +54,7 @@ extension APIHandler {
         let body = try PayoutRequestBody(request.body, now: now)
         let isPartner =
             try configuredTable().isPartner(body.partnerID, of: organization.id)
-            || reader.configRecords().isPartner(body.partnerID, of: organization.id)
+            || reader.isPartner(body.partnerID, of: organization.id)
         guard isPartner else {
             throw APIError.notFound(
                 "partner_id \(QuotedText.shown(body.partnerID)) is not a partner of this organization",

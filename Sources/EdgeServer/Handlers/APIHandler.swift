@@ -172,7 +172,7 @@ final class APIHandler: Sendable {
         return try Self.filter {
             try ListFilters.partnerID(partner, name: "partner_id") {
                 try configuredTable().isPartner($0, of: organization.id)
-                    || reader.configRecords().isPartner($0, of: organization.id)
+                    || reader.isPartner($0, of: organization.id)
             }
         }
     }

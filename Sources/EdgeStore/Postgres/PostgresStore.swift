@@ -50,8 +50,10 @@ public final class PostgresStore: Store, SQLStore {
         try migrate(throughStep: PostgresMigrations.steps.count)
     }
 
-    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it.
-    func migrate(throughStep last: Int) throws {
+    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it. Returns
+    /// the schema's version before and after, as this call found it under the lock (a node that waited for another's
+    /// migration finds nothing left to do).
+    @discardableResult func migrate(throughStep last: Int) throws -> SchemaChange {
         try withConnection { db in
             try db.transaction {
                 try db.execute(
@@ -67,13 +69,14 @@ public final class PostgresStore: Store, SQLStore {
                     db, stored: version, known: PostgresMigrations.steps.count,
                     store: "the PostgreSQL store at \(url.masked)")
                 {
-                    return
+                    return SchemaChange(from: version, to: version)
                 }
                 for (index, step) in PostgresMigrations.steps.prefix(last).enumerated() where index >= version {
                     try db.execute(step, patient: true)
                     try db.query("INSERT INTO schema_migrations (version) VALUES (?)", [.integer(Int64(index + 1))])
                 }
                 try SchemaCompatibility.mark(db, compatible: PostgresMigrations.compatibleVersion)
+                return SchemaChange(from: version, to: max(version, last))
             }
         }
     }

@@ -60,6 +60,19 @@ extension SQLStore {
         }
     }
 
+    public func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
+        try withConnection { db in
+            var found = false
+            try db.query(
+                """
+                SELECT 1 FROM partners JOIN programs ON programs.id = partners.program_id
+                WHERE partners.id = ? AND programs.organization_id = ?
+                """, [.text(partnerID), .text(organizationID)]
+            ) { _ in found = true }
+            return found
+        }
+    }
+
     public func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
         try withConnection { db in
             try db.transaction {

@@ -50,15 +50,16 @@ public final class SQLiteStore: Store, SQLStore {
         try migrate(throughStep: SQLiteMigrations.steps.count)
     }
 
-    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it.
-    func migrate(throughStep last: Int) throws {
+    /// ``migrate()`` up to step `last` only: the store an older build made, for tests of the steps after it. Returns
+    /// the schema's version before and after, for `tolt-edge migrate` to say what it did.
+    @discardableResult func migrate(throughStep last: Int) throws -> SchemaChange {
         try withConnection { db in
             var version = 0
             try db.query("PRAGMA user_version") { version = Int($0.int(0)) }
             if try SchemaCompatibility.isNewerAndUsable(
                 db, stored: version, known: SQLiteMigrations.steps.count, store: "the SQLite store \(path)")
             {
-                return
+                return SchemaChange(from: version, to: version)
             }
             for (index, step) in SQLiteMigrations.steps.prefix(last).enumerated() where index >= version {
                 try db.transaction {
@@ -72,6 +73,7 @@ public final class SQLiteStore: Store, SQLStore {
                 // Nothing an older step replaced (plain secrets) stays in the write-ahead log.
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }
+            return SchemaChange(from: version, to: max(version, last))
         }
     }
 

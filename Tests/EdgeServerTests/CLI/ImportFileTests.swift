@@ -124,4 +124,20 @@ import Testing
             environment: ["TOLT_STORE": ""])
         #expect(unset.status == 0, "\(unset.stderr)")
     }
+
+    /// `tolt-edge migrate` said "store is up to date" whatever it did, so an operator told to run it at a quiet time
+    /// could not tell whether it had run the steps: it names the schema before and after, and the store.
+    @Test func migrateSaysWhatItDid() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.path + "/data"
+        let first = try ChildProcess.run(["migrate", "--data", data], outputIn: directory.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        let prefix = "migrated the store from schema 0 to "
+        #expect(first.stdout.hasPrefix(prefix) && first.stdout.hasSuffix(" (SQLite in \(data))\n"), "\(first.stdout)")
+        let version = first.stdout.dropFirst(prefix.count).prefix { $0.isNumber }
+        #expect(Int(version).map { $0 >= 13 } == true, "\(first.stdout)")
+        let again = try ChildProcess.run(["migrate", "--data", data], outputIn: directory.path)
+        #expect(again.stdout == "store is up to date: schema \(version) (SQLite in \(data))\n", "\(again.stdout)")
+    }
 }

@@ -255,6 +255,9 @@ final class FlakyStore: Store {
 
     func migrate() throws { try base.migrate() }
     func configRecords() throws -> ConfigRecords { try base.configRecords() }
+    func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
+        try base.isPartner(partnerID, of: organizationID)
+    }
     func configRevision() throws -> Int64 { try base.configRevision() }
     func applyConfig(_ changes: ConfigChanges, expectedRevision: Int64) throws {
         try base.applyConfig(changes, expectedRevision: expectedRevision)

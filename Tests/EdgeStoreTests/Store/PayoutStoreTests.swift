@@ -167,6 +167,25 @@ import Testing
         #expect(next.amountCents == 200 && next.commissionCount == 1)
     }
 
+    /// What a payout's `partner_id` (and the lists' filter) asks of a partner the table in force does not know: one
+    /// keyed read, the same answer as the whole configuration's.
+    @Test(arguments: StoreKind.allCases) func aPartnerIsLookedUpByItsOrganization(kind: StoreKind) throws {
+        let fixture = try WebhookStoreTests.claimed(kind)
+        defer { fixture.remove() }
+        let records = try fixture.store.configRecords()
+        let organizations = records.organizations.map(\.id) + ["org_nobody"]
+        let partners = records.partners.map(\.id) + ["part_nobody", ""]
+        #expect(records.partners.count >= 1)
+        for organization in organizations {
+            for partner in partners {
+                #expect(
+                    try fixture.store.isPartner(partner, of: organization)
+                        == records.isPartner(partner, of: organization), "\(partner) of \(organization)")
+            }
+        }
+        #expect(try fixture.store.isPartner("part_sam", of: "org_acme"))
+    }
+
     @Test(arguments: StoreKind.allCases) func balancesArePerPartner(kind: StoreKind) throws {
         let fixture = try WebhookStoreTests.claimed(kind)
         defer { fixture.remove() }
