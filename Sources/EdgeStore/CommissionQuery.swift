@@ -21,13 +21,17 @@ public struct CommissionQuery: Sendable, Equatable {
     /// Only commissions a payout settled (`true`: paid, or paid and taken back) or none holds now (`false`: never
     /// paid, or owed again after a payout took it back: what a payout may take).
     public var paid: Bool?
+    /// Only the commissions a payout (`pay_…`) paid or took back: its statement. A payout of another organization, or
+    /// none, is ``StoreError/unknownFilter(_:)``.
+    public var payoutID: String?
 
     /// A value with every field given.
     public init(
         organizationID: String, limit: Int = 20, startingAfter: String? = nil, partnerID: String? = nil,
         customerID: String? = nil, status: CommissionStatus? = nil, createdSince: Int64? = nil,
-        createdBefore: Int64? = nil, paid: Bool? = nil
+        createdBefore: Int64? = nil, paid: Bool? = nil, payoutID: String? = nil
     ) {
+        self.payoutID = payoutID
         self.createdSince = createdSince
         self.createdBefore = createdBefore
         self.paid = paid

@@ -1,7 +1,7 @@
 /// An error from the store. New cases never break callers: match on ``code``.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
-        case database, invalidConfig, conflict, io, unavailable, newerSchema, unknownCursor
+        case database, invalidConfig, conflict, io, unavailable, newerSchema, unknownCursor, unknownFilter
     }
 
     let kind: Kind
@@ -36,13 +36,20 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         StoreError(kind: .unknownCursor, message: message)
     }
 
-    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io`, `unavailable`, `newer_schema` or
-    /// `unknown_cursor`.
+    /// A list's filter names no row of the organization (a payout id of another organization, a typo): a list of
+    /// nothing would read as "none there". The message names the value, not the parameter, which the caller does.
+    public static func unknownFilter(_ message: String) -> StoreError {
+        StoreError(kind: .unknownFilter, message: message)
+    }
+
+    /// A stable machine code: `database`, `invalid_config`, `conflict`, `io`, `unavailable`, `newer_schema`,
+    /// `unknown_cursor` or `unknown_filter`.
     public var code: String {
         switch kind {
         case .invalidConfig: "invalid_config"
         case .newerSchema: "newer_schema"
         case .unknownCursor: "unknown_cursor"
+        case .unknownFilter: "unknown_filter"
         default: kind.rawValue
         }
     }
@@ -51,6 +58,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var isUnavailable: Bool { kind == .unavailable }
     public var isNewerSchema: Bool { kind == .newerSchema }
     public var isUnknownCursor: Bool { kind == .unknownCursor }
+    public var isUnknownFilter: Bool { kind == .unknownFilter }
 
     public var description: String { message }
 }

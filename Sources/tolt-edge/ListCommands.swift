@@ -34,13 +34,15 @@ enum ListCommands {
     static let commissionsUsage = """
         usage: tolt-edge commissions [--data DIR | --store URL] [--org ORG] [--partner-id ID] [--status pending|reversed]
                                      [--customer-id ID] [--created-since TIME] [--created-before TIME]
-                                     [--paid true|false] [--limit N] [--starting-after COMMISSION_ID]
+                                     [--paid true|false] [--payout-id PAYOUT_ID] [--limit N]
+                                     [--starting-after COMMISSION_ID]
 
         Prints an organization's commissions (one per paid purchase of a claimed customer, from RevenueCat's
         webhook) as JSON, newest first (ORG: the organization's id or public key; --org may be left out when
         there is one). Amounts are in US cents. ID is the customer's app user id or cust_… id. TIME is an
         ISO 8601 time with its offset (2026-02-01T00:00:00Z): created_at from --created-since, included, to
-        --created-before, not included. --paid true lists those a payout paid (payout_id), false the others.
+        --created-before, not included. --paid false lists those no payout holds now (never paid, or owed
+        again), true the others; --payout-id those that payout paid or took back (its statement).
 
         \(DataDirectory.storeHelp)
 
@@ -84,7 +86,7 @@ enum ListCommands {
     static func runCommissions(_ arguments: [String]) -> Int32 {
         runList(
             arguments, usage: commissionsUsage,
-            filters: ["status", "customer-id", "created-since", "created-before", "paid"]
+            filters: ["status", "customer-id", "created-since", "created-before", "paid", "payout-id"]
         ) {
             options, store, organization, limit in
             var query = CommissionQuery(organizationID: organization.id, limit: limit)
@@ -102,6 +104,9 @@ enum ListCommands {
                 throw CommandLineOptions.UsageError(message: refusal.message)
             }
             query.paid = try filter(options, "paid") { try ListFilters.boolean($0, name: $1) }
+            query.payoutID = try filter(options, "payout-id") {
+                try ListFilters.cursor($0, name: $1, prefix: "pay_", noun: "a payout id")
+            }
             let page = try store.commissions(query)
             return { ResourceJSON.list(page, separator: ",\n", into: &$0, item: ResourceJSON.commission) }
         }
@@ -151,6 +156,8 @@ enum ListCommands {
                     try options.integer("limit", in: 1...100) ?? 20)
             } catch let error as StoreError where error.isUnknownCursor {
                 throw CommandLineOptions.UsageError(message: "--starting-after " + error.message)
+            } catch let error as StoreError where error.isUnknownFilter {
+                throw CommandLineOptions.UsageError(message: "--payout-id " + error.message)
             }
             var json = JSONWriter()
             json.object { write(&$0) }

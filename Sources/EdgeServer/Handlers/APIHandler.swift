@@ -68,7 +68,7 @@ final class APIHandler: Sendable {
                     "/v1/commissions",
                     [
                         "limit", "starting_after", "partner_id", "customer_id", "status", "created_since",
-                        "created_before", "paid",
+                        "created_before", "paid", "payout_id",
                     ],
                     listCommissions
                 ),
@@ -115,6 +115,9 @@ final class APIHandler: Sendable {
             return try body()
         } catch let error as StoreError where error.isUnknownCursor {
             throw APIError.invalidRequest("starting_after " + error.message)
+        } catch let error as StoreError where error.isUnknownFilter {
+            // The one filter the store checks: the commissions' `payout_id`.
+            throw APIError.invalidRequest("payout_id " + error.message)
         }
     }
 

@@ -281,6 +281,17 @@ extension SQLStore {
             let unpaid = "(m.payout_id IS NULL OR (m.reversal_payout_id IS NOT NULL AND m.status = 'pending'))"
             sql += paid ? " AND NOT \(unpaid)" : " AND \(unpaid)"
         }
+        if let payout = query.payoutID {
+            let found = try withConnection { db in
+                try db.rows(
+                    "SELECT 1 FROM payouts WHERE organization_id = ? AND id = ?",
+                    [.text(query.organizationID), .text(payout)]
+                ) { _ in true }
+            }
+            guard !found.isEmpty else { throw StoreError.unknownFilter("\(payout) is no payout of this organization") }
+            sql += " AND (m.payout_id = ? OR m.reversal_payout_id = ?)"
+            bindings += [.text(payout), .text(payout)]
+        }
         return try page(sql, bindings, order: "m.seq", limit: query.limit) { row in
             CommissionRecord(
                 id: row.text(0), createdAt: row.int(1), organizationID: row.text(2), partnerID: row.text(3),

@@ -99,6 +99,20 @@ import Testing
             ])
         #expect(try Self.balance(client, "part_sam") == [0, 0, 150])
         #expect(try Self.balance(client, "part_lee") == [500, 0, 0])
+        // Its statement: the commissions it paid.
+        let statement = try Self.data(client, "/v1/commissions?payout_id=\(id)")
+        #expect(statement.map { $0["transaction_id"] as? String } == ["p5", "p4", "p1"], "\(statement)")
+        for (query, says) in [
+            ("payout_id=pay_nope", "payout_id pay_nope is no payout of this organization"),
+            ("payout_id=comm_1", "payout_id must be a payout id (pay_…)"),
+        ] {
+            let response = try client.request("GET", "/v1/commissions?\(query)", headers: Self.key)
+            #expect(response.isError(400, "invalid_request"), "\(query): \(response.text)")
+            #expect(response.jsonObject?["message"] as? String == says, "\(response.text)")
+        }
+        let foreign = try client.request(
+            "GET", "/v1/commissions?payout_id=\(id)", headers: [("Authorization", "Bearer sk_other_secret")])
+        #expect(foreign.isError(400, "invalid_request"), "another organization's payout: \(foreign.text)")
 
         // A retry of the same post (its answer lost): nothing left to pay, nothing written.
         let retry = try Self.post(client, Self.body(#""partner_id":"part_sam","created_before":"\#(Self.now())""#))
@@ -150,6 +164,9 @@ import Testing
         let marks = try Self.marks(client)
         #expect(marks["p1"] == [first, id] && marks["p6"] == [id, "-"] && marks["p4"] == [first, "-"])
         #expect(try Self.balance(client, "part_sam") == [0, 0, 300])
+        // The second payout's statement: what it paid (p6) and what it took back (p1), its two sides.
+        let statement = try Self.data(client, "/v1/commissions?payout_id=\(id)")
+        #expect(statement.map { $0["transaction_id"] as? String } == ["p6", "p1"], "\(statement)")
     }
 
     /// Eight posts for one partner at once, on eight connections: one takes the commissions, the others find
@@ -365,6 +382,8 @@ import Testing
                 "--created-since (2026-02-01T00:00:00.000Z) must be before --created-before"
             ),
             (["payouts", "--starting-after", "comm_1"], "--starting-after must be a payout id"),
+            (["commissions", "--payout-id", "pay_nope"], "--payout-id pay_nope is no payout of this organization"),
+            (["commissions", "--payout-id", "part_sam"], "--payout-id must be a payout id"),
             (["payouts", "--starting-after", "pay_nope"], "--starting-after pay_nope is no payout"),
             (["payouts", "--partner-id", "part_zed"], "--partner-id part_zed is not a partner"),
         ]
