@@ -67,7 +67,7 @@ extension APIHandler {
             response.tally = .claim(.claimed, replayed: result.replayed)
             return response
         } catch let failure as ClaimFailure {
-            throw APIError(status: failure.status, code: failure.code, message: failure.message)
+            throw APIError(failure)
         }
     }
 

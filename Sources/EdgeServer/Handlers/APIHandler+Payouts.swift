@@ -42,10 +42,10 @@ extension APIHandler {
     /// `409 negative_balance` with nothing written.
     func createPayout(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         try request.requireOneContentType()
-        guard let type = request.headers[.contentType], JSONContentType.matches(type) else {
-            throw APIError(
-                status: 415, code: "unsupported_media_type",
-                message: "Send the body as JSON, with 'Content-Type: application/json'")
+        do {
+            try ClaimRequest.checkContentType(request.headers[.contentType])
+        } catch {
+            throw APIError(error)
         }
         guard request.body.count <= Self.maximumPayoutBodySize else {
             throw APIError.payloadTooLarge(limit: Self.maximumPayoutBodySize)
@@ -162,20 +162,10 @@ struct PayoutRequestBody {
             guard !DisplayTextRules.isBlank(reference) else {
                 throw .invalidRequest("reference must show a visible character, not only spaces or blank characters")
             }
-            if let scalar = reference.unicodeScalars.first(where: Self.isControl) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                throw .invalidRequest(
-                    "reference must not hold control characters or line separators (it holds U+"
-                        + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")")
+            // One line of a bank's text, held to a claim id's rule.
+            if let problem = ClaimRequest.controlCharacterProblem(reference, name: "reference") {
+                throw .invalidRequest(problem)
             }
-        }
-    }
-
-    /// C0, DEL and C1 controls and the line and paragraph separators: a reference is one line of a bank's text.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
-        default: return false
         }
     }
 }

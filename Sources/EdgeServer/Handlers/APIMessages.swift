@@ -137,3 +137,12 @@ struct APIError: Error, Sendable {
     static let internalError = APIError(
         status: 500, code: "internal_error", message: "The server could not complete the request; try again")
 }
+
+// In an extension, so that the memberwise initializer stays.
+extension APIError {
+    /// A claim rule's refusal (``LinkCore/ClaimFailure``), answered as it says; the other JSON posts apply the
+    /// claims' rules for what they share (the `Content-Type`, the text of an id).
+    init(_ failure: ClaimFailure) {
+        self.init(status: failure.status, code: failure.code, message: failure.message)
+    }
+}

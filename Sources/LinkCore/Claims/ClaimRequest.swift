@@ -93,12 +93,16 @@ extension ClaimRequest {
         if DisplayTextRules.isBlank(value) {
             throw .invalidRequest("\(name) must not be blank (it shows no visible character)")
         }
-        if let scalar = value.unicodeScalars.first(where: isForbidden) {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            throw .invalidRequest(
-                "\(name) must not hold control characters or line separators (it holds U+"
-                    + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")")
-        }
+        if let problem = controlCharacterProblem(value, name: name) { throw .invalidRequest(problem) }
+    }
+
+    /// Why `value` (the field `name`) may not be taken when it holds a C0, DEL or C1 control or a line or paragraph
+    /// separator, naming the first one's code point; `nil` when it holds none.
+    public static func controlCharacterProblem(_ value: String, name: String) -> String? {
+        guard let scalar = value.unicodeScalars.first(where: isForbidden) else { return nil }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "\(name) must not hold control characters or line separators (it holds U+"
+            + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")"
     }
 
     /// A code as a person pasted or typed it: without the whitespace around it (spaces, tabs, a line break copied
