@@ -1,6 +1,7 @@
 import EdgeStore
 import Foundation
 import LinkCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -142,6 +143,32 @@ import Testing
         #expect(try server.store.configRevision() == later, "nothing written")
         let names = try PayoutAPITests.data(client, "/v1/partners?limit=100").compactMap { $0["name"] as? String }
         #expect(names.filter { $0 == "Nia" }.count == 1)
+    }
+
+    /// Eight posts of one partner at once, on eight connections (a client retrying while its first post is still
+    /// being written): with its `id`, one `201` and seven `200`; without one, one `201` and seven `409 name_taken`.
+    /// The rules run in the importer's loop, so a post planned on the configuration before another's write is planned
+    /// again on it: one partner either way.
+    @Test(arguments: StoreKind.allCases) func racingPostsMakeOnePartner(kind: StoreKind) throws {
+        let server = try Self.server(kind)
+        defer { server.shutdown() }
+        let port = server.port
+        for (body, others) in [
+            (#"{"id":"part_nia","name":"Nia","program_id":"prg_acme","codes":["NIA10"]}"#, 200),
+            (#"{"name":"Ona","program_id":"prg_acme","codes":["ONA10"]}"#, 409),
+        ] {
+            let statuses = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let status = (try? Self.post(HTTPClient(port: port), "/v1/partners", body))?.status ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+            #expect(
+                statuses.withLock { $0.sorted() } == ([201] + Array(repeating: others, count: 7)).sorted(), "\(body)")
+        }
+        let names = try PayoutAPITests.data(server.client(), "/v1/partners?limit=100").compactMap {
+            $0["name"] as? String
+        }
+        #expect(names.filter { $0 == "Nia" || $0 == "Ona" }.sorted() == ["Nia", "Ona"])
     }
 
     /// The dashboard's rules, answered `409`: a code another active partner of the organization holds, in any case
