@@ -79,15 +79,47 @@ public final class ConfigWatcher: Sendable {
     /// Returns whether it did.
     @discardableResult
     public func refresh() throws -> Bool {
+        let before = table.revision
         let revision = try store.configRevision()
-        guard revision != table.revision || !isLoaded else { return false }
+        guard revision != before || !isLoaded else { return false }
         let fresh = LinkTable(try store.configRecords())
-        current.withLock { $0 = fresh }
+        // Only over the table compared: a newer one ``install(_:)`` put in meanwhile (from an API write) stays, not
+        // replaced by what this slower read found.
+        let swapped = current.withLock { table in
+            guard table.revision == before else { return false }
+            table = fresh
+            return true
+        }
+        guard swapped else { return false }
+        loaded(fresh)
+        return true
+    }
+
+    /// Puts in the table of `records` at once, when they are newer than the table in force (revisions only grow: each
+    /// import adds one), so that a write this node made answers on its own links before its answer goes out, not at
+    /// the next check (up to `interval`, ``run(interval:fallbackInterval:)``). The partner API calls it with what its
+    /// writer reads after an import. Returns whether it did; never before the first configuration is loaded (until
+    /// then the watcher prepares the store and the click signer first).
+    @discardableResult
+    public func install(_ records: ConfigRecords) -> Bool {
+        guard isLoaded, records.revision > table.revision else { return false }
+        let fresh = LinkTable(records)
+        let swapped = current.withLock { table in
+            guard fresh.revision > table.revision else { return false }
+            table = fresh
+            return true
+        }
+        guard swapped else { return false }
+        loaded(fresh)
+        return true
+    }
+
+    /// After a swap: the loops take the new table at their next request.
+    private func loaded(_ fresh: LinkTable) {
         generationCounter.wrappingAdd(1, ordering: .releasing)
         log(
             "configuration revision \(fresh.revision) loaded: \(fresh.organizations.count) organizations, \(fresh.linkCount) codes"
         )
-        return true
     }
 
     /// Keeps the table current until ``stop()``; runs on the calling thread. With a store that notifies

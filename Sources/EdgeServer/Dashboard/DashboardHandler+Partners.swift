@@ -126,9 +126,9 @@ extension DashboardHandler {
             #"{"organizations":[{"id":\#(DashboardForm.stringOrNull(context.organization.id)),"programs":[{"id":"#
             + #"\#(DashboardForm.stringOrNull(programID)),"partners":[{"id":"\#(id)","name":"#
             + #"\#(DashboardForm.stringOrNull(name)),"status":"active"\#(codes)}]}]}]}"#
-        let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: nil)
+        let shared = PartnerRules.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: nil)
         let check: (ConfigRecords) throws -> Void = { records in
-            try Self.notNamedYet(name, in: programID, records)
+            try PartnerRules.notNamedYet(name, in: programID, records)
             try shared(records)
         }
         if let message = try DashboardForm.save(json, into: api.writer, check: check) {
@@ -137,16 +137,6 @@ extension DashboardHandler {
             return try partners(context, error: path.isEmpty ? reason : "\(path): \(reason)", values: context.form)
         }
         return Self.redirect(to: "/dashboard/partners/\(PercentEncoding.encode(id))")
-    }
-
-    /// Refuses a partner name the program already has. Without an id the importer matches a partner by name, so a
-    /// second one would make `tolt-edge import` update whichever comes first. It runs in the importer's loop, as
-    /// ``noSharedCodes(_:organizationID:except:)`` does: two posts of one name at once (a double click, or two
-    /// nodes) cannot both pass it, since the second is planned again on the configuration the first wrote.
-    static func notNamedYet(_ name: String, in programID: String, _ records: ConfigRecords) throws {
-        guard records.partners.contains(where: { $0.programID == programID && $0.name == name }) else { return }
-        throw StoreError.invalidConfig(
-            "organizations[0].programs[0].partners[0].name: this program already has a partner named \(name)")
     }
 
     func partner(
@@ -214,28 +204,15 @@ extension DashboardHandler {
             return try partner(context, partnerID: partnerID, error: unknown, code: context.form["code"])
         }
         let code = (context.form["code"] ?? "").trimmingSpaces
-        let shared = Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
+        let shared = PartnerRules.noSharedCodes(
+            { _ in [code] }, organizationID: context.organization.id, except: partnerID)
         return try change(
             context, partnerID: partnerID,
             #""codes":[{"code":\#(DashboardForm.stringOrNull(code)),"active":true}]"#, code: code, place: .addCode,
             check: { records in
-                try Self.notAlreadyHeld(code, by: partnerID, in: records)
+                try PartnerRules.notAlreadyHeld(code, by: partnerID, in: records)
                 try shared(records)
             })
-    }
-
-    /// Refuses a code the partner already holds, in any case (codes match without case for ASCII letters): the
-    /// importer would take it as that code and rename it (`SAM20` to `sam20`), so its deactivate address and the
-    /// `{code}` its links send would change, or reactivate it without a word. So is one that reads as such a code
-    /// (``reads(_:as:)``), which the importer refuses.
-    static func notAlreadyHeld(_ code: String, by partnerID: String, in records: ConfigRecords) throws {
-        guard
-            let held = records.codes.first(where: { $0.partnerID == partnerID && reads(code, as: $0.code) }),
-            let partner = records.partners.first(where: { $0.id == partnerID })
-        else { return }
-        throw StoreError.invalidConfig(
-            "\(partner.name) already has the code \(held.code)"
-                + (held.active ? "" : " (inactive: reactivate it above)"))
     }
 
     func deactivatePartner(_ context: Context, partnerID: String) throws -> APIResponse {
@@ -250,7 +227,7 @@ extension DashboardHandler {
         }
         return try change(
             context, partnerID: partnerID, #""status":"active""#, code: nil, place: .partnerStatus,
-            check: Self.noSharedCodes(activeCodes, organizationID: context.organization.id, except: partnerID))
+            check: PartnerRules.noSharedCodes(activeCodes, organizationID: context.organization.id, except: partnerID))
     }
 
     /// Makes one of the partner's codes active or inactive. Only a code the partner has: it never creates one (a new
@@ -272,7 +249,7 @@ extension DashboardHandler {
         }
         let check =
             active
-            ? Self.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
+            ? PartnerRules.noSharedCodes({ _ in [code] }, organizationID: context.organization.id, except: partnerID)
             : { _ in }
         return try change(
             context, partnerID: partnerID,
@@ -309,48 +286,6 @@ extension DashboardHandler {
     /// `404` for a partner id that is not one of the organization's partners.
     private func noSuchPartner(_ context: Context) -> APIResponse {
         page(context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
-    }
-
-    /// Whether `code` reads as `held`: the same code in any case (codes match without case for ASCII letters, as links
-    /// match them: `É` is not `é`), or a lookalike of it (``CodeLookalikes``: `CAFE` and U+0301 for `CAFÉ`, the
-    /// full-width `ＳＡＭ２０` for `SAM20`, which links and claims now take for it).
-    static func reads(_ code: String, as held: String) -> Bool {
-        ASCII.lowercased(held) == ASCII.lowercased(code) || CodeLookalikes.kind(held, code) != nil
-    }
-
-    /// The active partner of the organization, other than `partnerID`, that holds `code`, or a code it reads as
-    /// (``reads(_:as:)``), as an active code. The importer only warns about such a code (an import file may mean it);
-    /// the dashboard refuses it, since a code two active partners share stops working for both (links `404`, claims
-    /// `409`), and a lookalike of another partner's code leaves a person reaching one or the other by how they type it.
-    static func activeHolder(
-        of code: String, in records: ConfigRecords, organizationID: String, except partnerID: String? = nil
-    ) -> PartnerRecord? {
-        let programs = Set(records.programs.filter { $0.organizationID == organizationID }.map(\.id))
-        let holders = Set(
-            records.codes.filter { $0.active && $0.partnerID != partnerID && reads(code, as: $0.code) }.map(\.partnerID)
-        )
-        return records.partners.first {
-            holders.contains($0.id) && programs.contains($0.programID) && $0.status == "active"
-        }
-    }
-
-    /// The check a partner form's save runs on the configuration it is about to change: none of `codes` (read from
-    /// that configuration) may be an active code of another active partner of the organization. It runs inside the
-    /// importer's loop (``ConfigImporter/importDocument(_:into:check:)``), so two saves racing cannot both pass it.
-    static func noSharedCodes(
-        _ codes: @escaping (ConfigRecords) -> [String], organizationID: String, except partnerID: String?
-    ) -> (ConfigRecords) throws -> Void {
-        { records in
-            for code in codes(records) where !code.isEmpty {
-                if let holder = activeHolder(of: code, in: records, organizationID: organizationID, except: partnerID) {
-                    throw StoreError.invalidConfig(sharedCodeMessage(code, holder))
-                }
-            }
-        }
-    }
-
-    static func sharedCodeMessage(_ code: String, _ holder: PartnerRecord) -> String {
-        "code: \(code) is already a code of \(holder.name); a code two active partners share stops working for both"
     }
 
     /// The partner `id` and its program, when the partner belongs to `organization`.

@@ -7,7 +7,8 @@ import Synchronization
 #endif
 
 /// The JSON API: `GET /v1/clicks`, `/v1/customers`, `/v1/commissions`, `/v1/partners`, `/v1/payouts` and
-/// `/v1/stats/clicks`, `POST /v1/payouts` (secret key), `POST /client/claims`
+/// `/v1/stats/clicks`, `POST /v1/payouts`, `POST /v1/partners`, `GET /v1/partners/<partner_id>` and its actions
+/// (secret key), `POST /client/claims`
 /// (public key) and `POST /webhooks/revenuecat/<public_key>` (RevenueCat's authorization value).
 /// Runs on worker threads (``Route/Handler/worker(_:)``); every store call happens here, never on a loop thread.
 final class APIHandler: Sendable {
@@ -72,7 +73,6 @@ final class APIHandler: Sendable {
                     ],
                     listCommissions
                 ),
-                ("/v1/partners", ["limit", "starting_after", "status"], listPartners),
                 ("/v1/webhook_events", ["limit", "starting_after"], listWebhookEvents),
                 ("/v1/stats/clicks", ["timezone", "from", "to", "partner_id"], clickStats),
             ]
@@ -84,6 +84,14 @@ final class APIHandler: Sendable {
         }
         // One route for the list and the post: its label in the metrics is `v1_payouts` for both.
         router.add(Route(.exact("/v1/payouts"), methods: [.get, .head, .post], handler: .worker(payouts)))
+        // The same for partners (`v1_partners`); one partner and its actions are a route of their own (`v1_partner`),
+        // taking every method: `partner(_:)` answers a method its path does not take with that path's `Allow`.
+        router.add(Route(.exact("/v1/partners"), methods: [.get, .head, .post], handler: .worker(partners)))
+        router.add(
+            Route(
+                .prefix(Self.partnerPathPrefix),
+                methods: [.get, .head, .post, .put, .patch, .delete, .options, .other],
+                name: Self.partnerRouteName, handler: .worker(partner)))
         router.add(
             Route(
                 .exact(Self.claimsPath), methods: [.post], allowsCrossOrigin: true, name: Self.claimsRouteName,

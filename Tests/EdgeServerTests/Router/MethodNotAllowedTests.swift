@@ -12,6 +12,10 @@ import Testing
         ("/a/pk_acme/SAM20", "GET, HEAD"), ("/healthz", "GET, HEAD"), ("/client/claims", "POST, OPTIONS"),
         ("/v1/clicks", "GET, HEAD"), ("/v1/customers", "GET, HEAD"), ("/v1/commissions", "GET, HEAD"),
         ("/v1/webhook_events", "GET, HEAD"), ("/webhooks/revenuecat/pk_acme", "POST"),
+        // The partner routes: the list and its post, then one prefix route whose paths each have their own `Allow`.
+        ("/v1/partners", "GET, HEAD, POST"), ("/v1/partners/part_sam", "GET, HEAD"),
+        ("/v1/partners/part_sam/codes", "POST"), ("/v1/partners/part_sam/reactivate", "POST"),
+        ("/v1/partners/part_sam/codes/SAM20/deactivate", "POST"),
     ]
 
     static func allowLines(_ response: TestSupport.HTTPResponse) -> [String] {
