@@ -17,7 +17,8 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
     /// `text`'s UTF-8 bytes, which the link path copies.
     let bytes: [UInt8]
 
-    /// Validates an `http(s)` URL with a host (``URLRules/validateWebURL(_:asStored:)``) and no query or fragment.
+    /// Validates an `http(s)` URL with a host (``URLRules/validateWebURL(_:asStored:)``), no query or fragment, and
+    /// no `*`.
     ///
     /// ```swift
     /// let base = try PublicURL("https://links.example.com/")  // text: "https://links.example.com"
@@ -30,6 +31,12 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
         }
         guard !text.contains("?") && !text.contains("#") else {
             throw ConfigurationError("--public-url \(text): must not have a query or fragment")
+        }
+        // The association files put the path before each organization's `/a/<public_key>/*`, where Apple and
+        // Google read `*` as a wildcard: `/go*` would let every listed app open `/go<anything>/a/…` too.
+        guard !text.contains("*") else {
+            throw ConfigurationError(
+                "--public-url \(text): must not contain *, which the association files' paths would read as a wildcard")
         }
         var trimmed = Substring(text)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

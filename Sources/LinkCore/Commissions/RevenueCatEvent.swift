@@ -33,10 +33,14 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var transferredFrom: [String] = []
     /// A `TRANSFER`'s new user ids.
     public var transferredTo: [String] = []
-    /// RevenueCat's `transaction_id` of the purchase.
+    /// The purchase's transaction: RevenueCat's `transaction_id`, with the period for Stripe (``periodKey(_:)``).
     public var transactionID: String?
-    /// The first transaction of the subscription.
+    /// The first transaction of the subscription, keyed as ``transactionID`` is.
     public var originalTransactionID: String?
+    /// `store`: `APP_STORE`, `PLAY_STORE`, `STRIPE`, …
+    public var store: String?
+    /// `renewal_number`: the subscription's period, 1 for its first.
+    public var renewalNumber: Int64?
     /// RevenueCat's `product_id`, when the event had one.
     public var productID: String?
     /// `TRIAL`, `INTRO`, `NORMAL`, `PROMOTIONAL`, `PREPAID`.
@@ -158,6 +162,23 @@ public struct RevenueCatEvent: Sendable, Equatable {
         purchasedAt = milliseconds("purchased_at_ms")
         timestamp = milliseconds("event_timestamp_ms")
         isFamilyShare = event["is_family_share"] == .bool(true)
+        store = text("store")
+        if case .number(let value)? = event["renewal_number"], let number = Int64(value), number >= 1 {
+            renewalNumber = number
+        }
+        transactionID = transactionID.map { periodKey($0, renewalNumber) }
+        originalTransactionID = originalTransactionID.map { periodKey($0, 1) }
+    }
+
+    /// A transaction id as the ledger keys it: the id itself, except Stripe's with its period (`sub_1PxYz#3`).
+    /// RevenueCat's `transaction_id` for Stripe is not unique per purchase (its exports say so, and advise the id
+    /// with `renewal_number`): each renewal of a subscription repeats it, so keyed alone, every period after the
+    /// first was a `duplicate_transaction` that paid nothing, and a refund of the latest period reversed the first
+    /// period's commission. The first period is `renewal_number` 1, so a renewal's `original_transaction_id` names
+    /// it as `#1`. A Stripe event without a `renewal_number` keeps the bare id.
+    private func periodKey(_ id: String, _ period: Int64?) -> String {
+        guard store == "STRIPE", renewalNumber != nil, let period else { return id }
+        return id + "#" + String(period)
     }
 
     /// Event times this side of 2000 and 2100, in milliseconds: anything else is a unit mix-up or garbage, and is
@@ -202,7 +223,8 @@ public struct RevenueCatEvent: Sendable, Equatable {
         ("aliases", .strings), ("transferred_from", .strings), ("transferred_to", .strings),
         ("transaction_id", .string), ("original_transaction_id", .string), ("product_id", .string),
         ("period_type", .string), ("cancel_reason", .string), ("price", .number), ("purchased_at_ms", .number),
-        ("event_timestamp_ms", .number), ("is_family_share", .boolean),
+        ("event_timestamp_ms", .number), ("is_family_share", .boolean), ("store", .string),
+        ("renewal_number", .number),
     ]
 
     /// Refuses `value` (the field `field`) unless it is absent, null or of type `type`; for a list, each element

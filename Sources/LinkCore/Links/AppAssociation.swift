@@ -17,9 +17,12 @@ public struct AppAssociation: Sendable, Equatable {
     /// has both forms Apple has documented: `appIDs` and `components` (iOS 13 and later), `appID` and `paths` (iOS 12
     /// and earlier, which also wants `"apps":[]`). An app id two organizations list gets both paths in one entry.
     ///
-    /// Android: one statement per package, with every fingerprint listed for it (in the order first listed).
-    /// Digital Asset Links has no paths: every app listed is trusted for the whole host, and the app's own manifest
-    /// chooses which of the host's links it opens.
+    /// Android: one statement per package, with every fingerprint listed for it (in the order first listed), and
+    /// the link paths of the organizations that list it as Dynamic App Links rules
+    /// (`relation_extensions` → `dynamic_app_link_components`, the form of iOS's `components`). Android 15 and later
+    /// with Google services read them, refetching the file now and then, and open only those paths in the app,
+    /// within what its manifest declares; earlier versions ignore the member and trust the app for the whole host,
+    /// leaving the choice of paths to its manifest.
     public init(_ records: ConfigRecords, linkPathPrefix: String = "") {
         self.init(organizations: records.organizations, programs: records.programs, linkPathPrefix: linkPathPrefix)
     }
@@ -33,6 +36,7 @@ public struct AppAssociation: Sendable, Equatable {
         var spelling: [String: String] = [:]
         var packageOrder: [String] = []
         var fingerprintsOfPackage: [String: [String]] = [:]
+        var pathsOfPackage: [String: [String]] = [:]
         for program in programs {
             guard let publicKey = publicKeys[program.organizationID] else { continue }
             let path = linkPathPrefix + "/a/" + publicKey + "/*"
@@ -49,6 +53,9 @@ public struct AppAssociation: Sendable, Equatable {
             }
             for app in program.androidApps {
                 if fingerprintsOfPackage[app.packageName] == nil { packageOrder.append(app.packageName) }
+                if pathsOfPackage[app.packageName]?.contains(path) != true {
+                    pathsOfPackage[app.packageName, default: []].append(path)
+                }
                 for fingerprint in app.fingerprints
                 where fingerprintsOfPackage[app.packageName]?.contains(fingerprint) != true {
                     fingerprintsOfPackage[app.packageName, default: []].append(fingerprint)
@@ -58,7 +65,10 @@ public struct AppAssociation: Sendable, Equatable {
         appleAppSiteAssociation =
             appOrder.isEmpty ? nil : Self.appleDocument(appOrder.map { (spelling[$0]!, pathsOfApp[$0]!) })
         assetLinks =
-            packageOrder.isEmpty ? nil : Self.androidDocument(packageOrder.map { ($0, fingerprintsOfPackage[$0]!) })
+            packageOrder.isEmpty
+            ? nil
+            : Self.androidDocument(
+                packageOrder.map { ($0, fingerprintsOfPackage[$0]!, pathsOfPackage[$0]!) })
     }
 
     private static func appleDocument(_ apps: [(id: String, paths: [String])]) -> [UInt8] {
@@ -78,11 +88,16 @@ public struct AppAssociation: Sendable, Equatable {
         return json.bytes
     }
 
-    private static func androidDocument(_ packages: [(name: String, fingerprints: [String])]) -> [UInt8] {
+    private static func androidDocument(_ packages: [(name: String, fingerprints: [String], paths: [String])])
+        -> [UInt8]
+    {
         var json = JSONWriter()
         json.array(packages) { package, json in
             json.raw(
-                #"{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","#)
+                #"{"relation":["delegate_permission/common.handle_all_urls"],"relation_extensions":"#
+                    + #"{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":"#)
+            json.array(package.paths) { path, json in json.object { $0.string("/", path) } }
+            json.raw(#"}},"target":{"namespace":"android_app","#)
             json.key("package_name")
             json.string(package.name)
             json.raw(",")

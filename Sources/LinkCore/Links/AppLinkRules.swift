@@ -74,18 +74,23 @@ public enum AppLinkRules {
     }
 
     /// A certificate fingerprint in the form Digital Asset Links publishes: 32 bytes as 64 hex digits in pairs joined
-    /// by `:`. Lowercase hex is taken (`keytool` and `openssl` print uppercase, other tools lowercase) and given
-    /// back in uppercase, the form Google documents; anything else (no colons, another length) is refused.
+    /// by `:`. Lowercase hex is taken (`keytool` and `openssl` print uppercase, other tools lowercase), and so are
+    /// the 64 digits without colons that `apksigner verify --print-certs` prints; either is given back in the form
+    /// Google documents, uppercase pairs joined by colons. Anything else (another length, other separators, pairs
+    /// joined in part) is refused.
     public static func normalizedFingerprint(_ text: String) throws(ConfigValidationError) -> String {
         let bytes = Array(text.utf8)
-        let pairs = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        var pairs = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map(Array.init)
+        if pairs.count == 1 && bytes.count == 64 {
+            pairs = stride(from: 0, to: 64, by: 2).map { Array(bytes[$0..<$0 + 2]) }
+        }
         guard pairs.count == 32, pairs.allSatisfy({ $0.count == 2 && $0.allSatisfy({ ASCII.hexValue($0) != nil }) })
         else {
             throw .invalid(
                 "must be a SHA-256 certificate fingerprint: 32 bytes as hex pairs joined by colons (14:6D:E9:…:E5), as"
-                    + " keytool -list -v prints it")
+                    + " keytool -list -v prints it, or the 64 hex digits apksigner prints")
         }
-        return ASCII.uppercased(text)
+        return ASCII.uppercased(pairs.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ":"))
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }

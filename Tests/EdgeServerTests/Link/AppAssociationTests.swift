@@ -42,7 +42,9 @@ import Testing
         + appleEntry("ABCDE12345.com.acme.lite", paths: ["/a/pk_acme/*"]) + "]}}\n"
 
     static let android =
-        #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","#
+        #"[{"relation":["delegate_permission/common.handle_all_urls"],"#
+        + #""relation_extensions":{"delegate_permission/common.handle_all_urls":"#
+        + #"{"dynamic_app_link_components":[{"/":"/a/pk_acme/*"}]}},"target":{"namespace":"android_app","#
         + #""package_name":"com.acme.app","sha256_cert_fingerprints":["\#(fingerprint)","\#(otherFingerprint)"]}}]"#
         + "\n"
 
@@ -93,6 +95,10 @@ import Testing
         #expect((apple["applinks"]?["details"] as? [Any])?.count == 2)
         let android = try #require(try JSONSerialization.jsonObject(with: Data(Self.android.utf8)) as? [[String: Any]])
         #expect(android.count == 1)
+        let rules =
+            (android.first?["relation_extensions"] as? [String: [String: Any]])?[
+                "delegate_permission/common.handle_all_urls"]?["dynamic_app_link_components"] as? [[String: String]]
+        #expect(rules == [["/": "/a/pk_acme/*"]])
         // The link itself answers as before: an iPhone without the app gets the page.
         let tap = try client.request("GET", "/a/pk_acme/SAM20", headers: [("User-Agent", Agents.iPhone)])
         #expect(tap.status == 200)
@@ -140,13 +146,15 @@ import Testing
         }
     }
 
-    /// A path prefix of `--public-url` (a proxy forwarding `https://example.com/go/…`) is in the iOS paths, as phones
-    /// see the links.
-    @Test func thePublicURLsPathPrefixesTheIOSPaths() throws {
+    /// A path prefix of `--public-url` (a proxy forwarding `https://example.com/go/…`) is in the iOS paths and the
+    /// Android rules, as phones see the links.
+    @Test func thePublicURLsPathPrefixesThePaths() throws {
         let server = try TestServer(config: Self.config) { $0.publicURL = try? PublicURL("https://example.com/go/") }
         defer { server.shutdown() }
         let response = try server.client().request("GET", "/.well-known/apple-app-site-association")
         #expect(response.text.contains(#"{"/":"/go/a/pk_acme/*"}],"paths":["/go/a/pk_acme/*"]"#), "\(response.text)")
+        let android = try server.client().request("GET", "/.well-known/assetlinks.json")
+        #expect(android.text.contains(#""dynamic_app_link_components":[{"/":"/go/a/pk_acme/*"}]"#), "\(android.text)")
     }
 
     /// An import changes the files within 2 seconds, as it changes the links; clearing the last app takes them down.

@@ -64,6 +64,8 @@ import Testing
             "", "links.example.com", "javascript:alert(1)", "https://", "https:///go", "ftp://links.example.com",
             "https://links.example.com/?x=1", "https://links.example.com/#top", "https://user@links.example.com",
             "https://links.example.com/\u{2028}", "https://links.example.com\u{A0}/", " https://links.example.com",
+            // A wildcard in the association files' paths (`/go*/a/pk_acme/*` opens `/goanything/a/…` in the app).
+            "https://links.example.com/go*", "https://links.example.com/*/go",
         ] {
             let error = try #require(throws: ConfigurationError.self, "\(invalid)") { try PublicURL(invalid) }
             #expect(error.description.hasPrefix("--public-url "), "\(error)")

@@ -14,7 +14,9 @@ import Testing
     static let apps = ConfigValidationTests.program(
         #""app_links":{"ios_app_ids":["ABCDE12345.com.acme.app","ABCDE12345.com.acme.app-beta"],"#
             + #""android_apps":[{"package_name":"com.acme.app","sha256_cert_fingerprints":["\#(fingerprint.lowercased())","\#(otherFingerprint)"]},"#
-            + #"{"package_name":"com.acme.lite","sha256_cert_fingerprints":["\#(fingerprint)"]}]}"#)
+            // apksigner's form, the 64 digits without colons, is stored as keytool's.
+            + #"{"package_name":"com.acme.lite","sha256_cert_fingerprints":["\#(fingerprint.filter { $0 != ":" }.lowercased())"]}]}"#
+    )
 
     @Test(arguments: StoreKind.allCases) func appsAreStoredNormalizedExportedAndAReimportChangesNothing(kind: StoreKind)
         throws
@@ -138,9 +140,15 @@ import Testing
             name: "empty fingerprints", json: android("[" + androidApp("com.acme.app", "[]") + "]"),
             path: links + "android_apps[0].sha256_cert_fingerprints: must list 1–10 fingerprints, not 0"),
         Case(
-            name: "fingerprint without colons",
-            json: android("[" + androidApp("com.acme.app", #"["\#(String(repeating: "AB", count: 32))"]"#) + "]"),
+            name: "fingerprint with dashes",
+            json: android("[" + androidApp("com.acme.app", #"["\#(fingerprint.replacing(":", with: "-"))"]"#) + "]"),
             path: links + "android_apps[0].sha256_cert_fingerprints[0]: must be a SHA-256 certificate fingerprint"),
+        Case(
+            name: "fingerprint twice, with and without colons",
+            json: android(
+                "[" + androidApp("com.acme.app", #"["\#(fingerprint)","\#(fingerprint.filter { $0 != ":" })"]"#)
+                    + "]"),
+            path: links + "android_apps[0].sha256_cert_fingerprints[1]: \(fingerprint) is listed twice"),
         Case(
             name: "SHA-1 fingerprint",
             json: android(

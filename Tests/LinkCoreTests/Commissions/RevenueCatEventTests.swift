@@ -52,6 +52,7 @@ import Testing
         expected.aliases = [Self.anonymousID, "user_8412"]
         expected.transactionID = "2000000912345678"
         expected.originalTransactionID = "2000000912345678"
+        expected.store = "APP_STORE"
         expected.productID = "com.toltapp.pro.monthly"
         expected.periodType = "NORMAL"
         expected.price = USDAmount(micros: 4_990_000)
@@ -293,17 +294,43 @@ import Testing
         (#""event_timestamp_ms":{"ms":1}"#, "event.event_timestamp_ms must be a number or null, not an object"),
         (#""is_family_share":"true""#, "event.is_family_share must be a boolean or null, not a string"),
         (#""is_family_share":1"#, "event.is_family_share must be a boolean or null, not a number"),
+        (#""store":["STRIPE"]"#, "event.store must be a string or null, not an array"),
+        (#""renewal_number":"2""#, "event.renewal_number must be a number or null, not a string"),
     ])
     func aFieldOfTheWrongTypeIsRefused(field: String, message: String) {
         let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(fields: field) }
         #expect(error?.message == message, "\(error?.message ?? "no error")")
     }
 
+    /// Stripe's `transaction_id` repeats for every period of a subscription (RevenueCat's exports: unique "for most
+    /// stores, but for Stripe it is not"), so its periods are told apart by `renewal_number`, and a renewal's
+    /// original transaction is the first period; another store's ids are kept as sent, and so is a Stripe event's
+    /// without a period.
+    @Test func stripeTransactionsAreKeyedByPeriod() throws {
+        let renewal = try Self.parse(
+            fields: #""store":"STRIPE","renewal_number":3,"transaction_id":"sub_1","original_transaction_id":"sub_1""#)
+        #expect(renewal.transactionID == "sub_1#3")
+        #expect(renewal.originalTransactionID == "sub_1#1")
+        #expect(renewal.renewalNumber == 3)
+        let first = try Self.parse(
+            fields: #""store":"STRIPE","renewal_number":1,"transaction_id":"sub_1","original_transaction_id":"sub_1""#)
+        #expect(first.transactionID == "sub_1#1" && first.originalTransactionID == "sub_1#1")
+        for fields in [
+            #""store":"APP_STORE","renewal_number":3,"transaction_id":"2001","original_transaction_id":"1001""#,
+            #""store":"STRIPE","transaction_id":"2001","original_transaction_id":"1001""#,
+            #""store":"STRIPE","renewal_number":0,"transaction_id":"2001","original_transaction_id":"1001""#,
+            #""store":"STRIPE","renewal_number":null,"transaction_id":"2001","original_transaction_id":"1001""#,
+        ] {
+            let event = try Self.parse(fields: fields)
+            #expect(event.transactionID == "2001" && event.originalTransactionID == "1001", "\(fields)")
+        }
+    }
+
     /// Fields not read are not looked at, whatever their type: RevenueCat may change or add them.
     @Test func fieldsNotReadMayHaveAnyType() throws {
         let event = try Self.parse(
             fields: """
-                "price_in_purchased_currency":"4.99","takehome_percentage":"x","currency":7,"store":[],
+                "price_in_purchased_currency":"4.99","takehome_percentage":"x","currency":7,"offer_code":[],
                 "expiration_at_ms":"soon","entitlement_ids":"pro","country_code":{},"price":4.99
                 """)
         #expect(event.price?.cents == 499)

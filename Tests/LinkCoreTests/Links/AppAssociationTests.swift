@@ -6,6 +6,7 @@ import Testing
 @Suite struct AppAssociationBuildTests {
     static let one = String(repeating: "11:", count: 31) + "11"
     static let two = String(repeating: "22:", count: 31) + "22"
+    static let ab = String(repeating: "AB:", count: 31) + "AB"
 
     static func records(_ programs: [ProgramRecord]) -> ConfigRecords {
         ConfigRecords(
@@ -71,15 +72,48 @@ import Testing
                     ]),
             ]))
         #expect(association.appleAppSiteAssociation == nil)
-        let statement = { (package: String, fingerprints: [String]) in
-            #"{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","#
-                + #""package_name":"\#(package)","sha256_cert_fingerprints":["#
-                + fingerprints.map { #""\#($0)""# }.joined(separator: ",") + "]}}"
-        }
         #expect(
             String(decoding: association.assetLinks ?? [], as: UTF8.self)
-                == "[" + statement("com.a.app", [Self.one, Self.two]) + "," + statement("com.a.lite", [Self.two])
-                + "]\n")
+                == "[" + Self.statement("com.a.app", [Self.one, Self.two], paths: ["/a/pk_a/*"]) + ","
+                + Self.statement("com.a.lite", [Self.two], paths: ["/a/pk_a/*"]) + "]\n")
+    }
+
+    /// One Digital Asset Links statement as the file writes it: the package's fingerprints, and its organizations'
+    /// link paths as Dynamic App Links rules.
+    static func statement(_ package: String, _ fingerprints: [String], paths: [String]) -> String {
+        #"{"relation":["delegate_permission/common.handle_all_urls"],"relation_extensions":"#
+            + #"{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":["#
+            + paths.map { #"{"/":"\#($0)"}"# }.joined(separator: ",") + "]}},"
+            + #""target":{"namespace":"android_app","package_name":"\#(package)","sha256_cert_fingerprints":["#
+            + fingerprints.map { #""\#($0)""# }.joined(separator: ",") + "]}}"
+    }
+
+    /// Android 15 and later read each statement's dynamic rules: a package gets the paths of every organization
+    /// that lists it (once each, with the link path prefix) and no other, so on those phones an app of one
+    /// organization cannot open another's links whatever its manifest declares.
+    @Test func aPackageIsLimitedToItsOrganizationsPaths() {
+        let association = AppAssociation(
+            Self.records([
+                ProgramRecord(
+                    id: "prg_a", organizationID: "org_a", name: "A",
+                    androidApps: [AndroidApp(packageName: "com.shared.app", fingerprints: [Self.one])]),
+                ProgramRecord(
+                    id: "prg_a2", organizationID: "org_a", name: "A2",
+                    androidApps: [AndroidApp(packageName: "com.shared.app", fingerprints: [Self.one])]),
+                ProgramRecord(
+                    id: "prg_b", organizationID: "org_b", name: "B",
+                    androidApps: [
+                        AndroidApp(packageName: "com.shared.app", fingerprints: [Self.two]),
+                        AndroidApp(packageName: "com.b.app", fingerprints: [Self.two]),
+                    ]),
+                ProgramRecord(id: "prg_c", organizationID: "org_c", name: "C"),
+            ]),
+            linkPathPrefix: "/go")
+        #expect(
+            String(decoding: association.assetLinks ?? [], as: UTF8.self)
+                == "["
+                + Self.statement("com.shared.app", [Self.one, Self.two], paths: ["/go/a/pk_a/*", "/go/a/pk_b/*"])
+                + "," + Self.statement("com.b.app", [Self.two], paths: ["/go/a/pk_b/*"]) + "]\n")
     }
 
     @Test func noAppsMakeNoFiles() {
@@ -107,9 +141,14 @@ import Testing
         }
         #expect(try AppLinkRules.normalizedFingerprint(Self.one.lowercased()) == Self.one)
         #expect(try AppLinkRules.normalizedFingerprint("ab:" + Self.two.dropFirst(3)) == "AB:" + Self.two.dropFirst(3))
+        // apksigner's form: the 64 digits without colons, either case.
+        #expect(try AppLinkRules.normalizedFingerprint(String(repeating: "ab", count: 32)) == Self.ab)
+        #expect(try AppLinkRules.normalizedFingerprint(Self.one.filter { $0 != ":" }) == Self.one)
         for text in [
-            String(repeating: "AB", count: 32), Self.one + ":11", String(Self.one.dropLast(3)),
-            "G" + Self.one.dropFirst(),
+            String(repeating: "AB", count: 31), String(repeating: "AB", count: 33), Self.one + ":11",
+            String(Self.one.dropLast(3)), "G" + Self.one.dropFirst(), "G" + String(repeating: "A", count: 63),
+            String(repeating: "AB", count: 16) + ":" + String(repeating: "AB", count: 16),
+            "ABAB" + String(Self.one.dropFirst(5)), String(repeating: "AB-", count: 31) + "AB",
         ] {
             #expect(throws: ConfigValidationError.self, "\(text)") { try AppLinkRules.normalizedFingerprint(text) }
         }
