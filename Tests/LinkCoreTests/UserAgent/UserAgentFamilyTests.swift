@@ -301,6 +301,25 @@ struct UserAgentFamilyTests {
         "Composer/2.7.1 (Linux; 6.5.0-14-generic; PHP 8.3.2; streams; Platform-PHP 8.2.0; CI)",
         "git/2.44.0.windows.1",
         "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17231; Pro)",
+        // Issue 15, eighteenth pass: a Node.js command-line tool writing the runtime's platform and CPU pair (Gemini
+        // CLI, reference-agents.tsv): people on Linux or Windows before. Its VS Code form was a bot already.
+        "GeminiCLI/0.9.0/gemini-2.5-pro (linux; x64; terminal)",
+        "GeminiCLI/0.10.0/gemini-2.5-flash (win32; x64; terminal)",
+        "GeminiCLI/0.9.0/gemini-2.5-pro (win32; ia32; terminal)",
+        "GeminiCLI-a2a-server/0.9.0/gemini-2.5-pro (win32; arm64; terminal)",
+        "CloudCodeVSCode/0.9.0 (aidev_client; os_type=Linux; os_version=6.5.0-14-generic; arch=x64; "
+            + "host_path=VSCode/1.95.0; proxy_client=geminicli)",
+        // AI crawlers and assistants' fetchers acting for a user, as their vendors' bot pages give them: bots, not
+        // previews (they draw no card); pinned, they were bots already.
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; "
+            + "+https://perplexity.ai/perplexity-user)",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)",
+        "meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+        "DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)",
+        "Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)",
     ]
 
     @Test("crawlers, libraries, CLIs, scanners and empty strings are bots", arguments: botAgents)
