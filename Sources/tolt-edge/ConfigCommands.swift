@@ -47,10 +47,17 @@ enum ConfigCommands {
                 throw CommandLineOptions.UsageError(message: "import needs a FILE")
             }
             let report: ImportReport
+            let unauthorized: [String]
             do {
                 let document = try ConfigDocument(file: file)
                 let store = try DataDirectory.openStore(options)
                 report = try ConfigImporter.importDocument(document, into: store)
+                // An organization the file names that has no RevenueCat authorization, stored or imported: its
+                // webhook refuses every event, so no purchase ever becomes a commission, and nothing else says so
+                // until RevenueCat's deliveries fail.
+                let named = Set(document.organizations.compactMap(\.id) + report.generatedSecrets.map(\.organizationID))
+                unauthorized = try store.configRecords().organizations
+                    .filter { named.contains($0.id) && $0.revenueCatAuthorizationDigest == nil }.map(\.id)
             } catch let error as StoreError where error.isInvalidConfig {
                 // The importer quotes what it names of the file bounded and escaped (QuotedText); a message is also
                 // escaped whole here, so that nothing it quotes, now or later, reaches the terminal as a control.
@@ -65,6 +72,13 @@ enum ConfigCommands {
                 Output.out("secret key for \(organization) (shown once, keep it safe): \(key)\n")
             }
             for warning in report.warnings { Output.err("warning: \(QuotedText.escapingControls(warning))\n") }
+            for organization in unauthorized {
+                Output.err(
+                    "warning: organization \(QuotedText.escapingControls(organization)) has no RevenueCat"
+                        + " authorization, so its webhook refuses every event and no purchase becomes a commission:"
+                        + " set revenuecat.authorization (the Authorization header value you give RevenueCat) in the"
+                        + " file, or in the dashboard's Settings → Integrations\n")
+            }
             return 0
         }
     }

@@ -32,6 +32,25 @@ import Testing
         #expect(twice.status == 1 && twice.stderr.contains("not valid JSON"), "\(twice.stderr)")
     }
 
+    /// An organization without a RevenueCat authorization imported silently, and its webhook then refused every
+    /// event: the import says so now, for each organization the file names that has none stored, and not once
+    /// one is set.
+    @Test func anOrganizationWithoutARevenueCatAuthorizationIsWarnedAbout() throws {
+        let without = try Self.importing(Array(Self.document.utf8))
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(
+            without.stderr.contains("warning: organization org_bom has no RevenueCat authorization"),
+            "\(without.stderr)")
+        let with = try Self.importing(
+            Array(
+                Self.document.replacingOccurrences(
+                    of: #""secret_key":"sk_bom_secret","#,
+                    with: #""secret_key":"sk_bom_secret","revenuecat":{"authorization":"Bearer whsec_bom_1234"},"#
+                ).utf8))
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(!with.stderr.contains("RevenueCat"), "\(with.stderr)")
+    }
+
     /// An unknown member of 1 MB was echoed whole (1,000,086 bytes of standard error); one holding ESC, CR and LF
     /// reached the terminal as those bytes. Now the error quotes its first 100 scalars with "…", control characters
     /// written as `\u001B`.
