@@ -18,46 +18,104 @@ extension SQLStore {
                 var records = ConfigRecords()
                 records.revision = try Self.revision(db)
                 records.organizations = try db.rows(
-                    """
-                    SELECT id, name, public_key, secret_key, revenuecat_authorization, timezone FROM organizations
-                    ORDER BY id
-                    """
-                ) {
-                    OrganizationRecord(
-                        id: $0.text(0), name: $0.text(1), publicKey: $0.text(2), secretKeyDigest: $0.text(3),
-                        revenueCatAuthorizationDigest: $0.optionalText(4), timezone: $0.text(5))
-                }
+                    "SELECT \(Self.organizationColumns) FROM organizations ORDER BY id", [], Self.organization)
                 records.programs = try db.rows(
-                    """
-                    SELECT id, organization_id, name, claim_window_days, deep_link_template, google_play_url,
-                        app_store_url, commission_percent_bp, commission_fixed_cents, commission_recurring,
-                        commission_duration_months, app_name, app_icon_url, brand_color, og_image_url, og_description,
-                        ios_app_ids, android_apps
-                    FROM programs ORDER BY id
-                    """
-                ) {
-                    ProgramRecord(
-                        id: $0.text(0), organizationID: $0.text(1), name: $0.text(2),
-                        claimWindowDays: $0.optionalInt(3).map { Int($0) }, deepLinkTemplate: $0.optionalText(4),
-                        googlePlayURL: $0.optionalText(5), appStoreURL: $0.optionalText(6),
-                        commission: Self.commission($0, from: 7), appName: $0.optionalText(11),
-                        appIconURL: $0.optionalText(12), brandColor: $0.optionalText(13),
-                        ogImageURL: $0.optionalText(14), ogDescription: $0.optionalText(15),
-                        iosAppIDs: AppLinkColumns.iosAppIDs($0.optionalText(16)),
-                        androidApps: AppLinkColumns.androidApps($0.optionalText(17)))
-                }
-                records.partners = try db.rows("SELECT id, program_id, name, status FROM partners ORDER BY id") {
-                    PartnerRecord(id: $0.text(0), programID: $0.text(1), name: $0.text(2), status: $0.text(3))
-                }
-                records.codes = try db.rows("SELECT reference, partner_id, code, active FROM codes ORDER BY reference")
-                {
-                    CodeRecord(
-                        reference: UInt32(truncatingIfNeeded: $0.int(0)), partnerID: $0.text(1), code: $0.text(2),
-                        active: $0.int(3) != 0)
-                }
+                    "SELECT \(Self.programColumns) FROM programs ORDER BY id", [], Self.program)
+                records.partners = try db.rows(
+                    "SELECT \(Self.partnerColumns) FROM partners ORDER BY id", [], Self.partner)
+                records.codes = try db.rows(
+                    "SELECT \(Self.codeColumns) FROM codes ORDER BY reference", [], Self.code)
                 return records
             }
         }
+    }
+
+    public func configRecords(organizationID: String) throws -> ConfigRecords {
+        try withConnection { db in
+            // One snapshot, as configRecords(): an import is seen whole or not at all. Each read starts from the
+            // organization's programs (`programs_by_organization`) and goes down by key (`partners_by_program`; the
+            // codes' unique `(partner_id, code_folded)` on SQLite, `codes_by_partner` on PostgreSQL), so it reads
+            // the organization's rows and no other's; the sorts are of those rows alone.
+            try db.readTransaction {
+                let id: [SQLValue] = [.text(organizationID)]
+                var records = ConfigRecords()
+                records.revision = try Self.revision(db)
+                records.organizations = try db.rows(
+                    "SELECT \(Self.organizationColumns) FROM organizations WHERE id = ?", id, Self.organization)
+                records.programs = try db.rows(Self.organizationProgramsSQL, id, Self.program)
+                records.partners = try db.rows(Self.organizationPartnersSQL, id, Self.partner)
+                records.codes = try db.rows(Self.organizationCodesSQL, id, Self.code)
+                return records
+            }
+        }
+    }
+
+    /// An organization's programs, in id order, from `programs_by_organization` (which holds them in that order).
+    static var organizationProgramsSQL: String {
+        "SELECT \(programColumns) FROM programs WHERE organization_id = ? ORDER BY id"
+    }
+
+    /// An organization's partners, in id order: its programs, then each program's partners by `partners_by_program`.
+    static var organizationPartnersSQL: String {
+        """
+        SELECT partners.id, partners.program_id, partners.name, partners.status FROM programs
+        JOIN partners ON partners.program_id = programs.id
+        WHERE programs.organization_id = ? ORDER BY partners.id
+        """
+    }
+
+    /// An organization's codes, in reference order: its partners as above, then each partner's codes (SQLite: by
+    /// the codes' unique index, which starts with `partner_id`; PostgreSQL: by `codes_by_partner`, in the "C"
+    /// collation the join compares in).
+    static var organizationCodesSQL: String {
+        """
+        SELECT codes.reference, codes.partner_id, codes.code, codes.active FROM programs
+        JOIN partners ON partners.program_id = programs.id
+        JOIN codes ON codes.partner_id = partners.id
+        WHERE programs.organization_id = ? ORDER BY codes.reference
+        """
+    }
+
+    /// The columns each record is read from, in the order of the row readers below (the organization's reads name
+    /// the partners' and codes' columns by table, as they join).
+    private static var organizationColumns: String {
+        "id, name, public_key, secret_key, revenuecat_authorization, timezone"
+    }
+    private static var programColumns: String {
+        """
+        id, organization_id, name, claim_window_days, deep_link_template, google_play_url, app_store_url,
+            commission_percent_bp, commission_fixed_cents, commission_recurring, commission_duration_months, app_name,
+            app_icon_url, brand_color, og_image_url, og_description, ios_app_ids, android_apps
+        """
+    }
+    private static var partnerColumns: String { "id, program_id, name, status" }
+    private static var codeColumns: String { "reference, partner_id, code, active" }
+
+    private static func organization(_ row: Connection.Row) -> OrganizationRecord {
+        OrganizationRecord(
+            id: row.text(0), name: row.text(1), publicKey: row.text(2), secretKeyDigest: row.text(3),
+            revenueCatAuthorizationDigest: row.optionalText(4), timezone: row.text(5))
+    }
+
+    private static func program(_ row: Connection.Row) -> ProgramRecord {
+        ProgramRecord(
+            id: row.text(0), organizationID: row.text(1), name: row.text(2),
+            claimWindowDays: row.optionalInt(3).map { Int($0) }, deepLinkTemplate: row.optionalText(4),
+            googlePlayURL: row.optionalText(5), appStoreURL: row.optionalText(6),
+            commission: commission(row, from: 7), appName: row.optionalText(11), appIconURL: row.optionalText(12),
+            brandColor: row.optionalText(13), ogImageURL: row.optionalText(14), ogDescription: row.optionalText(15),
+            iosAppIDs: AppLinkColumns.iosAppIDs(row.optionalText(16)),
+            androidApps: AppLinkColumns.androidApps(row.optionalText(17)))
+    }
+
+    private static func partner(_ row: Connection.Row) -> PartnerRecord {
+        PartnerRecord(id: row.text(0), programID: row.text(1), name: row.text(2), status: row.text(3))
+    }
+
+    private static func code(_ row: Connection.Row) -> CodeRecord {
+        CodeRecord(
+            reference: UInt32(truncatingIfNeeded: row.int(0)), partnerID: row.text(1), code: row.text(2),
+            active: row.int(3) != 0)
     }
 
     public func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
