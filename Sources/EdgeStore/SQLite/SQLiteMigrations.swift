@@ -159,7 +159,7 @@ enum SQLiteMigrations {
         // 14: one organization's configuration read from the organization down (`configRecords(organizationID:)`,
         // for `GET /v1/partners` and the dashboard): its programs in id order, and each program's partners. Without
         // them each read scanned every organization's programs and partners. A partner's codes need none: the codes'
-        // unique index starts with `partner_id` (PostgreSQL's step 9 needs one, for its collation).
+        // unique index starts with `partner_id`.
         """
         CREATE INDEX programs_by_organization ON programs (organization_id, id);
         CREATE INDEX partners_by_program ON partners (program_id);
