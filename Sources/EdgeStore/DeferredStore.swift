@@ -26,6 +26,9 @@ public final class DeferredStore: Store {
 
     public func migrate() throws { try store().migrate() }
     public func configRecords() throws -> ConfigRecords { try store().configRecords() }
+    public func configRecords(organizationID: String) throws -> ConfigRecords {
+        try store().configRecords(organizationID: organizationID)
+    }
     public func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
         try store().isPartner(partnerID, of: organizationID)
     }

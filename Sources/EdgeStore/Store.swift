@@ -8,8 +8,15 @@ public protocol Store: AnyObject, Sendable {
     /// Brings the schema to the newest version.
     func migrate() throws
 
-    /// The whole configuration and its revision, read in one transaction.
+    /// The whole configuration and its revision, read in one transaction: what needs every organization (the link
+    /// table, the importer, export, the command line).
     func configRecords() throws -> ConfigRecords
+    /// One organization's configuration and the revision, read in one transaction, each list in the order
+    /// ``configRecords()`` gives it: the organization's record (none for an id the store does not hold), its
+    /// programs, their partners and their codes. Read through indexes from the organization down, so it costs that
+    /// organization's records, not every organization's: what a page or list of one organization reads (on a shared
+    /// store, 120,000 partners of others made each `GET /v1/partners` read them all).
+    func configRecords(organizationID: String) throws -> ConfigRecords
     /// Whether `partnerID` is a partner (active or not) of the organization, read by its key: what the API asks of a
     /// partner the table in force does not know yet (imported a moment ago), without reading every organization's
     /// configuration for it (an unknown id, which anyone with a key can send, cost that read each time).

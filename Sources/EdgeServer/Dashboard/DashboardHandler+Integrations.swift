@@ -12,7 +12,9 @@ extension DashboardHandler {
 
     func integrations(_ context: Context) throws -> APIResponse {
         // The stored organization, not the link table's copy: right after a save the table may be a second behind.
-        let records = try api.reader.configRecords()
+        // Its configuration alone: the sample code is one of its partners', and a post saves through the importer,
+        // which checks it against every organization's.
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         let organization = records.organizations.first { $0.id == context.organization.id } ?? context.organization
         let stored = ["timezone": organization.timezone]
         let sample = Self.sampleCode(of: organization.id, in: records)

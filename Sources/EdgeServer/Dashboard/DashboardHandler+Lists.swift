@@ -222,7 +222,7 @@ extension DashboardHandler {
 
     /// Partner names by id, for the organization's partners.
     func partnerNames(_ context: Context) throws -> [String: String] {
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         let programs = Set(records.programs.filter { $0.organizationID == context.organization.id }.map(\.id))
         var names: [String: String] = [:]
         for partner in records.partners where programs.contains(partner.programID) { names[partner.id] = partner.name }

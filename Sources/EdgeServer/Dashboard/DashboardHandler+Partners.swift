@@ -23,7 +23,7 @@ extension DashboardHandler {
         _ context: Context, error: String? = nil, field: String? = nil, values: [String: String] = [:],
         startingAfter after: String? = nil
     ) throws -> APIResponse {
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         let programIDs = Set(programs.map(\.id))
         // By name (without case, then as written), then id: generated ids would look like no order at all. 50 a page
@@ -111,7 +111,7 @@ extension DashboardHandler {
         if let unknown = DashboardForm.unknownField(in: context.form, fields: ["program_id", "name", "code"]) {
             return try partners(context, error: unknown, values: context.form)
         }
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         let name = (context.form["name"] ?? "").trimmingSpaces
         let code = (context.form["code"] ?? "").trimmingSpaces
         guard let programID = context.form["program_id"],
@@ -143,7 +143,7 @@ extension DashboardHandler {
         _ context: Context, partnerID: String, error: String? = nil, code: String? = nil,
         errorBeside place: PartnerFormPlace = .addCode
     ) throws -> APIResponse {
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
             return noSuchPartner(context)
         }
@@ -233,7 +233,7 @@ extension DashboardHandler {
     /// Makes one of the partner's codes active or inactive. Only a code the partner has: it never creates one (a new
     /// code goes through the add form). Made active, unless another active partner holds it now.
     func setCode(_ context: Context, partnerID: String, code: String, active: Bool) throws -> APIResponse {
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         // The partner first: another organization's partner is "No such partner" whatever the code, so the answer
         // never tells whether it holds one.
         guard Self.partner(partnerID, of: context.organization, in: records) != nil else {
@@ -266,7 +266,7 @@ extension DashboardHandler {
         if let problem = context.formProblem, code == nil {
             return errorPage(400, "Bad request", DashboardForm.message(problem))
         }
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
             return noSuchPartner(context)
         }

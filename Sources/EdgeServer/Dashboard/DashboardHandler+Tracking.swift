@@ -5,7 +5,7 @@ import LinkCore
 /// claim window, commission rule and branding, saved through the importer (``DashboardForm``).
 extension DashboardHandler {
     func programs(_ context: Context) throws -> APIResponse {
-        let records = try api.reader.configRecords()
+        let records = try api.reader.configRecords(organizationID: context.organization.id)
         let programs = records.programs.filter { $0.organizationID == context.organization.id }
         var content =
             #"<div class="table-wrap" role="region" tabindex="0" aria-label="Programs"><table id="programs"><thead><tr><th scope="col">Program</th>"#
@@ -36,7 +36,12 @@ extension DashboardHandler {
     /// The page, or a post of its form. `attempt` counts the times a post was planned again because the program
     /// changed between reading it and saving (``saveTracking(_:program:values:edit:current:)``).
     func tracking(_ context: Context, programID: String, attempt: Int = 0) throws -> APIResponse {
-        let records = try api.reader.configRecords()
+        // A post is checked against every organization's configuration, as the importer checks it (the host's
+        // association files hold every organization's apps; keys are unique across organizations), and its save
+        // reads it all again anyway; the page alone needs only the organization's.
+        let records =
+            try context.isPost
+            ? api.reader.configRecords() : api.reader.configRecords(organizationID: context.organization.id)
         guard
             let program = records.programs.first(where: {
                 $0.id == programID && $0.organizationID == context.organization.id

@@ -12,11 +12,11 @@ extension APIHandler {
     func listPartners(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         let limit = try limit(request)
         let status = try status(request, as: PartnerStatus.self)
-        // The store, not the table in force: a partner imported a moment ago is listed before this node reloads.
-        let records = try reader.configRecords()
-        let programs = Set(records.programs.filter { $0.organizationID == organization.id }.map(\.id))
-        let partners = records.partners.filter { programs.contains($0.programID) }
-            .sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+        // The store, not the table in force: a partner imported a moment ago is listed before this node reloads. The
+        // organization's configuration alone (``Store/configRecords(organizationID:)``): on a shared store, reading
+        // every organization's cost each request 130-200 ms with 120,000 partners of others.
+        let records = try reader.configRecords(organizationID: organization.id)
+        let partners = records.partners.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
         var start = 0
         if let after = request.query["starting_after"] {
             guard let index = partners.firstIndex(where: { $0.id == after }) else {

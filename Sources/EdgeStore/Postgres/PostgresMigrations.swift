@@ -24,7 +24,8 @@ enum PostgresMigrations {
     /// `programs` that an older node neither reads nor writes (its imports update a program's other columns by name).
     /// Step 8 adds a table an older node never reads, two nullable columns to `commissions` and indexes, as SQLite's
     /// step 13: such a node inserts commissions by column name (null: unpaid) and turns them `reversed` or back under
-    /// the organization's advisory lock, which payouts take too.
+    /// the organization's advisory lock, which payouts take too. Step 9 is two indexes on the configuration's
+    /// tables, as SQLite's step 14, which PostgreSQL keeps up for an older node's imports.
     static var compatibleVersion: Int { 4 }
 
     static let steps: [String] = [
@@ -180,6 +181,15 @@ enum PostgresMigrations {
         CREATE INDEX commissions_to_net ON commissions (organization_id, partner_id, status) INCLUDE (amount)
             WHERE status = 'reversed' AND payout_id IS NOT NULL AND reversal_payout_id IS NULL;
         CREATE INDEX commissions_by_created ON commissions (organization_id, seq, created_at);
+        """,
+        // 9: one organization's configuration read from the organization down, as SQLite's step 14: its programs in
+        // id order and each program's partners. The read joins `partners.program_id` to `programs.id`, whose "C"
+        // collation the comparison takes, so the index is in it: one in the database's collation serves no such
+        // join (the planner hashed every partner of the store). The codes are looked up by partner id in their
+        // unique index, whose collation a bound id matches.
+        """
+        CREATE INDEX programs_by_organization ON programs (organization_id, id);
+        CREATE INDEX partners_by_program ON partners (program_id COLLATE "C");
         """,
     ]
 }

@@ -32,7 +32,8 @@ enum SQLiteMigrations {
     /// as they are, and it serves no association files. Step 13 adds a table an older build never reads, two nullable
     /// columns to `commissions` and indexes: that build inserts commissions by column name (null: unpaid, which they
     /// are), turns them `reversed` or back (which a later payout reads as it finds it), and lists them without
-    /// their payouts; SQLite keeps the indexes up for it.
+    /// their payouts; SQLite keeps the indexes up for it. Step 14 is two indexes on the configuration's tables, which
+    /// SQLite keeps up for an older build's imports as for this one's.
     static var compatibleVersion: Int { 9 }
 
     static let steps: [Step] = [
@@ -155,5 +156,13 @@ enum SQLiteMigrations {
         // 13: payouts, and on each commission the payout that paid it and the one that took it back
         // (SQLiteMigrations+Payouts).
         payouts,
+        // 14: one organization's configuration read from the organization down (`configRecords(organizationID:)`,
+        // for `GET /v1/partners` and the dashboard): its programs in id order, and each program's partners. Without
+        // them each read scanned every organization's programs and partners. A partner's codes need none: the codes'
+        // unique index starts with `partner_id`.
+        """
+        CREATE INDEX programs_by_organization ON programs (organization_id, id);
+        CREATE INDEX partners_by_program ON partners (program_id);
+        """,
     ]
 }

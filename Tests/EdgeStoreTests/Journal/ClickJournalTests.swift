@@ -255,6 +255,9 @@ final class FlakyStore: Store {
 
     func migrate() throws { try base.migrate() }
     func configRecords() throws -> ConfigRecords { try base.configRecords() }
+    func configRecords(organizationID: String) throws -> ConfigRecords {
+        try base.configRecords(organizationID: organizationID)
+    }
     func isPartner(_ partnerID: String, of organizationID: String) throws -> Bool {
         try base.isPartner(partnerID, of: organizationID)
     }

@@ -252,8 +252,8 @@ import Testing
         // As a store of the build before the counts: none of step 7's tables, nothing of the steps after it (step 8:
         // the organizations' time zone; step 9: the summaries' table and indexes; step 10: the attribution's columns
         // and table; step 11: the index of tied ids by customer; step 12: the programs' apps; step 13: payouts, the
-        // commissions' two columns and their indexes, the indexes first, as SQLite drops no indexed column), version 6
-        // (dropping click_counts drops its index).
+        // commissions' two columns and their indexes, the indexes first, as SQLite drops no indexed column; step 14:
+        // the configuration's two indexes), version 6 (dropping click_counts drops its index).
         try fixture.sqliteStore.withConnection { db in
             try db.execute(
                 """
@@ -265,7 +265,8 @@ import Testing
                 ALTER TABLE programs DROP COLUMN ios_app_ids; ALTER TABLE programs DROP COLUMN android_apps;
                 DROP TABLE payouts; DROP INDEX commissions_payable; DROP INDEX commissions_to_net;
                 DROP INDEX commissions_by_created; ALTER TABLE commissions DROP COLUMN payout_id;
-                ALTER TABLE commissions DROP COLUMN reversal_payout_id;
+                ALTER TABLE commissions DROP COLUMN reversal_payout_id; DROP INDEX programs_by_organization;
+                DROP INDEX partners_by_program;
                 PRAGMA user_version = 6
                 """)
         }
