@@ -47,7 +47,7 @@ extension APIHandler {
         let organization = try authenticate(request)
         if case .partner(let id) = path {
             try Self.checkQuery(request, takes: [])
-            let records = try reader.configRecords()
+            let records = try reader.configRecords(organizationID: organization.id)
             guard let partner = Self.partner(id, of: organization, in: records) else {
                 throw Self.unknownPartner(id)
             }
@@ -65,7 +65,8 @@ extension APIHandler {
     /// was lost); `409` for an `id` taken otherwise, a name the program has, a code another active partner holds.
     func createPartner(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
         let post = try PartnerPost(try Self.jsonMembers(request, fields: PartnerPost.fields, noun: "a partner"))
-        let programID = try program(post.programID, of: organization, in: try writer.configRecords())
+        let programID = try program(
+            post.programID, of: organization, in: try writer.configRecords(organizationID: organization.id))
         let id = post.id ?? EntityID.make(prefix: "part_")
         let status = post.status ?? "active"
         var json = JSONWriter()
