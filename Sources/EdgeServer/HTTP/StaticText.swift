@@ -36,6 +36,7 @@ struct StaticText: @unchecked Sendable {
     static func reason(_ status: Int) -> StaticText {
         switch status {
         case 200: return Reasons.ok
+        case 201: return Reasons.created
         case 204: return Reasons.noContent
         case 302: return Reasons.found
         case 303: return Reasons.seeOther
@@ -51,13 +52,21 @@ struct StaticText: @unchecked Sendable {
         case 415: return Reasons.unsupportedMediaType
         case 417: return Reasons.expectationFailed
         case 429: return Reasons.tooManyRequests
+        case 500: return Reasons.internalError
         case 503: return Reasons.unavailable
+        // A status without its phrase here gets a neutral one of its class, never another status's ("201 Internal
+        // Server Error" went out before 201 was listed).
+        case 200..<300: return Reasons.success
+        case 400..<500: return Reasons.clientError
         default: return Reasons.internalError
         }
     }
 
     private enum Reasons {
         static let ok = StaticText("OK")
+        static let created = StaticText("Created")
+        static let success = StaticText("Success")
+        static let clientError = StaticText("Client Error")
         static let noContent = StaticText("No Content")
         static let found = StaticText("Found")
         static let seeOther = StaticText("See Other")

@@ -41,4 +41,9 @@ package struct HTTPResponse {
 
     /// The body as UTF-8 text.
     package var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The status line as received (`HTTP/1.1 201 Created`).
+    package var statusLine: String {
+        String(decoding: rawHead.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+    }
 }
