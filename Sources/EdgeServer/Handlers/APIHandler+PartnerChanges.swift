@@ -11,8 +11,10 @@ import LinkCore
 /// the one the writer reads back (``ConfigWatcher/install(_:)``), so the new code's link answers on this node before
 /// the answer goes out; other nodes of a shared store take it at their next check, as after any import.
 extension APIHandler {
-    /// The largest body a partner post takes, in bytes: a claim's, room for 100 codes of 64 bytes and a name.
-    static let maximumPartnerBodySize = ClaimRequest.maximumBodySize
+    /// The largest body a partner post takes, in bytes: room for 100 codes of 64 bytes and a name written as JSON
+    /// writers write them by default (Python's `json.dumps` escapes every non-ASCII character as `\u00e9`, six
+    /// bytes for each; 100 such codes made 19 KB, over the 16 KiB of a claim, and were refused with `413`).
+    static let maximumPartnerBodySize = 64 * 1024
     /// The most codes `POST /v1/partners` creates a partner with: as many as an answer lists
     /// (``maximumListedCodes``), so the answer shows every code it made.
     static let maximumPostedCodes = maximumListedCodes
@@ -137,8 +139,9 @@ extension APIHandler {
     }
 
     /// What a post naming a stored partner's `id` gets: ``Unchanged`` (answered `200`) when that partner is the
-    /// organization's and has the post's name, program, status (when the post gives one) and each posted code as it
-    /// is written (active or not since: a retry is answered with the partner as it is now), else `409
+    /// organization's and has the post's name, program and each posted code as it is written (active or not since,
+    /// and whatever `status` the post names, since the partner may have been deactivated since: a retry is answered
+    /// with the partner as it is now), else `409
     /// partner_exists` naming what differs. Another organization's partner is `409` too, saying only that the id is
     /// taken: ids are unique across the store, and nothing else of it is told.
     private static func existing(
@@ -154,7 +157,6 @@ extension APIHandler {
         var differences: [String] = []
         if stored.programID != programID { differences.append("its program is \(stored.programID)") }
         if stored.name != post.name { differences.append("its name is \(QuotedText.shown(stored.name))") }
-        if let status = post.status, status != stored.status { differences.append("its status is \(stored.status)") }
         let held = records.codes.filter { $0.partnerID == stored.id }
         let missing = post.codes.filter { code in !held.contains { $0.code.utf8.elementsEqual(code.utf8) } }
         if !missing.isEmpty {
@@ -191,7 +193,7 @@ extension APIHandler {
             throw APIError.internalError
         case .addCode:
             let body = try Self.jsonMembers(request, fields: ["code"], noun: "a code")
-            guard let code = try PartnerPost.text(body, "code", required: true) else { throw APIError.internalError }
+            guard let code = try Self.stringMember(body, "code", required: true) else { throw APIError.internalError }
             members = { Self.code(code, active: true, into: &$0) }
             fieldPrefix += "codes[0]."
             let shared = PartnerRules.noSharedCodes(
@@ -403,17 +405,37 @@ extension APIHandler {
                 + " or reads as one; a code two active partners share stops working for both: nothing was written")
     }
 
+    /// A string member: `nil` when absent or `null` (`400` when `required`); `400` for another type, an empty string
+    /// or a control character (a line break, NUL, ESC), which no name, id or code may hold.
+    static func stringMember(_ members: [String: JSONValue], _ name: String, required: Bool) throws(APIError) -> String?
+    {
+        switch members[name] {
+        case nil, .null?:
+            if required { throw .invalidRequest("\(name) is required") }
+            return nil
+        case .string(let value)?:
+            guard !value.isEmpty else { throw .invalidRequest("\(name) must not be empty") }
+            if let problem = ClaimRequest.controlCharacterProblem(value, name: name) {
+                throw .invalidRequest(problem)
+            }
+            return value
+        case let other?:
+            throw .invalidRequest("\(name) must be a string, not \(other.typeName)")
+        }
+    }
+
     /// Refuses a post with a query string: its fields come from its body alone.
     static func refuseQuery(_ request: APIRequest, _ route: String, _ instead: String) throws {
         guard !request.query.isEmpty || request.queryProblem != nil || !request.rawQuery.isEmpty else { return }
         throw APIError.invalidRequest("\(route) takes no query parameters: \(instead)")
     }
 
-    /// The members of a JSON post's body, read as `POST /v1/payouts` reads its body: one `Content-Type`, JSON
-    /// (`415` otherwise), at most ``maximumPartnerBodySize`` bytes (`413`), an object of `fields` only, each once
+    /// The members of a JSON post's body (`POST /v1/partners` and its actions, `POST /v1/payouts`): one
+    /// `Content-Type`, JSON (`415` otherwise), at most `limit` bytes (`413`), an object of `fields` only, each once
     /// (`400` naming the member). `allowingEmpty`: an action that takes no field also takes no body at all.
     static func jsonMembers(
-        _ request: APIRequest, fields: [String], noun: String, allowingEmpty: Bool = false
+        _ request: APIRequest, fields: [String], noun: String, allowingEmpty: Bool = false,
+        limit: Int = maximumPartnerBodySize
     ) throws -> [String: JSONValue] {
         if allowingEmpty && request.body.isEmpty { return [:] }
         try request.requireOneContentType()
@@ -422,9 +444,7 @@ extension APIHandler {
         } catch {
             throw APIError(error)
         }
-        guard request.body.count <= maximumPartnerBodySize else {
-            throw APIError.payloadTooLarge(limit: maximumPartnerBodySize)
-        }
+        guard request.body.count <= limit else { throw APIError.payloadTooLarge(limit: limit) }
         let root: JSONValue
         do { root = try JSONParser.parse(request.body) } catch {
             throw APIError.invalidRequest("The body is not valid JSON: \(error)")
@@ -523,13 +543,15 @@ struct PartnerPost {
     var status: String?
 
     init(_ members: [String: JSONValue]) throws(APIError) {
-        name = try Self.text(members, "name", required: true)!
-        programID = try Self.text(members, "program_id", required: false)
+        // Trimmed as the dashboard's form trims it: " Dave " is Dave, and meets the program's other Dave.
+        name = try APIHandler.stringMember(members, "name", required: true)!.trimmingSpaces
+        guard !name.isEmpty else { throw .invalidRequest("name must show a character, not only spaces") }
+        programID = try APIHandler.stringMember(members, "program_id", required: false)
         if let programID, programID.utf8.count > 64 {
             throw .invalidRequest("program_id must be a program id of 1 to 64 bytes")
         }
-        id = try Self.text(members, "id", required: false)
-        status = try Self.text(members, "status", required: false)
+        id = try APIHandler.stringMember(members, "id", required: false)
+        status = try APIHandler.stringMember(members, "status", required: false)
         if let status, status != "active", status != "inactive" {
             throw .invalidRequest("status must be \"active\" or \"inactive\"")
         }
@@ -558,24 +580,6 @@ struct PartnerPost {
             }
         case let other?:
             throw .invalidRequest("codes must be an array of strings, not \(other.typeName)")
-        }
-    }
-
-    /// A string member: `nil` when absent or `null` (`400` when `required`); `400` for another type, an empty string
-    /// or a control character (a line break, NUL, ESC), which no name, id or code may hold.
-    static func text(_ members: [String: JSONValue], _ name: String, required: Bool) throws(APIError) -> String? {
-        switch members[name] {
-        case nil, .null?:
-            if required { throw .invalidRequest("\(name) is required") }
-            return nil
-        case .string(let value)?:
-            guard !value.isEmpty else { throw .invalidRequest("\(name) must not be empty") }
-            if let problem = ClaimRequest.controlCharacterProblem(value, name: name) {
-                throw .invalidRequest(problem)
-            }
-            return value
-        case let other?:
-            throw .invalidRequest("\(name) must be a string, not \(other.typeName)")
         }
     }
 }

@@ -41,17 +41,10 @@ extension APIHandler {
     /// payout, `200` with the earlier payout of the partner that holds the same `reference`, or `409 nothing_to_pay` /
     /// `409 negative_balance` with nothing written.
     func createPayout(_ request: APIRequest, organization: OrganizationRecord) throws -> APIResponse {
-        try request.requireOneContentType()
-        do {
-            try ClaimRequest.checkContentType(request.headers[.contentType])
-        } catch {
-            throw APIError(error)
-        }
-        guard request.body.count <= Self.maximumPayoutBodySize else {
-            throw APIError.payloadTooLarge(limit: Self.maximumPayoutBodySize)
-        }
+        let members = try Self.jsonMembers(
+            request, fields: PayoutRequestBody.fields, noun: "a payout", limit: Self.maximumPayoutBodySize)
         let now = Clock.epochMilliseconds()
-        let body = try PayoutRequestBody(request.body, now: now)
+        let body = try PayoutRequestBody(members, now: now)
         let isPartner =
             try configuredTable().isPartner(body.partnerID, of: organization.id)
             || reader.isPartner(body.partnerID, of: organization.id)
@@ -99,35 +92,13 @@ struct PayoutRequestBody {
     var createdBefore: Int64
     var reference: String?
 
-    init(_ bytes: [UInt8], now: Int64) throws(APIError) {
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch {
-            throw .invalidRequest("The body is not valid JSON: \(error)")
-        }
-        guard case .object(let members) = root else { throw .invalidRequest("The body must be a JSON object") }
-        let known: Set<String> = ["partner_id", "created_before", "reference"]
-        var names = Set<[UInt8]>()
-        for member in members {
-            guard known.contains(member.key) else {
-                throw .invalidRequest(
-                    "The body names \(QuotedText.shown(member.key)), which is not a field of a payout: it takes "
-                        + known.sorted().joined(separator: ", "))
-            }
-            guard names.insert(Array(member.key.utf8)).inserted else {
-                throw .invalidRequest("The body names \(member.key) more than once")
-            }
-        }
+    /// The fields a payout takes.
+    static let fields = ["partner_id", "created_before", "reference"]
+
+    /// Reads the members of a body ``APIHandler/jsonMembers(_:fields:noun:allowingEmpty:limit:)`` took.
+    init(_ members: [String: JSONValue], now: Int64) throws(APIError) {
         func text(_ name: String, required: Bool) throws(APIError) -> String? {
-            switch root[name] {
-            case nil, .null?:
-                if required { throw .invalidRequest("\(name) is required") }
-                return nil
-            case .string(let value)?:
-                guard !value.isEmpty else { throw .invalidRequest("\(name) must not be empty") }
-                return value
-            case let other?:
-                throw .invalidRequest("\(name) must be a string, not \(other.typeName)")
-            }
+            try APIHandler.stringMember(members, name, required: required)
         }
         let partner = try text("partner_id", required: true)!
         guard partner.utf8.count <= 64 else {

@@ -143,7 +143,7 @@ final class APIHandler: Sendable {
         if let unknown = request.query.keys.filter({ !parameters.contains($0) && $0 != "_" }).min() {
             throw APIError.invalidRequest(
                 "unknown query parameter \(unknown.isEmpty ? "(an empty name)" : shown(unknown)): this endpoint takes "
-                    + parameters.sorted().joined(separator: ", "))
+                    + (parameters.isEmpty ? "none" : parameters.sorted().joined(separator: ", ")))
         }
         if let repeated = request.repeatedQueryNames.subtracting(["_"]).min() {
             throw APIError.invalidRequest(
