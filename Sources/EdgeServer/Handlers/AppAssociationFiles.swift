@@ -11,8 +11,8 @@ final class AppAssociationFiles: Sendable {
         case android
     }
 
-    /// `--public-url`'s path (`/go` for `https://example.com/go`), before each link's `/a/` in the iOS paths: the
-    /// path phones see.
+    /// `--public-url`'s path (`/go` for `https://example.com/go`), before each link's `/a/` in both files' paths:
+    /// the path phones see.
     let linkPathPrefix: String
     private let built = Mutex<(table: LinkTable, association: AppAssociation)?>(nil)
     /// Where a file over ``AppLinkRules/maximumDocumentSize`` is reported, once per configuration that builds it.
@@ -21,7 +21,7 @@ final class AppAssociationFiles: Sendable {
     /// `Cache-Control` of a file. Short: a cache in front keeps a removed app vouched for at most this long after the
     /// configuration changes. (Apple's CDN and phones keep their own copies on their own schedule: Apple's CDN
     /// fetches the file within a day, and devices check about weekly; Android verifies when the app is installed or
-    /// updated.)
+    /// updated, and Android 15 and later also refetch it now and then for its dynamic rules.)
     static let cacheControl = StaticText("public, max-age=300")
 
     init(publicURL: PublicURL?, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -46,8 +46,8 @@ final class AppAssociationFiles: Sendable {
             let association = AppAssociation(
                 organizations: table.organizations, programs: table.programs, linkPathPrefix: linkPathPrefix)
             built = (table, association)
-            // The import measures the files with links at the host's root: a --public-url path lengthens each iOS
-            // path, and can take a file the import accepted past what phones read. Served all the same (a phone
+            // The import measures the files with links at the host's root: a --public-url path lengthens each path
+            // of both files, and can take a file the import accepted past what phones read. Served all the same (a phone
             // decides), and said, so that the operator lists fewer apps or uses a shorter path.
             for (name, file) in [
                 ("apple-app-site-association", association.appleAppSiteAssociation),

@@ -235,7 +235,8 @@ struct ConfigMerge {
     /// larger than `stored`'s: not only one that lists apps, since a longer public key lengthens every path its apps
     /// name. One that leaves a file over the limit but smaller (removing some apps from a store an earlier build let
     /// grow) goes through, so such a store can be mended a step at a time. Measured with links at the host's root: a
-    /// `--public-url` path adds its length to each iOS path, which `serve` warns about when it passes the limit.
+    /// `--public-url` path adds its length to each path of both files, which `serve` warns about when it passes the
+    /// limit.
     private func checkAssociationSize(stored: AppAssociation) throws {
         let association = AppAssociation(existing)
         for (name, document, before, path) in [

@@ -17,12 +17,15 @@ public struct AppAssociation: Sendable, Equatable {
     /// has both forms Apple has documented: `appIDs` and `components` (iOS 13 and later), `appID` and `paths` (iOS 12
     /// and earlier, which also wants `"apps":[]`). An app id two organizations list gets both paths in one entry.
     ///
-    /// Android: one statement per package, with every fingerprint listed for it (in the order first listed), and
-    /// the link paths of the organizations that list it as Dynamic App Links rules
-    /// (`relation_extensions` → `dynamic_app_link_components`, the form of iOS's `components`). Android 15 and later
-    /// with Google services read them, refetching the file now and then, and open only those paths in the app,
-    /// within what its manifest declares; earlier versions ignore the member and trust the app for the whole host,
-    /// leaving the choice of paths to its manifest.
+    /// Android: a statement per package and signing certificate, with the link paths of the organizations that list
+    /// the package with that certificate as Dynamic App Links rules (`relation_extensions` →
+    /// `dynamic_app_link_components`, the form of iOS's `components`); certificates of one package whose
+    /// organizations are the same share one statement (the usual case: one organization lists its app key and its
+    /// upload key). An app signed with a certificate is so verified for its own organizations' paths only: another
+    /// organization that lists the same package name with its own key gets a statement of its own, never the first
+    /// one's paths. Android 15 and later with Google services read the rules, refetching the file now and then, and
+    /// open only those paths in the app, within what its manifest declares; earlier versions ignore the member and
+    /// trust the app for the whole host, leaving the choice of paths to its manifest.
     public init(_ records: ConfigRecords, linkPathPrefix: String = "") {
         self.init(organizations: records.organizations, programs: records.programs, linkPathPrefix: linkPathPrefix)
     }
@@ -36,7 +39,8 @@ public struct AppAssociation: Sendable, Equatable {
         var spelling: [String: String] = [:]
         var packageOrder: [String] = []
         var fingerprintsOfPackage: [String: [String]] = [:]
-        var pathsOfPackage: [String: [String]] = [:]
+        // The paths of each package and certificate, keyed `package NUL fingerprint`.
+        var pathsOfSigner: [String: [String]] = [:]
         for program in programs {
             guard let publicKey = publicKeys[program.organizationID] else { continue }
             let path = linkPathPrefix + "/a/" + publicKey + "/*"
@@ -53,22 +57,30 @@ public struct AppAssociation: Sendable, Equatable {
             }
             for app in program.androidApps {
                 if fingerprintsOfPackage[app.packageName] == nil { packageOrder.append(app.packageName) }
-                if pathsOfPackage[app.packageName]?.contains(path) != true {
-                    pathsOfPackage[app.packageName, default: []].append(path)
-                }
-                for fingerprint in app.fingerprints
-                where fingerprintsOfPackage[app.packageName]?.contains(fingerprint) != true {
-                    fingerprintsOfPackage[app.packageName, default: []].append(fingerprint)
+                for fingerprint in app.fingerprints {
+                    let signer = app.packageName + "\u{0}" + fingerprint
+                    if pathsOfSigner[signer] == nil {
+                        fingerprintsOfPackage[app.packageName, default: []].append(fingerprint)
+                    }
+                    if pathsOfSigner[signer]?.contains(path) != true { pathsOfSigner[signer, default: []].append(path) }
                 }
             }
         }
         appleAppSiteAssociation =
             appOrder.isEmpty ? nil : Self.appleDocument(appOrder.map { (spelling[$0]!, pathsOfApp[$0]!) })
-        assetLinks =
-            packageOrder.isEmpty
-            ? nil
-            : Self.androidDocument(
-                packageOrder.map { ($0, fingerprintsOfPackage[$0]!, pathsOfPackage[$0]!) })
+        var statements: [(name: String, fingerprints: [String], paths: [String])] = []
+        for package in packageOrder {
+            let first = statements.count
+            for fingerprint in fingerprintsOfPackage[package]! {
+                let paths = pathsOfSigner[package + "\u{0}" + fingerprint]!
+                if let same = statements[first...].firstIndex(where: { $0.paths == paths }) {
+                    statements[same].fingerprints.append(fingerprint)
+                } else {
+                    statements.append((package, [fingerprint], paths))
+                }
+            }
+        }
+        assetLinks = statements.isEmpty ? nil : Self.androidDocument(statements)
     }
 
     private static func appleDocument(_ apps: [(id: String, paths: [String])]) -> [UInt8] {

@@ -88,9 +88,11 @@ import Testing
             + fingerprints.map { #""\#($0)""# }.joined(separator: ",") + "]}}"
     }
 
-    /// Android 15 and later read each statement's dynamic rules: a package gets the paths of every organization
-    /// that lists it (once each, with the link path prefix) and no other, so on those phones an app of one
-    /// organization cannot open another's links whatever its manifest declares.
+    /// Android 15 and later read each statement's dynamic rules: a package signed with a certificate gets the paths
+    /// of the organizations that list it with that certificate (once each, with the link path prefix) and no other.
+    /// An organization listing another's package name with its own key gets a statement of its own, so an app it
+    /// signs (sideloaded under that name) is never verified for the first organization's links; two organizations
+    /// listing one package with one key share its statement.
     @Test func aPackageIsLimitedToItsOrganizationsPaths() {
         let association = AppAssociation(
             Self.records([
@@ -105,15 +107,21 @@ import Testing
                     androidApps: [
                         AndroidApp(packageName: "com.shared.app", fingerprints: [Self.two]),
                         AndroidApp(packageName: "com.b.app", fingerprints: [Self.two]),
+                        AndroidApp(packageName: "com.both.app", fingerprints: [Self.one]),
                     ]),
-                ProgramRecord(id: "prg_c", organizationID: "org_c", name: "C"),
+                ProgramRecord(
+                    id: "prg_c", organizationID: "org_c", name: "C",
+                    androidApps: [AndroidApp(packageName: "com.both.app", fingerprints: [Self.one, Self.two])]),
             ]),
             linkPathPrefix: "/go")
         #expect(
             String(decoding: association.assetLinks ?? [], as: UTF8.self)
                 == "["
-                + Self.statement("com.shared.app", [Self.one, Self.two], paths: ["/go/a/pk_a/*", "/go/a/pk_b/*"])
-                + "," + Self.statement("com.b.app", [Self.two], paths: ["/go/a/pk_b/*"]) + "]\n")
+                + Self.statement("com.shared.app", [Self.one], paths: ["/go/a/pk_a/*"]) + ","
+                + Self.statement("com.shared.app", [Self.two], paths: ["/go/a/pk_b/*"]) + ","
+                + Self.statement("com.b.app", [Self.two], paths: ["/go/a/pk_b/*"]) + ","
+                + Self.statement("com.both.app", [Self.one], paths: ["/go/a/pk_b/*", "/go/a/pk_c/*"]) + ","
+                + Self.statement("com.both.app", [Self.two], paths: ["/go/a/pk_c/*"]) + "]\n")
     }
 
     @Test func noAppsMakeNoFiles() {
