@@ -83,10 +83,12 @@ public final class ConfigWatcher: Sendable {
         let revision = try store.configRevision()
         guard revision != before || !isLoaded else { return false }
         let fresh = LinkTable(try store.configRecords())
-        // Only over the table compared: a newer one ``install(_:)`` put in meanwhile (from an API write) stays, not
-        // replaced by what this slower read found.
+        // Over the table compared (the stored revision may also have gone back, a store restored from a copy), or
+        // over an older one: a newer table ``install(_:)`` put in meanwhile (from an API write) stays, never replaced
+        // by what this slower read found, and one it put in that this read has passed is replaced now, not at the
+        // next change.
         let swapped = current.withLock { table in
-            guard table.revision == before else { return false }
+            guard table.revision == before || fresh.revision > table.revision else { return false }
             table = fresh
             return true
         }

@@ -52,3 +52,29 @@ import Testing
         #expect(watcher.isLoaded && watcher.generation != 0)
     }
 }
+
+/// ``ConfigWatcher/install(_:)``, which the partner API calls with what its writer read back after an import: a newer
+/// configuration is put in force at once, an older one never, and the watcher's own check goes on from there.
+@Suite struct ConfigWatcherInstallTests {
+    @Test func aNewerConfigurationIsInstalledAndAnOlderOneNever() throws {
+        let fixture = try StoreFixture(importing: ConfigFixtures.standard)
+        defer { fixture.remove() }
+        let watcher = try ConfigWatcher(store: fixture.store)
+        let first = watcher.table.revision
+        let older = try fixture.store.configRecords()
+        #expect(!watcher.install(older), "the revision in force")
+
+        try fixture.importJSON(ConfigFixtures.standard.replacingOccurrences(of: "\"Sam\"", with: "\"Samantha\""))
+        let newer = try fixture.store.configRecords()
+        #expect(newer.revision > first)
+        #expect(watcher.install(newer))
+        #expect(watcher.table.revision == newer.revision && watcher.generation == 2)
+        #expect(!watcher.install(older), "never an older table back")
+        #expect(watcher.table.revision == newer.revision)
+        #expect(try !watcher.refresh(), "the check finds it current")
+
+        try fixture.importJSON(ConfigFixtures.standard.replacingOccurrences(of: "\"Sam\"", with: "\"Sammy\""))
+        #expect(try watcher.refresh())
+        #expect(watcher.table.revision > newer.revision && watcher.generation == 3)
+    }
+}
