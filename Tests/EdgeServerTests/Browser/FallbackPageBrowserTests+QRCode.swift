@@ -51,10 +51,11 @@ extension FallbackPageBrowserTests {
     }
 
     /// A long link (about 300 bytes, near the size a code is still drawn for) with a port, a path prefix and every
-    /// sub-delimiter a URL path may hold: the dashed-stroke SVG still scans back to exactly that link.
+    /// sub-delimiter a URL path may hold but `*` (which `--public-url` refuses: the association files' paths would
+    /// read it as a wildcard): the dashed-stroke SVG still scans back to exactly that link.
     @Test func aLongLinkWithOddCharactersDecodesBackToItself() throws {
         let base =
-            "https://links.example.com:8443/go/%7Eteam/a-b_c.d~e!$&'()*+,;=:@/"
+            "https://links.example.com:8443/go/%7Eteam/a-b_c.d~e!$&'()+,;=:@/"
             + String(repeating: "x9-_.", count: 45)
         let server = try TestServer { $0.publicURL = try? PublicURL(base) }
         defer { server.shutdown() }

@@ -15,8 +15,10 @@ import Testing
     static let otherKey = [("Authorization", "Bearer sk_other_secret")]
     static let json = [("Content-Type", "application/json")]
 
-    /// The standard configuration, its watcher checking the store only every 30 s: a link that answers right after a
-    /// post answers because the post put the new table in force, not because the watcher came by.
+    /// The standard configuration, its watcher checking the store only every 30 s: on SQLite a link that answers
+    /// right after a post answers because the post put the new table in force, not because the watcher came by (on
+    /// PostgreSQL the watcher also wakes on the store's notification, so there the test shows the answer, not which
+    /// of the two put the table in force; `ConfigWatcherInstallTests` tests ``ConfigWatcher/install(_:)`` itself).
     static func server(_ kind: StoreKind) throws -> TestServer {
         try TestServer(store: kind) { $0.configPollInterval = 30 }
     }
