@@ -19,20 +19,8 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aStoreOfTheStepBeforeGetsTheColumns(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let old: any Store
-        var postgres: PostgresURL?
-        if kind == .sqlite {
-            let store = try SQLiteStore(path: fixture.directory + "/step11.sqlite")
-            try store.migrate(throughStep: 11)
-            old = store
-        } else {
-            let url = try TestPostgres.createDatabase()
-            postgres = url
-            let store = PostgresStore(url: url)
-            try store.migrate(throughStep: 6)
-            old = store
-        }
-        defer { if let postgres { TestPostgres.dropDatabase(postgres) } }
+        let (old, removeOld) = try fixture.olderStore(sqliteStep: 11, postgresStep: 6)
+        defer { removeOld() }
         try CustomerAliasStoreTests.run(
             """
             INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_acme', 'Acme', 'pk_acme', 'sha256:00')

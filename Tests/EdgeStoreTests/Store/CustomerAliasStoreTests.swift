@@ -115,20 +115,8 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aStoreOfTheStepBeforeGetsTheIndexAndListsItsIDs(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let old: any Store
-        var postgres: PostgresURL?
-        if kind == .sqlite {
-            let store = try SQLiteStore(path: fixture.directory + "/step10.sqlite")
-            try store.migrate(throughStep: 10)
-            old = store
-        } else {
-            let url = try TestPostgres.createDatabase()
-            postgres = url
-            let store = PostgresStore(url: url)
-            try store.migrate(throughStep: 5)
-            old = store
-        }
-        defer { if let postgres { TestPostgres.dropDatabase(postgres) } }
+        let (old, removeOld) = try fixture.olderStore(sqliteStep: 10, postgresStep: 5)
+        defer { removeOld() }
         try Self.run(
             """
             INSERT INTO organizations (id, name, public_key, secret_key) VALUES ('org_acme', 'A', 'pk_a', 'sha256:00')

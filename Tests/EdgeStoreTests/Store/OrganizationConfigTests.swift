@@ -135,20 +135,8 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aStoreOfTheStepBeforeGetsTheIndexes(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let old: any Store
-        var postgres: PostgresURL?
-        if kind == .sqlite {
-            let store = try SQLiteStore(path: fixture.directory + "/step13.sqlite")
-            try store.migrate(throughStep: 13)
-            old = store
-        } else {
-            let url = try TestPostgres.createDatabase()
-            postgres = url
-            let store = PostgresStore(url: url)
-            try store.migrate(throughStep: 8)
-            old = store
-        }
-        defer { if let postgres { TestPostgres.dropDatabase(postgres) } }
+        let (old, removeOld) = try fixture.olderStore(sqliteStep: 13, postgresStep: 8)
+        defer { removeOld() }
         try fixture.importJSON(ConfigFixtures.standard, into: old)
         let names = "('programs_by_organization', 'partners_by_program')"
         let indexes =

@@ -240,20 +240,8 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aStoreOfTheStepBeforeKeepsItsCommissionsUnpaid(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let old: any Store
-        var postgres: PostgresURL?
-        if kind == .sqlite {
-            let store = try SQLiteStore(path: fixture.directory + "/step12.sqlite")
-            try store.migrate(throughStep: 12)
-            old = store
-        } else {
-            let url = try TestPostgres.createDatabase()
-            postgres = url
-            let store = PostgresStore(url: url)
-            try store.migrate(throughStep: 7)
-            old = store
-        }
-        defer { if let postgres { TestPostgres.dropDatabase(postgres) } }
+        let (old, removeOld) = try fixture.olderStore(sqliteStep: 12, postgresStep: 7)
+        defer { removeOld() }
         try ConfigImporter.importDocument(try ConfigDocument(json: Array(ConfigFixtures.acme.utf8)), into: old)
         _ = try old.claim(
             CustomerRecord(
