@@ -69,49 +69,65 @@ import Testing
     }
 
     /// A store that recorded a Stripe purchase before periods were keyed holds it under the bare id (`sub_B`), as a
-    /// purchase event without a period is still kept. Each event of that period finds the bare row rather than
-    /// making a `sub_B#1` beside it: its redelivery under a new event id pays nothing more, its renewal under
-    /// another user id finds the subscription's customer, and its refund takes back its commission. Later periods
-    /// are purchases of their own.
-    @Test(arguments: StoreKind.allCases) func anUpgradedStoresBareStripePurchaseIsFound(kind: StoreKind) throws {
+    /// purchase event without a period is still kept: a delivery of `b1`'s first period without a period.
+    static func upgradedStore(_ kind: StoreKind) throws -> TestServer {
         let server = try TestServer.webhooks(kind)
-        defer { server.shutdown() }
         try server.claimUser("b1")
-        let client = server.client()
-        #expect(
-            try client.deliver(
-                Self.stripe("INITIAL_PURCHASE", user: "b1", subscription: "sub_B", period: nil, price: "9.99"))
-                == "commission_created")
-        #expect(try client.commissions().compactMap { $0["transaction_id"] as? String } == ["sub_B"])
+        let bare = Self.stripe("INITIAL_PURCHASE", user: "b1", subscription: "sub_B", period: nil, price: "9.99")
+        guard try server.client().deliver(bare) == "commission_created",
+            try server.client().commissions().compactMap({ $0["transaction_id"] as? String }) == ["sub_B"]
+        else { throw TestError("the bare purchase was not recorded as sub_B") }
+        return server
+    }
 
-        // Its first period again, now with its period, under a new event id: the same purchase.
+    /// The bare row's first period redelivered with its period under a new event id is the same purchase, not a
+    /// second commission beside it.
+    @Test(arguments: StoreKind.allCases) func anUpgradedStoresFirstPeriodIsNotPaidTwice(kind: StoreKind) throws {
+        let server = try Self.upgradedStore(kind)
+        defer { server.shutdown() }
+        let client = server.client()
         #expect(
             try client.deliver(
                 Self.stripe("INITIAL_PURCHASE", user: "b1", subscription: "sub_B", period: 1, price: "9.99"))
                 == "duplicate_transaction")
         #expect(try client.commissions().count == 1)
+        // A later period is a purchase of its own: the bare row stands for one period, not every one.
+        #expect(
+            try client.deliver(Self.stripe("RENEWAL", user: "b1", subscription: "sub_B", period: 2, price: "9.99"))
+                == "commission_created")
+        #expect(Set(try client.commissions().compactMap { $0["transaction_id"] as? String }) == ["sub_B", "sub_B#2"])
+    }
 
-        // The second period, reported under a user id nobody claimed (a new device): the subscription's customer.
+    /// A renewal reported under a user id nobody claimed (a new device, a TRANSFER's new id) finds the
+    /// subscription's customer by the bare row, as by `#1`.
+    @Test(arguments: StoreKind.allCases) func anUpgradedStoresRenewalUnderAnotherUserIsAttributed(kind: StoreKind)
+        throws
+    {
+        let server = try Self.upgradedStore(kind)
+        defer { server.shutdown() }
+        let client = server.client()
         let moved = Self.stripe(
             "RENEWAL", user: "b1-elsewhere", subscription: "sub_B", period: 2, price: "9.99",
             ["aliases": ["b1-elsewhere"], "original_app_user_id": "b1-elsewhere"])
         #expect(try client.deliver(moved) == "commission_created", "a period of its own, for the same partner")
-        var commissions = try client.commissions()
+        let commissions = try client.commissions()
         #expect(Set(commissions.compactMap { $0["transaction_id"] as? String }) == ["sub_B", "sub_B#2"])
         #expect(commissions.allSatisfy { $0["customer_id"] as? String == "b1" })
+    }
 
-        // The refund of the first period takes back the bare row's commission, and only it.
+    /// The refund of the bare row's period, now keyed `#1`, takes back the bare row's commission.
+    @Test(arguments: StoreKind.allCases) func anUpgradedStoresRefundReversesTheBareRow(kind: StoreKind) throws {
+        let server = try Self.upgradedStore(kind)
+        defer { server.shutdown() }
+        let client = server.client()
         let refund = Self.stripe(
             "CANCELLATION", user: "b1", subscription: "sub_B", period: 1, price: "0",
             ["cancel_reason": "CUSTOMER_SUPPORT"])
         #expect(try client.deliver(refund) == "refunded")
-        commissions = try client.commissions()
-        #expect(
-            commissions.filter { $0["status"] as? String == "reversed" }.compactMap { $0["transaction_id"] as? String }
-                == ["sub_B"])
-        #expect(
-            commissions.filter { $0["status"] as? String == "pending" }.compactMap { $0["transaction_id"] as? String }
-                == ["sub_B#2"])
+        #expect(try client.commissions().compactMap { $0["status"] as? String } == ["reversed"])
+        let reversal = Self.stripe("REFUND_REVERSED", user: "b1", subscription: "sub_B", period: 1, price: "0")
+        #expect(try client.deliver(reversal) == "refund_reversed")
+        #expect(try client.commissions().compactMap { $0["status"] as? String } == ["pending"])
     }
 
     /// A subscription claimed in its third period recorded that period bare: its redelivery with its period (the
