@@ -20,7 +20,8 @@ public struct CommissionRecord: Sendable, Equatable {
     public var customerID: String
     /// The RevenueCat event that made the purchase known.
     public var eventID: String
-    /// RevenueCat's `transaction_id` of the purchase.
+    /// RevenueCat's `transaction_id` of the purchase; for Stripe, whose id repeats for every period, with the period
+    /// (`sub_1PxYz#3`), or bare when its event had none or the store recorded it before periods were keyed.
     public var transactionID: String
     /// RevenueCat's `product_id`, when the event had one.
     public var productID: String?

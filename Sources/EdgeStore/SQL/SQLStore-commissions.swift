@@ -41,16 +41,33 @@ extension SQLStore {
         plan: (RevenueCatEvent, CommissionLedger) -> WebhookPlan
     ) throws -> (outcome: WebhookOutcome, tied: [String]) {
         let organization = SQLValue.text(event.organizationID)
+        var event = event
         // The customer of a known transaction is the one that made the purchase, whatever ids a later event of it
         // carries (a refund can arrive under another id, before the TRANSFER that links it); a renewal's is the
         // one that bought its subscription. Else the event's user ids say. Whose they are is read either way: the
         // planner ties them to it (or, when they lead to nobody, to the customer of the purchase).
-        var customer = try transactionOwner(db, organizationID: event.organizationID, event.transactionID)
-        if customer == nil, event.originalTransactionID != event.transactionID {
-            customer = try transactionOwner(db, organizationID: event.organizationID, event.originalTransactionID)
+        var customer: CommissionLedger.Customer?
+        if event.event.store == "STRIPE" {
+            // Which key the store holds the purchase under is decided here, before planning: the planner stays pure.
+            (event.event.transactionID, customer) = try stripePurchase(event, db: db)
+        } else {
+            customer = try transactionOwner(db, organizationID: event.organizationID, event.transactionID)
+            if customer == nil, event.originalTransactionID != event.transactionID {
+                customer = try transactionOwner(db, organizationID: event.organizationID, event.originalTransactionID)
+            }
         }
         let userIDsCustomer = try owner(db, organizationID: event.organizationID, ofAny: event.lookupIDs)
         customer = customer ?? userIDsCustomer
+        // RevenueCat reports a refund of a subscription's latest period only: a Stripe one that does not say which
+        // (`"renewal_number": null`) takes back the latest period the customer has, when it has one, not the bare
+        // id, which holds none of them (it answered `refunded` and reversed nothing).
+        if event.event.store == "STRIPE", event.event.renewalNumber == nil,
+            event.event.isRefund || event.type == "REFUND_REVERSED", let customer,
+            let bare = event.event.unkeyedTransactionID,
+            let latest = try latestStripePeriod(db, organizationID: event.organizationID, of: bare, customer: customer)
+        {
+            event.event.transactionID = latest
+        }
         // The event's transaction, and the customer's other paid purchases counted, not read: a customer with
         // years of renewals costs one indexed count, not a row each.
         var transactions: [CommissionLedger.Transaction] = []
@@ -102,6 +119,86 @@ extension SQLStore {
             WHERE t.organization_id = ? AND t.transaction_id = ?
             """, [.text(organizationID), .text(transactionID)], Self.ledgerCustomer
         ).first
+    }
+
+    /// The key a Stripe event's purchase is stored under, and the customer of that purchase or else of its
+    /// subscription's first period, in one indexed lookup (of the keys below, at most five).
+    ///
+    /// The key is ``RevenueCatEvent/transactionID`` (`sub_1#3`) or, in a store that recorded Stripe purchases before
+    /// they were keyed by period, the bare id (``RevenueCatEvent/unkeyedTransactionID``): such a store holds each
+    /// subscription's first recorded period bare, and that period's redelivery under a new event id (a second
+    /// commission) or its refund (which reversed nothing) must find that row, not make another. The bare row is
+    /// the event's period when no row has the keyed id and the event is the first period, or was bought at the bare
+    /// row's purchase time (a subscription claimed in its third period recorded that one bare). Any other period
+    /// is a purchase of its own: falling back for every period would make each renewal after the upgrade a
+    /// `duplicate_transaction` of the first.
+    ///
+    /// The first period is `#1` or, in such a store (or from an event without a period), the bare id: a renewal
+    /// under another user id (after a `TRANSFER`, on a new device) finds the subscription's customer by either.
+    private static func stripePurchase(_ event: WebhookEventRecord, db: Connection) throws
+        -> (transactionID: String?, customer: CommissionLedger.Customer?)
+    {
+        let keyed = event.transactionID
+        let bare = event.event.unkeyedTransactionID
+        let firstPeriods = [
+            event.originalTransactionID, event.event.unkeyedOriginalTransactionID,
+            event.event.unkeyedOriginalTransactionID.map { $0 + "#1" },
+        ]
+        var ids: [String] = []
+        for case let id? in [keyed, bare] + firstPeriods where !ids.contains(id) { ids.append(id) }
+        guard !ids.isEmpty else { return (keyed, nil) }
+        let rows = try db.rows(
+            """
+            SELECT \(ledgerColumns), t.transaction_id, t.purchased_at
+            FROM transactions t LEFT JOIN customers c ON c.id = t.customer
+            WHERE t.organization_id = ? AND t.transaction_id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+            """, [.text(event.organizationID)] + ids.map { .text($0) }
+        ) { row in
+            (
+                id: row.text(9), purchasedAt: row.optionalInt(10),
+                customer: row.optionalText(0) == nil ? nil : Self.ledgerCustomer(row)
+            )
+        }
+        func stored(_ id: String?) -> (id: String, purchasedAt: Int64?, customer: CommissionLedger.Customer?)? {
+            id.flatMap { id in rows.first { $0.id == id } }
+        }
+        var key = keyed
+        if let period = event.event.renewalNumber, stored(keyed) == nil, let row = stored(bare),
+            period == 1 || (row.purchasedAt != nil && row.purchasedAt == event.event.purchasedAt)
+        {
+            key = bare
+        }
+        let customer = ([key] + firstPeriods).lazy.compactMap { stored($0)?.customer }.first
+        return (key, customer)
+    }
+
+    /// How many keys ``latestStripePeriod(_:organizationID:of:customer:)`` reads, the longest first: the latest
+    /// period is the first whose suffix is a period. Only another store's transaction id that begins with a Stripe
+    /// subscription's id and `#` could come before it, and Stripe's ids have no `#`.
+    static var latestPeriodCandidates: Int { 8 }
+
+    /// The key of the latest period (`bare#N`, the highest N by number: `#10` after `#9`) the customer has of the
+    /// Stripe subscription `bare`, or `nil` when it has none. One lookup by the customer's index, reading at most
+    /// ``latestPeriodCandidates`` keys: keys are written without leading zeros, so the longest is the highest, and
+    /// of those of one length the last in byte order.
+    private static func latestStripePeriod(
+        _ db: Connection, organizationID: String, of bare: String, customer: CommissionLedger.Customer
+    ) throws -> String? {
+        let prefix = bare + "#"
+        let order = Self.dialect.byteOrder
+        let keys = try db.rows(
+            """
+            SELECT transaction_id FROM transactions
+            WHERE customer = ? AND organization_id = ? AND transaction_id\(order) > ? AND transaction_id\(order) < ?
+            ORDER BY length(transaction_id) DESC, transaction_id\(order) DESC LIMIT \(latestPeriodCandidates)
+            """, [.text(customer.id), .text(organizationID), .text(prefix), .text(bare + "$")]
+        ) { $0.text(0) }
+        return keys.first { key in
+            guard key.utf8.starts(with: prefix.utf8) else { return false }
+            let period = String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+            return RevenueCatEvent.integer(period, in: 1...RevenueCatEvent.maximumRenewalNumber).map(String.init)
+                == period
+        }
     }
 
     /// The columns ``ledgerCustomer(_:)`` reads, then `seq`.

@@ -33,13 +33,20 @@ public struct RevenueCatEvent: Sendable, Equatable {
     public var transferredFrom: [String] = []
     /// A `TRANSFER`'s new user ids.
     public var transferredTo: [String] = []
-    /// The purchase's transaction: RevenueCat's `transaction_id`, with the period for Stripe (``periodKey(_:)``).
+    /// The purchase's transaction: RevenueCat's `transaction_id`, with the period for Stripe (``periodKey(_:_:)``).
+    /// A store may find a Stripe purchase under another key (``unkeyedTransactionID``).
     public var transactionID: String?
     /// The first transaction of the subscription, keyed as ``transactionID`` is.
     public var originalTransactionID: String?
+    /// A Stripe event's `transaction_id` as RevenueCat sent it, without the period; `nil` for another store's. The
+    /// key of a Stripe purchase recorded before they were keyed by period, and of a Stripe event without one.
+    public var unkeyedTransactionID: String?
+    /// A Stripe event's `original_transaction_id` as sent, as ``unkeyedTransactionID`` is.
+    public var unkeyedOriginalTransactionID: String?
     /// `store`: `APP_STORE`, `PLAY_STORE`, `STRIPE`, …
     public var store: String?
-    /// `renewal_number`: the subscription's period, 1 for its first.
+    /// `renewal_number`: the subscription's period, 1 for its first (an integer from 1 to ``maximumRenewalNumber``;
+    /// any other number refuses the event).
     public var renewalNumber: Int64?
     /// RevenueCat's `product_id`, when the event had one.
     public var productID: String?
@@ -163,8 +170,22 @@ public struct RevenueCatEvent: Sendable, Equatable {
         timestamp = milliseconds("event_timestamp_ms")
         isFamilyShare = event["is_family_share"] == .bool(true)
         store = text("store")
-        if case .number(let value)? = event["renewal_number"], let number = Int64(value), number >= 1 {
+        // RevenueCat documents an integer that starts at 1. Any spelling of one is read (`1e3`, `2.0`); any other
+        // number is refused rather than read as absent: a Stripe period read as absent keyed the purchase by the bare
+        // id, so `0` paid a second commission for a period already paid, and a refund reversed nothing while
+        // answering `refunded`, each answered `200` and so never retried.
+        if case .number(let value)? = event["renewal_number"] {
+            guard let number = Self.integer(value, in: 1...Self.maximumRenewalNumber) else {
+                let shown = value.utf8.count <= 32 ? value : "a number of \(value.utf8.count) characters"
+                throw .init(
+                    "event.renewal_number must be a whole number from 1 to \(Self.maximumRenewalNumber) (the "
+                        + "subscription's period, 1 for its first), not \(shown)")
+            }
             renewalNumber = number
+        }
+        if store == "STRIPE" {
+            unkeyedTransactionID = transactionID
+            unkeyedOriginalTransactionID = originalTransactionID
         }
         transactionID = transactionID.map { periodKey($0, renewalNumber) }
         originalTransactionID = originalTransactionID.map { periodKey($0, 1) }
@@ -175,10 +196,79 @@ public struct RevenueCatEvent: Sendable, Equatable {
     /// with `renewal_number`): each renewal of a subscription repeats it, so keyed alone, every period after the
     /// first was a `duplicate_transaction` that paid nothing, and a refund of the latest period reversed the first
     /// period's commission. The first period is `renewal_number` 1, so a renewal's `original_transaction_id` names
-    /// it as `#1`. A Stripe event without a `renewal_number` keeps the bare id.
+    /// it as `#1`. A Stripe event without a `renewal_number` keeps the bare id (``unkeyedTransactionID``); the store
+    /// finds a refund of one, and a purchase recorded under the bare id before this keying, by their own lookups.
     private func periodKey(_ id: String, _ period: Int64?) -> String {
         guard store == "STRIPE", renewalNumber != nil, let period else { return id }
         return id + "#" + String(period)
+    }
+
+    /// The largest `renewal_number` read, 2^31 − 1: a subscription renewed daily reaches it in millions of years,
+    /// and a larger number is a mistake, refused with the others.
+    public static let maximumRenewalNumber: Int64 = 2_147_483_647
+
+    /// The value of the JSON number `text` when it is an integer in `range`, however it is written (`1000`, `1e3`,
+    /// `1000.0`, `10000e-1`); `nil` for a fraction or a value outside `range`. Exact: the digits are read as
+    /// written, never through a `Double` (which would take `2.0000000000000001` for 2). The work is linear in the
+    /// text's length and an exponent of any size is fine (`1e999999999999999999` is outside every range).
+    public static func integer(_ text: String, in range: ClosedRange<Int64>) -> Int64? {
+        var bytes = Array(text.utf8)[...]
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes = bytes.dropFirst()
+        }
+        // The significant digits (integer and fraction parts together) and the power of ten they are scaled by.
+        var digits: [UInt8] = []
+        var scale: Int64 = 0
+        var seenPoint = false
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            if digits.isEmpty, byte == UInt8(ascii: "0") {
+                if seenPoint { scale -= 1 }
+                continue
+            }
+            digits.append(byte)
+            if seenPoint { scale -= 1 }
+            // More significant digits than any Int64 has: a fraction or out of range, whatever follows.
+            if digits.count > 40 { return nil }
+        }
+        if !bytes.isEmpty {
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
+                exponentNegative = bytes.first == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            var exponent: Int64 = 0
+            for byte in bytes {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                // Capped: beyond a million either way the value is a fraction, zero or out of range anyway.
+                exponent = min(exponent * 10 + Int64(byte - UInt8(ascii: "0")), 1_000_000)
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard !digits.isEmpty else { return range.contains(0) ? 0 : nil }
+        // Trailing zeros of the digits move into the scale: `1000.0` is 1 × 10^3.
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            scale += 1
+        }
+        guard scale >= 0, Int64(digits.count) + scale <= 19 else { return nil }
+        var value: Int64 = 0
+        for digit in digits + Array(repeating: UInt8(ascii: "0"), count: Int(scale)) {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflow, !overflow2 else { return nil }
+            value = sum
+        }
+        if negative { value = -value }
+        return range.contains(value) ? value : nil
     }
 
     /// Event times this side of 2000 and 2100, in milliseconds: anything else is a unit mix-up or garbage, and is

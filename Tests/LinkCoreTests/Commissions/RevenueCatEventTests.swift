@@ -318,12 +318,53 @@ import Testing
         for fields in [
             #""store":"APP_STORE","renewal_number":3,"transaction_id":"2001","original_transaction_id":"1001""#,
             #""store":"STRIPE","transaction_id":"2001","original_transaction_id":"1001""#,
-            #""store":"STRIPE","renewal_number":0,"transaction_id":"2001","original_transaction_id":"1001""#,
             #""store":"STRIPE","renewal_number":null,"transaction_id":"2001","original_transaction_id":"1001""#,
         ] {
             let event = try Self.parse(fields: fields)
             #expect(event.transactionID == "2001" && event.originalTransactionID == "1001", "\(fields)")
         }
+        // The ids as sent stay known for a Stripe event, whose store may hold them bare, and for no other.
+        #expect(renewal.unkeyedTransactionID == "sub_1" && renewal.unkeyedOriginalTransactionID == "sub_1")
+        let apple = try Self.parse(
+            fields: #""store":"APP_STORE","renewal_number":3,"transaction_id":"2001","original_transaction_id":"1001""#)
+        #expect(apple.unkeyedTransactionID == nil && apple.unkeyedOriginalTransactionID == nil)
+    }
+
+    /// `renewal_number` is an integer that starts at 1 (RevenueCat's documentation): any spelling of one is read,
+    /// and any other number refuses the event, naming the field, as a field of the wrong type does (read as absent,
+    /// `0` keyed a Stripe period by the bare id and paid it a second time).
+    @Test(
+        arguments: [
+            ("1", 1), ("1e3", 1000), ("2.0", 2), ("2.000", 2), ("1E+1", 10), ("10000e-1", 1000), ("0.5e1", 5),
+            ("0.05e2", 5), ("2147483647", 2_147_483_647), ("2.147483647e9", 2_147_483_647),
+        ] as [(String, Int64)])
+    func renewalNumbersAreIntegersHoweverWritten(text: String, value: Int64) throws {
+        let event = try Self.parse(fields: #""store":"STRIPE","transaction_id":"sub_1","renewal_number":\#(text)"#)
+        #expect(event.renewalNumber == value)
+        #expect(event.transactionID == "sub_1#\(value)")
+    }
+
+    @Test(arguments: [
+        "0", "-0", "-1", "0.0", "2.5", "1e-1", "1.0000000000000001", "2147483648", "1e10", "9223372036854775808",
+        "1e999999999999999999999", "1e-999999999999999999999", "-2147483647",
+    ])
+    func otherRenewalNumbersAreRefused(text: String) {
+        let error = #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(fields: #""store":"APP_STORE","transaction_id":"2001","renewal_number":\#(text)"#)
+        }
+        #expect(
+            error?.message
+                == "event.renewal_number must be a whole number from 1 to 2147483647 (the subscription's period, 1 "
+                + "for its first), not \(text)")
+    }
+
+    /// A number too long to quote is described by its length: the message stays short.
+    @Test func aLongRenewalNumberIsNotQuoted() {
+        let text = "1." + String(repeating: "5", count: 100)
+        let error = #expect(throws: RevenueCatEventError.self) {
+            try Self.parse(fields: #""renewal_number":\#(text)"#)
+        }
+        #expect(error?.message.hasSuffix("not a number of 102 characters") == true, "\(error?.message ?? "")")
     }
 
     /// Fields not read are not looked at, whatever their type: RevenueCat may change or add them.
