@@ -170,18 +170,28 @@ public struct RevenueCatEvent: Sendable, Equatable {
         timestamp = milliseconds("event_timestamp_ms")
         isFamilyShare = event["is_family_share"] == .bool(true)
         store = text("store")
-        // RevenueCat documents an integer that starts at 1. Any spelling of one is read (`1e3`, `2.0`); any other
-        // number is refused rather than read as absent: a Stripe period read as absent keyed the purchase by the bare
-        // id, so `0` paid a second commission for a period already paid, and a refund reversed nothing while
-        // answering `refunded`, each answered `200` and so never retried.
-        if case .number(let value)? = event["renewal_number"] {
-            guard let number = Self.integer(value, in: 1...Self.maximumRenewalNumber) else {
+        // RevenueCat documents an integer that starts at 1. Any spelling of one is read (`1e3`, `2.0`). For Stripe,
+        // whose purchases it keys, anything else is refused rather than read as absent: a period read as absent keyed
+        // the purchase by the bare id, so `0` paid a second commission for a period already paid, and a refund
+        // reversed nothing while answering `refunded`, each answered `200` and so never retried. Another store's
+        // purchase does not depend on it, so there it is read when it is one and never refuses the event: a refusal
+        // is retried and then dropped, and the purchase would never pay over a field nothing needs.
+        switch event["renewal_number"] {
+        case .number(let value)?:
+            if let number = Self.integer(value, in: 1...Self.maximumRenewalNumber) {
+                renewalNumber = number
+            } else if store == "STRIPE" {
                 let shown = value.utf8.count <= 32 ? value : "a number of \(value.utf8.count) characters"
                 throw .init(
                     "event.renewal_number must be a whole number from 1 to \(Self.maximumRenewalNumber) (the "
                         + "subscription's period, 1 for its first), not \(shown)")
             }
-            renewalNumber = number
+        case nil, .null?:
+            break
+        case let other?:
+            if store == "STRIPE" {
+                throw .init("event.renewal_number must be a number or null, not \(other.typeName)")
+            }
         }
         if store == "STRIPE" {
             unkeyedTransactionID = transactionID
@@ -314,7 +324,6 @@ public struct RevenueCatEvent: Sendable, Equatable {
         ("transaction_id", .string), ("original_transaction_id", .string), ("product_id", .string),
         ("period_type", .string), ("cancel_reason", .string), ("price", .number), ("purchased_at_ms", .number),
         ("event_timestamp_ms", .number), ("is_family_share", .boolean), ("store", .string),
-        ("renewal_number", .number),
     ]
 
     /// Refuses `value` (the field `field`) unless it is absent, null or of type `type`; for a list, each element

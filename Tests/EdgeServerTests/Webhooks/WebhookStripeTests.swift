@@ -215,8 +215,9 @@ import Testing
         #expect(reversed.compactMap { $0["transaction_id"] as? String } == ["sub_U#2"])
     }
 
-    /// `renewal_number` is RevenueCat's integer from 1: any spelling of one is read (`1e3` is period 1000); any other
-    /// number is refused, naming the field, and stores nothing (read as absent, `0` paid the period again bare).
+    /// `renewal_number` is RevenueCat's integer from 1: any spelling of one is read (`1e3` is period 1000); in a Stripe
+    /// event any other number is refused, naming the field, and stores nothing (read as absent, `0` paid the period
+    /// again bare); another store's event is taken whatever it says.
     @Test(arguments: StoreKind.allCases) func renewalNumbersAreIntegersFromOne(kind: StoreKind) throws {
         let server = try TestServer.webhooks(kind)
         defer { server.shutdown() }
@@ -244,5 +245,10 @@ import Testing
         let after = try server.store.webhookEvents(organizationID: "org_acme", limit: 100, startingAfter: nil)
         #expect(after.items.count == before.items.count, "a refused event stores nothing")
         #expect(try client.commissions().count == 3)
+        // Another store's purchase does not depend on it: the event is taken, keyed by its id as sent.
+        let apple = RevenueCatPayload.purchase(
+            user: "s5", price: "9.99", transaction: "2000000000000077", ["renewal_number": RevenueCatPayload.Raw("0")])
+        #expect(try client.deliver(apple) == "commission_created")
+        #expect(try client.commissions().contains { $0["transaction_id"] as? String == "2000000000000077" })
     }
 }

@@ -295,7 +295,7 @@ import Testing
         (#""is_family_share":"true""#, "event.is_family_share must be a boolean or null, not a string"),
         (#""is_family_share":1"#, "event.is_family_share must be a boolean or null, not a number"),
         (#""store":["STRIPE"]"#, "event.store must be a string or null, not an array"),
-        (#""renewal_number":"2""#, "event.renewal_number must be a number or null, not a string"),
+        (#""store":"STRIPE","renewal_number":"2""#, "event.renewal_number must be a number or null, not a string"),
     ])
     func aFieldOfTheWrongTypeIsRefused(field: String, message: String) {
         let error = #expect(throws: RevenueCatEventError.self) { try Self.parse(fields: field) }
@@ -331,8 +331,9 @@ import Testing
     }
 
     /// `renewal_number` is an integer that starts at 1 (RevenueCat's documentation): any spelling of one is read,
-    /// and any other number refuses the event, naming the field, as a field of the wrong type does (read as absent,
-    /// `0` keyed a Stripe period by the bare id and paid it a second time).
+    /// and in a Stripe event any other number refuses the event, naming the field, as a field of the wrong type does
+    /// (read as absent, `0` keyed a Stripe period by the bare id and paid it a second time). Another store's purchase
+    /// does not depend on it: there such a value is not read, and the event is taken.
     @Test(
         arguments: [
             ("1", 1), ("1e3", 1000), ("2.0", 2), ("2.000", 2), ("1E+1", 10), ("10000e-1", 1000), ("0.5e1", 5),
@@ -348,21 +349,23 @@ import Testing
         "0", "-0", "-1", "0.0", "2.5", "1e-1", "1.0000000000000001", "2147483648", "1e10", "9223372036854775808",
         "1e999999999999999999999", "1e-999999999999999999999", "-2147483647",
     ])
-    func otherRenewalNumbersAreRefused(text: String) {
+    func otherRenewalNumbersAreRefusedInAStripeEvent(text: String) throws {
         let error = #expect(throws: RevenueCatEventError.self) {
-            try Self.parse(fields: #""store":"APP_STORE","transaction_id":"2001","renewal_number":\#(text)"#)
+            try Self.parse(fields: #""store":"STRIPE","transaction_id":"sub_1","renewal_number":\#(text)"#)
         }
         #expect(
             error?.message
                 == "event.renewal_number must be a whole number from 1 to 2147483647 (the subscription's period, 1 "
                 + "for its first), not \(text)")
+        let apple = try Self.parse(fields: #""store":"APP_STORE","transaction_id":"2001","renewal_number":\#(text)"#)
+        #expect(apple.renewalNumber == nil && apple.transactionID == "2001")
     }
 
     /// A number too long to quote is described by its length: the message stays short.
     @Test func aLongRenewalNumberIsNotQuoted() {
         let text = "1." + String(repeating: "5", count: 100)
         let error = #expect(throws: RevenueCatEventError.self) {
-            try Self.parse(fields: #""renewal_number":\#(text)"#)
+            try Self.parse(fields: #""store":"STRIPE","renewal_number":\#(text)"#)
         }
         #expect(error?.message.hasSuffix("not a number of 102 characters") == true, "\(error?.message ?? "")")
     }
