@@ -447,6 +447,9 @@ struct ConfigMerge {
                     try CodeRules.refuseWhitespace(code.code)
                     // Only U+2800 or Hangul fillers: a code nobody can read off a page or type.
                     try DisplayTextRules.refuseBlank(code.code)
+                    // A variation selector, a grapheme joiner, a filler among visible characters: `SAM20` and U+FE0F
+                    // looks like `SAM20` and is another code.
+                    try CodeRules.refuseInvisible(code.code)
                 } catch { throw StoreError.invalidConfig("\(codePath): \(error)") }
             } else if CodeRules.isDotSegment(code.code) {
                 report.warnings.append(
@@ -457,6 +460,12 @@ struct ConfigMerge {
                     "\(codePath): the stored code \(code.code) holds a space (\(Self.codePoints(code.code))), which"
                         + " claims and links drop around a code: its link works as written, but a claim may miss it;"
                         + " add another code")
+            } else if CodeRules.containsInvisible(code.code) {
+                report.warnings.append(
+                    "\(codePath): the stored code \(code.code) holds a character drawn as nothing"
+                        + " (\(Self.codePoints(code.code))), so it looks like a code without it: its link and claims work"
+                        + " as written, but a person who types what they see reaches another code or none; add another"
+                        + " code")
             }
             // Reads as a code the partner held before this import (CodeLookalikes): canonically equal, it would be
             // another code (`CAFE` and U+0301 for `CAFÉ`); equal once folded (`ＳＡＭ２０` for `SAM20`), its other
@@ -549,7 +558,7 @@ struct ConfigMerge {
         }
         // Swift's String hashing and `==` are canonical equivalence: a key gathers every spelling that reads the same.
         // One table per key of CodeLookalikes, canonical ones first, so a pair of both kinds is told as canonical.
-        var groups: [[String: [CodeRecord]]] = [[:], [:], [:]]
+        var groups = [[String: [CodeRecord]]](repeating: [:], count: CodeLookalikes.keyCount)
         for code in existing.codes where code.active {
             guard let organization = organizationOfPartner[code.partnerID] else { continue }
             for (position, key) in CodeLookalikes.keys(code.code).enumerated() {

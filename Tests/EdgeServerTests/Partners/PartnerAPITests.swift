@@ -252,6 +252,43 @@ import Testing
         #expect(twins.isError(400, "invalid_request") && twins.message.hasPrefix("codes[1]"), "\(twins.text)")
     }
 
+    /// A code holding a character drawn as nothing (a variation selector, the combining grapheme joiner, a zero-width
+    /// joiner between Latin letters, a Hangul filler, U+2800) is `400`, naming the field and the code point, and
+    /// writes nothing: each was `201`, and its link answered as a separate code looking like `KIM20` or `ÉÉ`. One that
+    /// looks like another partner's code is that partner's (`409`); a Persian code spelt with its non-joiner is made.
+    @Test(arguments: StoreKind.allCases) func codesHoldingInvisibleCharactersAreRefused(kind: StoreKind) throws {
+        let server = try Self.server(kind)
+        defer { server.shutdown() }
+        let client = server.client()
+        let revision = try server.store.configRevision()
+        for (code, point) in [
+            (#"KIM20\ufe0f"#, "U+FE0F"), (#"KIM2\ufe0f0"#, "U+FE0F"), (#"KIM\u034f20"#, "U+034F"),
+            (#"\u00c9\u200d\u00c9"#, "U+200D"), (#"KIM\u316420"#, "U+3164"), (#"KIM\u280020"#, "U+2800"),
+        ] {
+            let body = #"{"name":"Kim","program_id":"prg_acme","codes":["\#(code)"]}"#
+            let response = try Self.post(client, "/v1/partners", body)
+            #expect(response.isError(400, "invalid_request"), "\(code): \(response.text)")
+            #expect(
+                response.message.hasPrefix("codes[0]: must not contain invisible characters: it holds \(point),"),
+                "\(response.message)")
+            let added = try Self.post(client, "/v1/partners/part_lee/codes", #"{"code":"\#(code)"}"#)
+            #expect(added.isError(400, "invalid_request"), "\(code): \(added.text)")
+            #expect(added.message.hasPrefix("code: must not contain invisible characters"), "\(added.message)")
+        }
+        let lookalike = try Self.post(
+            client, "/v1/partners", #"{"name":"Kim","program_id":"prg_play","codes":["SAM20\ufe0f"]}"#)
+        #expect(lookalike.isError(409, "code_taken") && lookalike.message.contains("part_sam"), "\(lookalike.text)")
+        #expect(try server.store.configRevision() == revision, "nothing written")
+        #expect(try Self.tap(client, "KIM20%EF%B8%8F").status == 404)
+
+        let persian = "\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}"
+        let made = try Self.partner(
+            Self.post(client, "/v1/partners", #"{"name":"Kim","program_id":"prg_acme","codes":["\#(persian)"]}"#), 201)
+        #expect(Self.codes(made) == [persian])
+        let path = try #require(persian.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        #expect(try Self.tap(client, path).status == 302, "its link, to the app")
+    }
+
     /// Each action answers the partner, and what it changes answers on the links at once.
     @Test(arguments: StoreKind.allCases) func theActionsChangeThePartnerAndItsLinksAtOnce(kind: StoreKind) throws {
         let server = try Self.server(kind)

@@ -289,7 +289,8 @@ import Testing
     }
 
     /// A new code made only of characters drawn blank (U+2800 BRAILLE PATTERN BLANK, the Hangul fillers) is refused
-    /// as a blank name is: nobody could read it off a page or type it; one with a visible character among them passes.
+    /// as a blank name is: nobody could read it off a page or type it; one with a visible character among them is
+    /// refused as holding an invisible character (it would look like the code without it).
     @Test(arguments: StoreKind.allCases) func aNewCodeThatShowsNothingIsRefused(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
@@ -304,12 +305,59 @@ import Testing
             }
             #expect(try fixture.store.configRecords() == before)
         }
-        try fixture.importJSON(partner + #""codes":[{"code":"\#u{2800}A"}]}]}]}]}"#)
-        #expect(try fixture.store.configRecords().codes.contains { $0.code == "\u{2800}A" })
+        let before = try fixture.store.configRecords()
+        #expect {
+            try fixture.importJSON(partner + #""codes":[{"code":"\#u{2800}A"}]}]}]}]}"#)
+        } throws: { error in
+            "\(error)".contains(".codes[0].code: must not contain invisible characters: it holds U+2800,")
+        }
+        #expect(try fixture.store.configRecords() == before)
     }
 
-    /// The codes `.` and `..`, and codes holding a space of any kind (`JP21` and an ideographic space, from a
-    /// spreadsheet cell), are refused when created; one stored before that rule (or by another tool) stays: the
+    /// A code stored before the invisible-character rule (an older store's export, another tool) holding one of them
+    /// is carried over: the export imports again unchanged, with a warning naming its code points, and its link is
+    /// unchanged; and it is named as a lookalike of another partner's code it differs from only by them (it looked
+    /// like `SAM20` and nothing said so).
+    @Test(arguments: StoreKind.allCases) func aStoredCodeWithAnInvisibleCharacterIsCarriedOverAndNamedAsALookalike(
+        kind: StoreKind
+    ) throws {
+        let fixture = try StoreFixture(kind, importing: ConfigFixtures.acme)
+        defer { fixture.remove() }
+        try fixture.importJSON(
+            #"{"organizations":[{"id":"org_acme","programs":[{"id":"prg_acme","partners":[{"id":"part_sam","#
+                + #""codes":[{"code":"\u00c9\u00c9"}]}]}]}]}"#)
+        var changes = ConfigChanges()
+        changes.codes = ["SAM20\u{FE0F}", "\u{C9}\u{200D}\u{C9}"].map {
+            CodeRecord(reference: 0, partnerID: "part_lee", code: $0, active: true)
+        }
+        try fixture.store.applyConfig(changes, expectedRevision: try fixture.store.configRevision())
+        let revision = try fixture.store.configRevision()
+        let exported = String(decoding: try ConfigImporter.exportDocument(from: fixture.store), as: UTF8.self)
+        let report = try fixture.importJSON(exported)
+        #expect(report.changes.isEmpty, "\(report.changes)")
+        #expect(try fixture.store.configRevision() == revision)
+        for shown in ["U+0053 U+0041 U+004D U+0032 U+0030 U+FE0F", "U+00C9 U+200D U+00C9"] {
+            #expect(
+                report.warnings.contains { $0.contains("holds a character drawn as nothing (\(shown))") },
+                "\(report.warnings)")
+        }
+        let lookalikes = report.warnings.filter { $0.contains("read the same") }
+        #expect(lookalikes.count == 2, "\(report.warnings)")
+        for point in ["U+FE0F", "U+200D"] {
+            #expect(
+                lookalikes.contains {
+                    $0.contains(point) && $0.contains("part_sam") && $0.contains("part_lee")
+                        && $0.contains("tell them apart")
+                }, "\(lookalikes)")
+        }
+        let codes = try fixture.store.configRecords().codes.filter { $0.partnerID == "part_lee" }.map(\.code)
+        #expect(codes.contains { $0.utf8.elementsEqual("SAM20\u{FE0F}".utf8) })
+        #expect(codes.contains { $0.utf8.elementsEqual("\u{C9}\u{200D}\u{C9}".utf8) })
+    }
+
+    /// The codes `.` and `..`, codes holding a space of any kind (`JP21` and an ideographic space, from a
+    /// spreadsheet cell) and codes holding a character drawn as nothing (`SAM2`, U+FE0F and `0`) are refused when
+    /// created; one stored before that rule (or by another tool) stays: the
     /// export imports again unchanged with a warning, and the code can still be deactivated and reactivated (the
     /// dashboard's buttons import `{"code":"..","active":false}`).
     @Test(
@@ -327,6 +375,21 @@ import Testing
             (
                 "A\u{2009}B", "the stored code A\u{2009}B holds a space (U+0041 U+2009 U+0042)",
                 "must not contain spaces: it holds U+2009"
+            ),
+            (
+                "SAM2\u{FE0F}0",
+                "the stored code SAM2\u{FE0F}0 holds a character drawn as nothing (U+0053 U+0041 U+004D U+0032 U+FE0F"
+                    + " U+0030)", "must not contain invisible characters: it holds U+FE0F,"
+            ),
+            (
+                "SAM\u{34F}20",
+                "the stored code SAM\u{34F}20 holds a character drawn as nothing (U+0053 U+0041 U+004D U+034F U+0032"
+                    + " U+0030)", "must not contain invisible characters: it holds U+034F,"
+            ),
+            (
+                "SAM\u{3164}20",
+                "the stored code SAM\u{3164}20 holds a character drawn as nothing (U+0053 U+0041 U+004D U+3164 U+0032"
+                    + " U+0030)", "must not contain invisible characters: it holds U+3164,"
             ),
         ]) func aStoredCodeRefusedOnCreationRoundTripsWithAWarningAndCanBeDeactivated(
             kind: StoreKind, code: (text: String, warning: String, error: String)

@@ -77,7 +77,7 @@ import Testing
         }
         for code in changes.codes
         where (try? CodeRules.validate(code.code)) == nil || CodeRules.isDotSegment(code.code)
-            || CodeRules.containsWhitespace(code.code)
+            || CodeRules.containsWhitespace(code.code) || CodeRules.containsInvisible(code.code)
         {
             return "an invalid code \(code.code)"
         }

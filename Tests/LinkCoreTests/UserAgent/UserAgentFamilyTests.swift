@@ -304,6 +304,10 @@ struct UserAgentFamilyTests {
         // Issue 15, eighteenth pass: a Node.js command-line tool writing the runtime's platform and CPU pair (Gemini
         // CLI, reference-agents.tsv): people on Linux or Windows before. Its VS Code form was a bot already.
         "GeminiCLI/0.9.0/gemini-2.5-pro (linux; x64; terminal)",
+        // Node on Linux arm64 (a Raspberry Pi, Graviton, Apple silicon's Linux VMs) writes "arm64": a person on a
+        // desktop before.
+        "GeminiCLI/0.9.0/gemini-2.5-pro (linux; arm64; terminal)",
+        "MyApp/2.0 (linux; arm64; terminal)",
         "GeminiCLI/0.10.0/gemini-2.5-flash (win32; x64; terminal)",
         "GeminiCLI/0.9.0/gemini-2.5-pro (win32; ia32; terminal)",
         "GeminiCLI-a2a-server/0.9.0/gemini-2.5-pro (win32; arm64; terminal)",
