@@ -144,7 +144,7 @@ extension DashboardHandler {
         errorBeside place: PartnerFormPlace = .addCode
     ) throws -> APIResponse {
         let records = try api.reader.configRecords(organizationID: context.organization.id)
-        guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
+        guard let (partner, program) = PartnerRules.partner(partnerID, of: context.organization, in: records) else {
             return noSuchPartner(context)
         }
         let base = "/dashboard/partners/\(HTML.urlComponent(partner.id))"
@@ -236,7 +236,7 @@ extension DashboardHandler {
         let records = try api.reader.configRecords(organizationID: context.organization.id)
         // The partner first: another organization's partner is "No such partner" whatever the code, so the answer
         // never tells whether it holds one.
-        guard Self.partner(partnerID, of: context.organization, in: records) != nil else {
+        guard PartnerRules.partner(partnerID, of: context.organization, in: records) != nil else {
             return noSuchPartner(context)
         }
         // By its bytes, as stored: `==` would take `CAFE` and U+0301 for a stored `CAFÉ` (U+00C9), and the import
@@ -267,7 +267,7 @@ extension DashboardHandler {
             return errorPage(400, "Bad request", DashboardForm.message(problem))
         }
         let records = try api.reader.configRecords(organizationID: context.organization.id)
-        guard let (partner, program) = Self.partner(partnerID, of: context.organization, in: records) else {
+        guard let (partner, program) = PartnerRules.partner(partnerID, of: context.organization, in: records) else {
             return noSuchPartner(context)
         }
         let json =
@@ -286,18 +286,6 @@ extension DashboardHandler {
     /// `404` for a partner id that is not one of the organization's partners.
     private func noSuchPartner(_ context: Context) -> APIResponse {
         page(context, status: 404, title: "Not found", current: "partners", content: "<p>No such partner.</p>")
-    }
-
-    /// The partner `id` and its program, when the partner belongs to `organization`.
-    static func partner(_ id: String, of organization: OrganizationRecord, in records: ConfigRecords)
-        -> (PartnerRecord, ProgramRecord)?
-    {
-        guard let partner = records.partners.first(where: { $0.id == id }),
-            let program = records.programs.first(where: {
-                $0.id == partner.programID && $0.organizationID == organization.id
-            })
-        else { return nil }
-        return (partner, program)
     }
 
     /// The QR code of `link` as inline SVG (``QRCodeSVG``), or `nil` when it does not fit a QR code.

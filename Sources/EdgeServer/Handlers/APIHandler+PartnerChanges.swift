@@ -50,7 +50,7 @@ extension APIHandler {
         if case .partner(let id) = path {
             try Self.checkQuery(request, takes: [])
             let records = try reader.configRecords(organizationID: organization.id)
-            guard let partner = Self.partner(id, of: organization, in: records) else {
+            guard let partner = PartnerRules.partner(id, of: organization, in: records)?.partner else {
                 throw Self.unknownPartner(id)
             }
             return try partnerAnswer(partner, records: records, organization: organization, status: 200)
@@ -105,9 +105,13 @@ extension APIHandler {
             }
             try shared(records)
         }
-        switch try save(json, check: check, fieldPrefix: "organizations[0].programs[0].partners[0].") {
+        switch try save(
+            json, check: check, fieldPrefix: "organizations[0].programs[0].partners[0].", organization: organization)
+        {
         case .saved(let records):
-            guard let partner = Self.partner(id, of: organization, in: records) else { throw APIError.internalError }
+            guard let partner = PartnerRules.partner(id, of: organization, in: records)?.partner else {
+                throw APIError.internalError
+            }
             return try partnerAnswer(partner, records: records, organization: organization, status: 201)
         case .unchanged(let partner, let records):
             return try partnerAnswer(partner, records: records, organization: organization, status: 200)
@@ -148,7 +152,7 @@ extension APIHandler {
         _ stored: PartnerRecord, as post: PartnerPost, programID: String, organization: OrganizationRecord,
         _ records: ConfigRecords
     ) -> any Error {
-        guard partner(stored.id, of: organization, in: records) != nil else {
+        guard PartnerRules.partner(stored.id, of: organization, in: records) != nil else {
             return APIError(
                 status: 409, code: "partner_exists",
                 message: "The partner id \(stored.id) is taken: leave id out to have one made, or choose another."
@@ -181,8 +185,8 @@ extension APIHandler {
     private func change(_ path: PartnerPath, request: APIRequest, organization: OrganizationRecord) throws
         -> APIResponse
     {
-        let records = try writer.configRecords()
-        guard let partner = Self.partner(path.partnerID, of: organization, in: records) else {
+        let records = try writer.configRecords(organizationID: organization.id)
+        guard let partner = PartnerRules.partner(path.partnerID, of: organization, in: records)?.partner else {
             throw Self.unknownPartner(path.partnerID)
         }
         let members: (inout JSONWriter.ObjectWriter) -> Void
@@ -237,14 +241,14 @@ extension APIHandler {
             members(&object)
         }
         let (written, status): (ConfigRecords, Int)
-        switch try save(json, check: check, fieldPrefix: fieldPrefix) {
+        switch try save(json, check: check, fieldPrefix: fieldPrefix, organization: organization) {
         case .saved(let saved):
             // `201` for a code made, as for a partner; an action changes what exists.
             (written, status) = (saved, path == .addCode(partner.id) ? 201 : 200)
         case .unchanged(_, let saved):
             (written, status) = (saved, 200)
         }
-        guard let changed = Self.partner(partner.id, of: organization, in: written) else {
+        guard let changed = PartnerRules.partner(partner.id, of: organization, in: written)?.partner else {
             throw APIError.internalError
         }
         return try partnerAnswer(changed, records: written, organization: organization, status: status)
@@ -270,7 +274,7 @@ extension APIHandler {
 
     // MARK: Shared
 
-    /// What ``save(_:check:fieldPrefix:)`` did: written (the configuration read back after it), or nothing to write
+    /// What ``save(_:check:fieldPrefix:organization:)`` did: written (the configuration read back after it), or nothing to write
     /// (the partner is already as posted).
     private enum Saved {
         case saved(ConfigRecords)
@@ -287,11 +291,14 @@ extension APIHandler {
     /// configuration the writer reads back in force on this node (``ConfigWatcher/install(_:)``). An importer's
     /// refusal is `400 invalid_request`, its path below `fieldPrefix` named as the body's field (`name: …`,
     /// `codes[1]: …`); a save that other writers kept getting ahead of is `503` with `Retry-After`.
-    private func save(_ json: JSONWriter, check: (ConfigRecords) throws -> Void, fieldPrefix: String) throws -> Saved {
+    private func save(
+        _ json: JSONWriter, check: (ConfigRecords) throws -> Void, fieldPrefix: String, organization: OrganizationRecord
+    ) throws -> Saved {
         do {
             try ConfigImporter.importDocument(try ConfigDocument(json: json.bytes), into: writer, check: check)
         } catch let unchanged as Unchanged {
-            let records = try writer.configRecords()
+            // Nothing to put in force: the answer shows the partner, from its organization's configuration alone.
+            let records = try writer.configRecords(organizationID: organization.id)
             return .unchanged(unchanged.partner, records)
         } catch let error as StoreError where error.isInvalidConfig {
             throw APIError.invalidRequest(Self.fieldMessage(QuotedText.escapingControls(error.message), fieldPrefix))
@@ -374,16 +381,6 @@ extension APIHandler {
         }
         response.status = status
         return response
-    }
-
-    /// The partner `id`, when it belongs to one of `organization`'s programs.
-    static func partner(_ id: String, of organization: OrganizationRecord, in records: ConfigRecords)
-        -> PartnerRecord?
-    {
-        guard let partner = records.partners.first(where: { $0.id == id }),
-            records.programs.contains(where: { $0.id == partner.programID && $0.organizationID == organization.id })
-        else { return nil }
-        return partner
     }
 
     /// `404 unknown_partner`: another organization's partner reads as no partner, so the key tells nothing of it.

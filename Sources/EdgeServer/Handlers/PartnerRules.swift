@@ -55,6 +55,19 @@ enum PartnerRules {
         "code: \(code) is already a code of \(holder.name); a code two active partners share stops working for both"
     }
 
+    /// The partner `id` and its program, when the partner belongs to `organization` (another organization's partner
+    /// reads as none): the dashboard's partner pages and the partner API find a partner by it.
+    static func partner(_ id: String, of organization: OrganizationRecord, in records: ConfigRecords)
+        -> (partner: PartnerRecord, program: ProgramRecord)?
+    {
+        guard let partner = records.partners.first(where: { $0.id == id }),
+            let program = records.programs.first(where: {
+                $0.id == partner.programID && $0.organizationID == organization.id
+            })
+        else { return nil }
+        return (partner, program)
+    }
+
     /// The partner of the program named `name` (Swift's `==`, as the importer matches a partner by name), if any.
     static func partner(named name: String, in programID: String, _ records: ConfigRecords) -> PartnerRecord? {
         records.partners.first { $0.programID == programID && $0.name == name }
